@@ -1,0 +1,62 @@
+// MARK: - Vector3
+
+/// A three-component vector of doubles: an acceleration in g, a direction, or a sum of them.
+///
+/// It is a plain value so the detector's per-sample arithmetic stays allocation-free.
+public struct Vector3: Hashable, Sendable {
+    /// The first component (the device's X axis for raw readings).
+    public var x: Double
+    /// The second component.
+    public var y: Double
+    /// The third component.
+    public var z: Double
+
+    /// Creates a vector from its three components.
+    @inlinable
+    public init(_ x: Double, _ y: Double, _ z: Double) {
+        self.x = x
+        self.y = y
+        self.z = z
+    }
+
+    /// The zero vector.
+    public static let zero = Vector3(0, 0, 0)
+
+    /// The Euclidean length.
+    @inlinable
+    public var length: Double { (x * x + y * y + z * z).squareRoot() }
+
+    /// The squared Euclidean length, for comparisons that need no square root.
+    @inlinable
+    public var lengthSquared: Double { x * x + y * y + z * z }
+
+    /// The vector scaled to unit length, or zero when it has no length.
+    @inlinable
+    public var normalized: Vector3 {
+        let l = length
+        return l > 0 ? self / l : .zero
+    }
+
+    /// The dot product.
+    @inlinable
+    public func dot(_ other: Vector3) -> Double { x * other.x + y * other.y + z * other.z }
+
+    /// The cross product.
+    @inlinable
+    public func cross(_ o: Vector3) -> Vector3 {
+        Vector3(y * o.z - z * o.y, z * o.x - x * o.z, x * o.y - y * o.x)
+    }
+
+    /// Whether every component is a finite number.
+    @inlinable
+    public var isFinite: Bool { x.isFinite && y.isFinite && z.isFinite }
+
+    @inlinable public static func + (a: Vector3, b: Vector3) -> Vector3 { Vector3(a.x + b.x, a.y + b.y, a.z + b.z) }
+    @inlinable public static func - (a: Vector3, b: Vector3) -> Vector3 { Vector3(a.x - b.x, a.y - b.y, a.z - b.z) }
+    @inlinable public static prefix func - (a: Vector3) -> Vector3 { Vector3(-a.x, -a.y, -a.z) }
+    @inlinable public static func * (a: Vector3, s: Double) -> Vector3 { Vector3(a.x * s, a.y * s, a.z * s) }
+    @inlinable public static func * (s: Double, a: Vector3) -> Vector3 { Vector3(a.x * s, a.y * s, a.z * s) }
+    @inlinable public static func / (a: Vector3, s: Double) -> Vector3 { Vector3(a.x / s, a.y / s, a.z / s) }
+    @inlinable public static func += (a: inout Vector3, b: Vector3) { a = a + b }
+    @inlinable public static func -= (a: inout Vector3, b: Vector3) { a = a - b }
+}
