@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "PunchKit", targets: ["PunchKit"]),
+        .library(name: "PunchSimulator", targets: ["PunchSimulator"]),
         .executable(name: "hitthat", targets: ["hitthat"]),
     ],
     dependencies: [

@@ -1,0 +1,74 @@
+// MARK: - GravityTracker
+
+/// Follows the direction of gravity in the device's frame while the device is calm.
+///
+/// A punch lasts a fraction of a second, while a grip changes slowly, so the estimate follows the
+/// reading with a time constant of a few tenths of a second, and only while the reading is close
+/// to it in magnitude and direction. During a punch it is frozen, so the punch is measured against
+/// the gravity of the moment before it. A long stretch of motion still lets it drift slowly, so a
+/// new grip taken while moving is picked up in the end.
+public struct GravityTracker: Sendable {
+    /// The time constant while calm, in seconds.
+    public var calmTimeConstant: Double = 0.25
+    /// The time constant while the reading keeps gravity's length but turns away, in seconds.
+    public var turningTimeConstant: Double = 0.5
+    /// The time constant after a long stretch of motion, in seconds.
+    public var movingTimeConstant: Double = 2.0
+    /// How long motion lasts before the slow adaptation starts, in seconds.
+    public var motionPatience: Double = 1.0
+    /// How far, in g, a reading may be from the estimate and still count as calm.
+    public var calmDeviation: Double = 0.35
+    /// How far, in g, a reading's magnitude may be from the estimate's and still count as calm.
+    public var calmMagnitudeDeviation: Double = 0.15
+
+    /// The current estimate, in g, device frame (about 1 g long when the source includes gravity).
+    public private(set) var estimate: Vector3 = .zero
+    /// Whether the estimate has been seeded by a first reading.
+    public private(set) var isSeeded = false
+    private var motionTime = 0.0
+
+    /// Creates a tracker with the default time constants.
+    public init() {}
+
+    /// Whether the estimate is long enough to say which way is up (the source includes gravity).
+    public var seesGravity: Bool { estimate.lengthSquared > 0.25 }
+
+    /// Takes one reading (g) that came `interval` seconds after the previous one.
+    public mutating func update(with reading: Vector3, interval: Double) {
+        guard isSeeded else {
+            seed(reading)
+            return
+        }
+        let deviation = (reading - estimate).length
+        let magnitudeDeviation = abs(reading.length - estimate.length)
+        let timeConstant: Double
+        if deviation < calmDeviation && magnitudeDeviation < calmMagnitudeDeviation {
+            resetMotion()
+            timeConstant = calmTimeConstant
+        } else {
+            let moving = addMotion(interval)
+            if magnitudeDeviation < calmMagnitudeDeviation / 2 && moving > motionPatience / 4 {
+                // Gravity's length in another direction, for a while: the grip has turned.
+                timeConstant = turningTimeConstant
+            } else if moving > motionPatience {
+                timeConstant = movingTimeConstant
+            } else {
+                return
+            }
+        }
+        let weight = min(1, interval / timeConstant)
+        estimate += (reading - estimate) * weight
+    }
+
+    mutating func seed(_ reading: Vector3) {
+        estimate = reading
+        isSeeded = true
+    }
+
+    mutating func resetMotion() { motionTime = 0 }
+
+    mutating func addMotion(_ interval: Double) -> Double {
+        motionTime += interval
+        return motionTime
+    }
+}

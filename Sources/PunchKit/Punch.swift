@@ -1,0 +1,36 @@
+// MARK: - Punch
+
+/// A punch the detector decided on: found at its stop, typed by its thrust.
+public struct Punch: Hashable, Sendable {
+    /// The source's time of the stop's peak, in seconds.
+    public var time: Double
+    /// What kind of punch it is.
+    public var kind: PunchKind
+    /// Hit points: the stop's peak in g times the configured damage per g, at least 1.
+    public var damage: Int
+    /// The stop's peak: the length of the acceleration with gravity removed, in g.
+    public var peakG: Double
+    /// The speed the thrust built before the stop, in m/s.
+    public var speed: Double
+    /// The sine of the thrust's angle above horizontal (1 straight up, 0 level, −1 down).
+    public var rise: Double
+    /// Whether a sensor axis was at a full-scale value at the peak, so the real peak was higher.
+    public var clipped: Bool
+    /// The source's time of the sample that decided the punch, in seconds.
+    public var decidedAt: Double
+
+    /// Creates a punch.
+    public init(
+        time: Double, kind: PunchKind, damage: Int, peakG: Double, speed: Double, rise: Double,
+        clipped: Bool, decidedAt: Double
+    ) {
+        self.time = time
+        self.kind = kind
+        self.damage = damage
+        self.peakG = peakG
+        self.speed = speed
+        self.rise = rise
+        self.clipped = clipped
+        self.decidedAt = decidedAt
+    }
+}

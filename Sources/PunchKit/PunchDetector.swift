@@ -1,0 +1,178 @@
+// MARK: - PunchDetector
+
+/// Finds punches in a stream of accelerometer samples, one sample at a time.
+///
+/// The rule at its heart is the original app's: a punch is found at its sharp **stop**, when the
+/// arm reaches full extension and the acceleration points back against the thrust. What the
+/// original lacked, this adds:
+/// - Gravity is tracked while the device is calm and taken out, so the motion is measured the
+///   same in any grip, and "up" is known for telling an uppercut from a jab.
+/// - A stop counts only if a **thrust** against it came first: the speed built in the opposite
+///   direction in the half second before. That is what keeps the thrust's own peak, a jolt or a
+///   tap from counting.
+/// - A stop that reverses the last punch's stop shortly after it is that punch's **retraction**.
+/// - A stop is decided once, at its highest peak, a few samples after it; so one punch is one event.
+///
+/// Memory is bounded (a fixed ring of recent samples) and `process(_:)` allocates nothing.
+public struct PunchDetector: Sendable {
+    /// The thresholds in use.
+    public let configuration: DetectorConfiguration
+    /// The gravity estimate, in g, device frame.
+    public private(set) var gravity = GravityTracker()
+
+    private let uppercutRise: Double
+    private var recent: RecentMotion
+    private var stop = StopCandidate()
+    private var previousSample: MotionSample?
+    private var lastPunch: (time: Double, direction: Vector3)?
+    /// The thrust of the next punch must come after this time: the last punch's stop.
+    private var thrustStart = -Double.infinity
+
+    /// Creates a detector.
+    public init(configuration: DetectorConfiguration = DetectorConfiguration()) {
+        self.configuration = configuration
+        self.uppercutRise = configuration.uppercutRise
+        self.recent = RecentMotion(capacity: 1024)
+    }
+
+    // MARK: - Feeding samples
+
+    /// Takes the next sample and returns the punch it decided, if any.
+    ///
+    /// Samples that repeat the previous reading exactly (sample-and-hold), that are not finite, or
+    /// that go back in time carry no new motion and are passed over.
+    public mutating func process(_ sample: MotionSample) -> Punch? {
+        guard sample.acceleration.isFinite, sample.time.isFinite else { return nil }
+        guard let previous = previousSample else {
+            previousSample = sample
+            gravity.update(with: sample.acceleration, interval: 0)
+            return nil
+        }
+        guard sample.acceleration != previous.acceleration, sample.time >= previous.time else { return nil }
+        previousSample = sample
+
+        var interval = sample.time - previous.time
+        if interval > configuration.maximumGap {
+            // Too long a silence: what came before it can be no part of what comes after.
+            recent.removeAll()
+            stop = StopCandidate()
+            interval = 0
+        }
+        let linear = sample.acceleration - gravity.estimate
+        gravity.update(with: sample.acceleration, interval: interval)
+        recent.append(time: sample.time, interval: interval, linear: linear)
+        return track(linear, raw: sample.acceleration, at: sample.time)
+    }
+
+    /// Decides a stop still waiting for confirmation at the end of the stream.
+    public mutating func finish() -> Punch? {
+        guard stop.isOpen, !stop.isDecided, let last = previousSample else { return nil }
+        stop.isDecided = true
+        return decide(at: last.time)
+    }
+
+    // MARK: - Stops
+
+    /// Follows the current stretch of strong acceleration in one direction and decides its peak.
+    private mutating func track(_ linear: Vector3, raw: Vector3, at time: Double) -> Punch? {
+        let magnitude = linear.length
+        var punch: Punch?
+        if stop.isOpen {
+            let turned = linear.dot(stop.peak) < 0
+            let faded = magnitude < configuration.trigger / 2
+            if !stop.isDecided {
+                if !turned && magnitude > stop.peakMagnitude {
+                    stop.raise(to: linear, magnitude: magnitude, raw: raw, at: time)
+                } else if turned || faded || magnitude < stop.peakMagnitude / 2
+                    || time - stop.peakTime >= configuration.confirmationDelay
+                {
+                    stop.isDecided = true
+                    punch = decide(at: time)
+                }
+            }
+            if turned || faded { stop.isOpen = false }
+        }
+        if !stop.isOpen && magnitude >= configuration.trigger {
+            stop = StopCandidate()
+            stop.isOpen = true
+            stop.raise(to: linear, magnitude: magnitude, raw: raw, at: time)
+        }
+        return punch
+    }
+
+    /// Decides whether the stop candidate ends a punch, and which kind.
+    private mutating func decide(at decisionTime: Double) -> Punch? {
+        let direction = stop.peak / stop.peakMagnitude
+        let thrust = recent.thrust(
+            against: direction, before: stop.peakTime,
+            since: max(stop.peakTime - configuration.thrustWindow, thrustStart))
+        guard thrust.speed >= configuration.minimumThrust else { return nil }
+        // A stop slows the hand down: it points against the way the hand was going. An arc's
+        // pull toward its centre points across it instead.
+        guard thrust.approach.dot(direction) <= -configuration.stopAlignment * thrust.approach.length else { return nil }
+        if let last = lastPunch, stop.peakTime - last.time < configuration.retractionWindow,
+            direction.dot(last.direction) < -0.3
+        {
+            return nil
+        }
+        lastPunch = (stop.peakTime, direction)
+        thrustStart = stop.peakTime
+
+        let axis = thrust.earlyVelocity.normalized
+        let up = gravity.seesGravity ? gravity.estimate.normalized : configuration.fallbackUp.normalized
+        let rise = axis.dot(up)
+        let kind: PunchKind
+        if rise >= uppercutRise {
+            kind = .uppercut
+        } else if configuration.reportsHooks && thrust.straightness < configuration.hookStraightness
+            && curvesLikeHook(thrust.onset, then: -direction, up: up)
+        {
+            kind = .hook
+        } else {
+            kind = .jab
+        }
+        let damage = (stop.peakMagnitude * configuration.damagePerG).rounded()
+        return Punch(
+            time: stop.peakTime, kind: kind,
+            damage: max(1, min(configuration.maximumDamage, Int(damage))),
+            peakG: stop.peakMagnitude, speed: thrust.speed * standardGravity, rise: rise,
+            clipped: isFullScale(stop.peakRaw), decidedAt: decisionTime)
+    }
+
+    /// Whether motion that set off along `onset` and ended along `end` turned the way the
+    /// configured hand's hooks turn: counterclockwise seen from above for a right hand.
+    private func curvesLikeHook(_ onset: Vector3, then end: Vector3, up: Vector3) -> Bool {
+        let turn = onset.cross(end).dot(up)
+        return configuration.hand == .right ? turn > 0 : turn < 0
+    }
+}
+
+// MARK: - StopCandidate
+
+/// The stretch of acceleration above the trigger that may be a punch's stop.
+private struct StopCandidate {
+    var isOpen = false
+    var isDecided = false
+    var peak = Vector3.zero
+    var peakMagnitude = 0.0
+    var peakRaw = Vector3.zero
+    var peakTime = 0.0
+
+    mutating func raise(to linear: Vector3, magnitude: Double, raw: Vector3, at time: Double) {
+        peak = linear
+        peakMagnitude = magnitude
+        peakRaw = raw
+        peakTime = time
+    }
+}
+
+/// Whether a raw reading has an axis at a common full-scale value (±2, 4, 8 or 16 g), where
+/// sensors clip.
+func isFullScale(_ raw: Vector3) -> Bool {
+    for value in [abs(raw.x), abs(raw.y), abs(raw.z)] where value > 1.9 {
+        for range in [2.0, 4.0, 8.0, 16.0] where abs(value - range) <= range * 0.002 {
+            return true
+        }
+    }
+    return false
+}

@@ -1,0 +1,82 @@
+// MARK: - RecentMotion
+
+/// A fixed ring of the latest samples' acceleration with gravity removed, for looking back
+/// from a stop to the thrust before it. It never grows: at very high rates it covers less time.
+struct RecentMotion: Sendable {
+    private struct Entry {
+        var time: Double
+        var interval: Double
+        var linear: Vector3
+    }
+
+    private var entries: [Entry]
+    private var next = 0
+    private var count = 0
+
+    init(capacity: Int) {
+        entries = Array(repeating: Entry(time: 0, interval: 0, linear: .zero), count: capacity)
+    }
+
+    mutating func append(time: Double, interval: Double, linear: Vector3) {
+        entries[next] = Entry(time: time, interval: interval, linear: linear)
+        next = (next + 1) % entries.count
+        count = min(count + 1, entries.count)
+    }
+
+    mutating func removeAll() { count = 0 }
+
+    /// What the acceleration opposite to `direction` built between `start` and `end`.
+    func thrust(against direction: Vector3, before end: Double, since start: Double) -> Thrust {
+        var thrust = Thrust()
+        var index = next
+        var oldest = next
+        var looked = 0
+        for _ in 0..<count {
+            index = (index + entries.count - 1) % entries.count
+            let entry = entries[index]
+            if entry.time >= end { continue }
+            if entry.time <= start { break }
+            oldest = index
+            looked += 1
+            thrust.approach += entry.linear * entry.interval
+            let along = entry.linear.dot(direction)
+            guard along < 0 else { continue }
+            thrust.speed -= along * entry.interval
+            thrust.velocity += entry.linear * entry.interval
+            thrust.pathLength += entry.linear.length * entry.interval
+            thrust.onset = entry.linear
+        }
+        // The first half of the thrust, before the wrist has turned much, gives its direction.
+        var built = 0.0
+        index = oldest
+        for _ in 0..<looked where built < thrust.speed / 2 {
+            let entry = entries[index]
+            index = (index + 1) % entries.count
+            let along = entry.linear.dot(direction)
+            guard along < 0 else { continue }
+            built -= along * entry.interval
+            thrust.earlyVelocity += entry.linear * entry.interval
+        }
+        return thrust
+    }
+}
+
+/// The thrust found before a stop.
+struct Thrust {
+    /// The speed built against the stop, in g·s.
+    var speed = 0.0
+    /// The summed acceleration, in g·s: the velocity the thrust built.
+    var velocity = Vector3.zero
+    /// The summed length of the acceleration, in g·s.
+    var pathLength = 0.0
+    /// The summed acceleration of every sample looked at, opposing or not, in g·s: the velocity
+    /// with which the hand came into the stop.
+    var approach = Vector3.zero
+    /// The velocity built by the first half of the thrust, in g·s.
+    var earlyVelocity = Vector3.zero
+    /// The earliest acceleration of the thrust, in g.
+    var onset = Vector3.zero
+
+    /// How straight the thrust was: 1 when all its acceleration pointed one way.
+    var straightness: Double { pathLength > 0 ? velocity.length / pathLength : 1 }
+}

@@ -1,0 +1,248 @@
+import Foundation
+import PunchKit
+
+// MARK: - SensorSettings
+
+/// How the simulated sensor samples the motion: the imperfections of real recordings.
+public struct SensorSettings: Hashable, Sendable {
+    /// Samples per second.
+    public var rate: Double = 100
+    /// Each interval varies by up to this fraction of the nominal one.
+    public var jitter: Double = 0.05
+    /// The chance that a sample repeats the previous reading (sample-and-hold).
+    public var holdProbability: Double = 0
+    /// The chance that a sample is lost.
+    public var dropProbability: Double = 0
+    /// The full-scale range in g; readings beyond it are clipped.
+    public var range: Double = 8
+    /// Standard deviation of the noise on each axis, in g.
+    public var noise: Double = 0.01
+    /// A constant error on each axis, at most this many g.
+    public var bias: Double = 0
+    /// Whether each sample averages the motion since the previous one (a low-pass before sampling).
+    public var averages: Bool = false
+    /// Whether gravity is part of the reading (a phone's "acceleration with g").
+    public var includesGravity: Bool = true
+
+    /// Creates the settings of an ideal 100 Hz sensor with an 8 g range.
+    public init() {}
+}
+
+// MARK: - SessionPlan
+
+/// A simulated boxing session: a device held in some grip, idle motion, and a list of punches
+/// with their true start, stop and kind.
+public struct SessionPlan: Sendable {
+    /// The punches thrown, in order, as ground truth.
+    public var labels: [PunchLabel] { punches.map(\.label) }
+    /// How long the session lasts, in seconds.
+    public var duration: Double
+    /// The sensor that records it.
+    public var sensor: SensorSettings
+    /// The hand holding the device.
+    public var hand: Hand
+    /// The seed everything random about the session came from.
+    public let seed: UInt64
+
+    struct PlannedPunch: Sendable {
+        var label: PunchLabel
+        var strokes: [Stroke]
+        /// The wrist's turn during the punch: about `twistAxis` by up to `twist` radians.
+        var twistAxis: Vector3
+        var twist: Double
+    }
+
+    var punches: [PlannedPunch]
+    /// Motions that are not punches: reaches, fidgets, bumps.
+    var distractions: [Stroke]
+    var grip: Rotation
+    var sway: [(direction: Vector3, amplitude: Double, frequency: Double, phase: Double)]
+    var wobbleAxis: Vector3
+    var wobble: (amplitude: Double, frequency: Double)
+
+    /// Plans a session of `punchCount` punches drawn from `kinds`, in a random grip.
+    ///
+    /// - Parameters:
+    ///   - seed: where all randomness comes from.
+    ///   - punchCount: how many punches.
+    ///   - kinds: the kinds to draw from, evenly.
+    ///   - hand: the hand that punches (hooks curve its way).
+    ///   - sensor: the recording's imperfections.
+    ///   - grip: the device's orientation in the hand; random when nil.
+    ///   - force: scales every punch's speed (1 is an ordinary punch).
+    ///   - distractions: whether non-punch motions (reaches, bumps) happen between punches.
+    public init(
+        seed: UInt64, punchCount: Int = 12, kinds: [PunchKind] = [.jab, .uppercut], hand: Hand = .right,
+        sensor: SensorSettings = SensorSettings(), grip: Rotation? = nil, force: Double = 1,
+        distractions: Bool = true
+    ) {
+        var random = SeededGenerator(seed: seed)
+        self.seed = seed
+        self.sensor = sensor
+        self.hand = hand
+        self.grip = grip ?? Rotation.random(using: &random)
+        let swayLevel = random.uniform(0.2...2.5)
+        self.sway = (0..<4).map { _ in
+            (
+                Vector3(random.gaussian(), random.gaussian(), random.gaussian() * 0.6).normalized,
+                random.uniform(0.2...1) * swayLevel, random.uniform(0.3...2.5), random.uniform(0...(2 * .pi))
+            )
+        }
+        self.wobbleAxis = Vector3(random.gaussian(), random.gaussian(), random.gaussian()).normalized
+        self.wobble = (random.uniform(0...0.35), random.uniform(0.05...0.3))
+
+        let mirror = hand == .right ? 1.0 : -1.0
+        var clock = random.uniform(0.8...2.0)
+        var punches: [PlannedPunch] = []
+        var distractionStrokes: [Stroke] = []
+        for _ in 0..<punchCount {
+            let kind = kinds.randomElement(using: &random) ?? .jab
+            let punch = Self.plan(kind, at: clock, mirror: mirror, force: force, random: &random)
+            punches.append(punch)
+            let finished = punch.strokes.map(\.end).max() ?? clock
+            if random.chance(0.2) {
+                clock = finished + random.uniform(0.08...0.25)  // a combination: straight on
+            } else {
+                clock = finished + random.uniform(0.4...1.6)
+                if distractions && random.chance(0.3) {
+                    distractionStrokes.append(Self.distraction(at: finished + 0.15, random: &random))
+                    clock += 1.0
+                }
+            }
+        }
+        self.punches = punches
+        self.distractions = distractionStrokes
+        self.duration = clock + random.uniform(0.5...1.5)
+    }
+
+    // MARK: - Punches
+
+    private static func plan(
+        _ kind: PunchKind, at start: Double, mirror: Double, force: Double, random: inout SeededGenerator
+    ) -> PlannedPunch {
+        let up = Vector3(0, 0, 1)
+        let yaw = random.uniform(-0.35...0.35)
+        let speed = random.uniform(2.5...6.5) * force * random.uniform(0.7...1.2)
+        var strokes: [Stroke] = []
+        var clock = start
+        let direction: Vector3
+        let thrust: Stroke
+        switch kind {
+        case .jab, .uppercut:
+            let elevation = kind == .jab ? random.uniform(-0.1...0.35) : random.uniform(0.9...1.45)
+            direction = Vector3(cos(elevation) * cos(yaw), cos(elevation) * sin(yaw) * mirror, sin(elevation))
+            if random.chance(0.4) {
+                // A small draw-back before the thrust; an uppercut dips first.
+                let windup = Stroke(
+                    path: .line(kind == .jab ? -direction : Vector3(0, 0, -1)), start: clock, topSpeed: random.uniform(0.2...0.6),
+                    accelerating: 0.06, cruising: 0, stopping: 0.06)
+                strokes.append(windup)
+                clock = windup.stopStart + 0.03
+            }
+            thrust = Stroke(
+                path: .line(direction), start: clock, topSpeed: speed,
+                accelerating: random.uniform(0.09...0.2), cruising: random.uniform(0...0.03),
+                stopping: kind == .jab ? random.uniform(0.03...0.08) : random.uniform(0.04...0.1))
+        case .hook:
+            let sweep = random.uniform(1.3...1.9)
+            let radius = random.uniform(0.3...0.5)
+            let tangent = rotate(Vector3(1, 0, 0), about: up, by: -mirror * sweep * random.uniform(0.2...0.4))
+            direction = rotate(tangent, about: up, by: mirror * sweep)
+            let cruise = random.uniform(0...0.03)
+            // Choose the time of the speed-up so that the arc covers `sweep`.
+            let distance = sweep * radius
+            let stopping = random.uniform(0.04...0.1)
+            let accelerating = max(0.06, 2 * (distance / speed - cruise) - stopping)
+            thrust = Stroke(
+                path: .arc(tangent: tangent, up: up, radius: radius, turn: mirror), start: clock,
+                topSpeed: speed, accelerating: accelerating, cruising: cruise, stopping: stopping)
+        }
+        strokes.append(thrust)
+        let retraction = Stroke(
+            path: .line(-direction), start: thrust.end + random.uniform(0.03...0.12),
+            topSpeed: speed * random.uniform(0.3...0.7), accelerating: random.uniform(0.12...0.25),
+            cruising: 0, stopping: random.uniform(0.08...0.2))
+        strokes.append(retraction)
+        // A jab corkscrews about its own line; an uppercut's forearm swings up about the
+        // shoulders' line; a hook's wrist turns a little any way.
+        let twistAxis: Vector3
+        let twist: Double
+        switch kind {
+        case .jab:
+            twistAxis = direction
+            twist = random.uniform(-1.4...1.4)
+        case .uppercut:
+            twistAxis = up.cross(direction).normalized
+            twist = -random.uniform(0...1.2)
+        case .hook:
+            twistAxis = Vector3(random.gaussian(), random.gaussian(), random.gaussian()).normalized
+            twist = random.uniform(-0.6...0.6)
+        }
+        return PlannedPunch(
+            label: PunchLabel(start: strokes[0].start, end: thrust.end, kind: kind),
+            strokes: strokes, twistAxis: twistAxis, twist: twist)
+    }
+
+    private static func distraction(at start: Double, random: inout SeededGenerator) -> Stroke {
+        let direction = Vector3(random.gaussian(), random.gaussian(), random.gaussian()).normalized
+        if random.chance(0.5) {
+            // A slow reach or a fidget: too gentle to be a punch.
+            let slow = random.uniform(0.2...0.4)
+            return Stroke(
+                path: .line(direction), start: start, topSpeed: random.uniform(0.4...1.2),
+                accelerating: slow, cruising: 0, stopping: slow)
+        }
+        // A bump: a sharp jolt with no thrust before it.
+        return Stroke(
+            path: .line(direction), start: start, topSpeed: random.uniform(0.05...0.15),
+            accelerating: 0.006, cruising: 0, stopping: 0.006)
+    }
+
+    // MARK: - Motion
+
+    /// What the sensor feels at time `t`, in g, device frame, before sampling effects.
+    func reading(at t: Double) -> Vector3 {
+        var acceleration = Vector3.zero
+        for item in sway {
+            acceleration += item.direction * (item.amplitude * sin(2 * .pi * item.frequency * t + item.phase))
+        }
+        var orientation = grip.turned(
+            by: Rotation(axis: wobbleAxis, angle: wobble.amplitude * sin(2 * .pi * wobble.frequency * t)))
+        for stroke in distractions { acceleration += stroke.acceleration(at: t) }
+        if let punch = activePunch(at: t) {
+            for stroke in punch.strokes { acceleration += stroke.acceleration(at: t) }
+            orientation = orientation.turned(by: Rotation(axis: punch.twistAxis, angle: twistAngle(punch, at: t)))
+        }
+        var felt = acceleration / standardGravity
+        if sensor.includesGravity { felt += Vector3(0, 0, 1) }
+        return orientation.deviceFrame(of: felt)
+    }
+
+    private func activePunch(at t: Double) -> PlannedPunch? {
+        // Punches are in time order; a binary search keeps long sessions fast.
+        var low = 0
+        var high = punches.count
+        while low < high {
+            let mid = (low + high) / 2
+            if punches[mid].label.start <= t { low = mid + 1 } else { high = mid }
+        }
+        guard low > 0 else { return nil }
+        let candidate = punches[low - 1]
+        return t < (candidate.strokes.last?.end ?? candidate.label.end) ? candidate : nil
+    }
+
+    /// The wrist turns during the thrust and turns back during the retraction.
+    private func twistAngle(_ punch: PlannedPunch, at t: Double) -> Double {
+        let begin = punch.label.start
+        let out = punch.label.end
+        let back = punch.strokes.last?.end ?? out
+        let progress: Double
+        if t < out {
+            progress = (t - begin) / max(out - begin, 1e-6)
+        } else {
+            progress = 1 - (t - out) / max(back - out, 1e-6)
+        }
+        let clamped = min(1, max(0, progress))
+        return punch.twist * clamped * clamped * (3 - 2 * clamped)
+    }
+}
