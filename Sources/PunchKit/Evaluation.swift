@@ -91,6 +91,13 @@ public struct Evaluation: Hashable, Sendable {
         /// Labels that were missed (or, per kind, given another kind).
         public var falseNegatives: Int
 
+        /// Creates scores from counts.
+        public init(truePositives: Int, falsePositives: Int, falseNegatives: Int) {
+            self.truePositives = truePositives
+            self.falsePositives = falsePositives
+            self.falseNegatives = falseNegatives
+        }
+
         /// The fraction of detections that were right; 1 when nothing was detected.
         public var precision: Double {
             let detected = truePositives + falsePositives

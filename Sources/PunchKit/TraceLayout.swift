@@ -1,0 +1,251 @@
+// MARK: - TraceColumns
+
+/// The header's names of the columns a trace was read from, as written (quotes removed).
+public struct TraceColumns: Hashable, Sendable {
+    /// The time column.
+    public var time: String
+    /// The column read as the device's X axis.
+    public var x: String
+    /// The column read as the device's Y axis.
+    public var y: String
+    /// The column read as the device's Z axis.
+    public var z: String
+
+    /// Creates a set of column names.
+    public init(time: String, x: String, y: String, z: String) {
+        self.time = time
+        self.x = x
+        self.y = y
+        self.z = z
+    }
+}
+
+// MARK: - TraceLayout
+
+/// What a header says about the rows under it: which field is which, and whatever the header
+/// (or the format, or the file's name) tells about the units.
+struct TraceLayout {
+    var format: TraceFormat
+    var separator: TraceSeparator
+    /// The 0-based field of each role: time, x, y, z.
+    var fields: [Int]
+    /// The header's name of each role's column: time, x, y, z.
+    var names: [String]
+    var timeUnit: TimeUnit?
+    var units: AccelerationUnit?
+    var gravityIncluded: Bool?
+    /// Whether an empty field means "no value here" rather than a broken row: phyphox leaves
+    /// fields empty where a sensor delivered nothing, and that is no error in the file.
+    var allowsMissingValues: Bool
+
+    var columns: TraceColumns { TraceColumns(time: names[0], x: names[1], y: names[2], z: names[3]) }
+
+    /// For each field up to the last needed one, the role it plays, or -1 when it is ignored.
+    var rolesByField: [Int] {
+        var roles = Array(repeating: -1, count: (fields.max() ?? -1) + 1)
+        for (role, field) in fields.enumerated() { roles[field] = role }
+        return roles
+    }
+}
+
+// MARK: - Reading a header
+
+extension TraceLayout {
+    /// The layout a header line describes, in the format given or else the first that fits.
+    ///
+    /// - Parameter sourceName: tells a Sensor Logger file's gravity: `TotalAcceleration.csv`
+    ///   includes it, `Accelerometer.csv` does not.
+    static func read(
+        header: String, format: TraceFormat?, sourceName: String
+    ) -> TraceLayout? {
+        let separator = detectSeparator(header)
+        let names = splitHeader(header, separator: separator).map(ColumnName.init)
+        let candidates = format.map { [$0] } ?? [.sensorLogger, .physicsToolbox, .phyphox, .generic]
+        for candidate in candidates {
+            if var layout = match(names, as: candidate, sourceName: sourceName) {
+                layout.separator = separator
+                return layout
+            }
+        }
+        return nil
+    }
+
+    /// What a header for `format` (or any format, when nil) must look like, for messages.
+    static func expectedHeader(_ format: TraceFormat?) -> String {
+        switch format {
+        case nil:
+            "a header naming a time column and x, y, z columns (such as t,x,y,z), "
+                + "or a phyphox, Sensor Logger or Physics Toolbox header"
+        case .generic?:
+            "a header with a time column (\"t\", \"time\" or \"timestamp\") and x, y, z columns "
+                + "(\"x\", \"ax\", \"acc_x\"…)"
+        case .phyphox?:
+            "a phyphox header (\"Time (s)\",\"Acceleration x (m/s^2)\",…)"
+        case .sensorLogger?:
+            "a Sensor Logger header (time,seconds_elapsed,z,y,x)"
+        case .physicsToolbox?:
+            "a Physics Toolbox header (time,gFx,gFy,gFz,TgF)"
+        }
+    }
+
+    private static func match(_ names: [ColumnName], as format: TraceFormat, sourceName: String) -> TraceLayout? {
+        func first(_ matches: (ColumnName) -> Bool) -> Int? { names.firstIndex(where: matches) }
+        func firstAxes(_ matches: (ColumnName, String) -> Bool) -> [Int]? {
+            let found = ["x", "y", "z"].map { axis in first { matches($0, axis) } }
+            guard let x = found[0], let y = found[1], let z = found[2] else { return nil }
+            return [x, y, z]
+        }
+        func layout(time: Int, axes: [Int], timeUnit: TimeUnit?, units: AccelerationUnit?, gravity: Bool?)
+            -> TraceLayout
+        {
+            let fields = [time] + axes
+            return TraceLayout(
+                format: format, separator: .comma, fields: fields, names: fields.map { names[$0].original },
+                timeUnit: timeUnit, units: units, gravityIncluded: gravity,
+                allowsMissingValues: format == .phyphox)
+        }
+
+        switch format {
+        case .sensorLogger:
+            guard let time = first({ $0.compact == "secondselapsed" }),
+                let axes = firstAxes({ $0.compact == $1 })
+            else { return nil }
+            return layout(
+                time: time, axes: axes, timeUnit: .seconds, units: .metersPerSecondSquared,
+                gravity: sensorLoggerGravity(sourceName))
+
+        case .physicsToolbox:
+            guard let time = first({ $0.compact == "time" }), let axes = firstAxes({ $0.compact == "gf" + $1 })
+            else { return nil }
+            return layout(time: time, axes: axes, timeUnit: .seconds, units: .g, gravity: true)
+
+        case .phyphox:
+            guard let time = first({ $0.base == "time" }) else { return nil }
+            if let axes = firstAxes({ $0.base == "acceleration " + $1 }) {
+                return layout(
+                    time: time, axes: axes, timeUnit: names[time].timeUnit ?? .seconds,
+                    units: names[axes[0]].accelerationUnit ?? .metersPerSecondSquared, gravity: true)
+            }
+            guard let axes = firstAxes({ $0.base == "linear acceleration " + $1 }) else { return nil }
+            return layout(
+                time: time, axes: axes, timeUnit: names[time].timeUnit ?? .seconds,
+                units: names[axes[0]].accelerationUnit ?? .metersPerSecondSquared, gravity: false)
+
+        case .generic:
+            guard let time = first({ ["t", "time", "timestamp"].contains($0.compact) }),
+                let axes = firstAxes({ name, axis in
+                    ["", "a", "acc", "accel", "acceleration"].contains { name.compact == $0 + axis }
+                })
+            else { return nil }
+            let units = axes.lazy.compactMap { names[$0].accelerationUnit }.first
+            return layout(time: time, axes: axes, timeUnit: names[time].timeUnit, units: units, gravity: nil)
+        }
+    }
+
+    /// Sensor Logger writes the same columns for total and for linear acceleration; only the
+    /// file's name tells them apart.
+    static func sensorLoggerGravity(_ sourceName: String) -> Bool? {
+        let fileName = sourceName.split(separator: "/").last.map { $0.lowercased() } ?? ""
+        if fileName.contains("totalacceleration") { return true }
+        if fileName.contains("accelerometer") { return false }
+        return nil
+    }
+
+    /// The separator that occurs most often outside quotes; on a tie, tab before semicolon
+    /// before comma, since a tab or semicolon file may still have commas (decimal commas).
+    static func detectSeparator(_ header: String) -> TraceSeparator {
+        var counts: [TraceSeparator: Int] = [:]
+        var inQuotes = false
+        for byte in header.utf8 {
+            if byte == TraceByte.quote { inQuotes.toggle() }
+            guard !inQuotes else { continue }
+            for separator in TraceSeparator.allCases where separator.byte == byte {
+                counts[separator, default: 0] += 1
+            }
+        }
+        let preference: [TraceSeparator] = [.tab, .semicolon, .comma]
+        return preference.max { counts[$0, default: 0] < counts[$1, default: 0] } ?? .comma
+    }
+
+    /// A header's fields, quotes and surrounding spaces removed.
+    static func splitHeader(_ header: String, separator: TraceSeparator) -> [String] {
+        var fields: [String] = []
+        var current = ""
+        var inQuotes = false
+        for character in header {
+            if character == "\"" {
+                inQuotes.toggle()
+            } else if !inQuotes && character.asciiValue == separator.byte {
+                fields.append(current)
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        fields.append(current)
+        return fields.map { String($0.trimmingSpaces) }
+    }
+}
+
+// MARK: - ColumnName
+
+/// A header field taken apart into its name and the unit written after it:
+/// `Linear Acceleration x (m/s^2)`, `time_ms`, `timestamp [ns]`, `ax (g)`.
+struct ColumnName {
+    /// As written, quotes removed.
+    var original: String
+    /// Lowercased, without the unit: `linear acceleration x`.
+    var base: String
+    /// `base` without spaces, underscores, hyphens and dots: `linearaccelerationx`.
+    var compact: String
+    /// The unit, lowercased and without spaces: `m/s^2`, or nil when none is written.
+    var unit: String?
+
+    init(_ original: String) {
+        self.original = original
+        var base = Substring(original.lowercased())
+        var unit: Substring?
+        if let last = base.last, last == ")" || last == "]",
+            let open = base.lastIndex(of: last == ")" ? "(" : "[")
+        {
+            unit = base[base.index(after: open)..<base.index(before: base.endIndex)]
+            base = base[..<open]
+        } else if let underscore = base.lastIndex(of: "_") {
+            let suffix = base[base.index(after: underscore)...]
+            if Self.timeUnits[String(suffix)] != nil || Self.accelerationUnits[String(suffix)] != nil {
+                unit = suffix
+                base = base[..<underscore]
+            }
+        }
+        self.base = String(base.trimmingSpaces)
+        self.compact = String(base.filter { !" _-.".contains($0) })
+        self.unit = unit.map { String($0.filter { $0 != " " }) }
+    }
+
+    var timeUnit: TimeUnit? { unit.flatMap { Self.timeUnits[$0] } }
+    var accelerationUnit: AccelerationUnit? { unit.flatMap { Self.accelerationUnits[$0] } }
+
+    static let timeUnits: [String: TimeUnit] = [
+        "s": .seconds, "sec": .seconds, "secs": .seconds, "seconds": .seconds,
+        "ms": .milliseconds, "msec": .milliseconds, "millis": .milliseconds, "milliseconds": .milliseconds,
+        "us": .microseconds, "µs": .microseconds, "μs": .microseconds, "usec": .microseconds,
+        "micros": .microseconds, "microseconds": .microseconds,
+        "ns": .nanoseconds, "nsec": .nanoseconds, "nanos": .nanoseconds, "nanoseconds": .nanoseconds,
+    ]
+
+    static let accelerationUnits: [String: AccelerationUnit] = [
+        "g": .g,
+        "m/s^2": .metersPerSecondSquared, "m/s²": .metersPerSecondSquared, "m/s2": .metersPerSecondSquared,
+        "ms2": .metersPerSecondSquared, "ms^-2": .metersPerSecondSquared, "m/s/s": .metersPerSecondSquared,
+    ]
+}
+
+extension StringProtocol {
+    /// Without leading and trailing spaces and tabs.
+    fileprivate var trimmingSpaces: SubSequence {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let start = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) })
+        else { return self[endIndex...] }
+        return self[start...last]
+    }
+}

@@ -1,0 +1,341 @@
+// MARK: - TraceSummary
+
+/// What a reader found out about a trace, and what it skipped.
+public struct TraceSummary: Hashable, Sendable {
+    /// The name the caller gave the source.
+    public var source: String
+    /// The format, once the header is read (the caller's, when it forced one).
+    public var format: TraceFormat?
+    /// The field separator, once the header is read.
+    public var separator: TraceSeparator?
+    /// The columns the samples were read from, once the header is read.
+    public var columns: TraceColumns?
+    /// The time column's unit: from the header or the format, or from the spacing of the first
+    /// rows; nil while undecided, or when there were no rows to decide it from.
+    public var timeUnit: TimeUnit?
+    /// The acceleration's unit: the caller's, the header's or the format's, or from the first
+    /// rows' resting magnitude; nil while undecided, or when there were no rows.
+    public var units: AccelerationUnit?
+    /// Whether the units were guessed from the data (nothing else said what they are).
+    public var unitsFromData = false
+    /// Whether the acceleration includes gravity: from the header, the format or the file's name,
+    /// or from the first rows' resting magnitude; nil while undecided, or when there were no rows.
+    public var gravityIncluded: Bool?
+    /// The samples delivered so far.
+    public var sampleCount = 0
+    /// Rows skipped because a needed field was empty, which phyphox writes where a sensor
+    /// delivered nothing. They are not errors.
+    public var missingValueRows = 0
+    /// Broken rows skipped in lenient mode.
+    public var skippedRows = 0
+    /// The first errors of the skipped rows (at most `TraceReader.keptErrors`), for reporting.
+    public var errors: [TraceError] = []
+    /// The lines read so far.
+    public var lineCount = 0
+
+    /// An empty summary for a source.
+    public init(source: String) {
+        self.source = source
+    }
+}
+
+// MARK: - TraceReader
+
+/// Reads an accelerometer CSV trace pushed to it in chunks of bytes, and delivers samples in g
+/// and seconds as soon as their units are known.
+///
+/// The header line decides the format (unless the caller forces one) and often the units. What
+/// the header leaves open (a generic file's time unit, its acceleration unit, whether gravity is
+/// in it) is decided from the first rows, held back for at most `lookAheadRows` rows or
+/// `lookAheadSeconds` seconds. Memory is bounded by that and by `maximumLineLength`.
+///
+/// Chunks may split lines anywhere: the samples and errors do not depend on where.
+///
+/// ```swift
+/// var reader = TraceReader(source: "run.csv")
+/// try reader.feed(chunk) { sample in detector.process(sample) }
+/// try reader.finish { sample in detector.process(sample) }
+/// ```
+///
+/// After an error is thrown the reader should not be fed again.
+public struct TraceReader: Sendable {
+    /// The most rows held back to decide units from.
+    public static let lookAheadRows = 512
+    /// The most time, in seconds, held back to decide units from.
+    public static let lookAheadSeconds = 2.0
+    /// The longest line, in bytes, that is read; a longer one is an error.
+    public static let maximumLineLength = 1 << 20
+    /// How many errors of skipped rows lenient mode keeps for reporting.
+    public static let keptErrors = 10
+
+    /// What has been found out so far.
+    public private(set) var summary: TraceSummary
+
+    private let forcedFormat: TraceFormat?
+    private let forcedUnits: AccelerationUnit?
+    private let isLenient: Bool
+
+    /// The start of a line whose end has not arrived yet.
+    private var pending: [UInt8] = []
+    /// Whether the current line went over `maximumLineLength` and is dropped up to its end.
+    private var isDroppingLine = false
+    private var rowParser: TraceRowParser?
+    /// Rows, in the file's units, held back until the units are decided; nil once they are.
+    private var lookAhead: [MotionSample]? = []
+    /// The last accepted row's time, in the file's unit.
+    private var previousTime: Double?
+    private var timeDivisor = 1.0
+    private var accelerationDivisor = 1.0
+
+    /// Creates a reader.
+    ///
+    /// - Parameters:
+    ///   - source: the name used in errors and to tell a Sensor Logger file's gravity
+    ///     (`TotalAcceleration.csv` or `Accelerometer.csv`); `-` for standard input.
+    ///   - format: the format to read, or nil to detect it from the header.
+    ///   - units: the acceleration's unit, or nil to take it from the header, the format or the data.
+    ///   - lenient: whether broken rows are skipped and counted instead of thrown.
+    public init(source: String, format: TraceFormat? = nil, units: AccelerationUnit? = nil, lenient: Bool = false) {
+        summary = TraceSummary(source: source)
+        forcedFormat = format
+        forcedUnits = units
+        isLenient = lenient
+    }
+
+    // MARK: - Feeding bytes
+
+    /// Reads the next chunk of the file, delivering the samples it completes.
+    public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ emit: (MotionSample) throws -> Void) throws {
+        var start = 0
+        if !pending.isEmpty || isDroppingLine {
+            guard let newline = chunk.firstIndex(of: TraceByte.newline) else {
+                try hold(UnsafeRawBufferPointer(rebasing: chunk[...]))
+                return
+            }
+            try hold(UnsafeRawBufferPointer(rebasing: chunk[..<newline]))
+            try endHeldLine(emit)
+            start = newline + 1
+        }
+        while start < chunk.count {
+            guard let newline = chunk[start...].firstIndex(of: TraceByte.newline) else {
+                try hold(UnsafeRawBufferPointer(rebasing: chunk[start...]))
+                return
+            }
+            try readLine(UnsafeRawBufferPointer(rebasing: chunk[start..<newline]), emit)
+            start = newline + 1
+        }
+    }
+
+    /// Reads a last line that has no line end, and delivers the samples still held back.
+    ///
+    /// - Throws: `TraceError.Kind.emptyFile` when there was no header.
+    public mutating func finish(_ emit: (MotionSample) throws -> Void) throws {
+        if !pending.isEmpty || isDroppingLine { try endHeldLine(emit) }
+        guard rowParser != nil else {
+            throw TraceError(
+                .emptyFile, source: summary.source, line: nil, expected: "a header line",
+                found: summary.lineCount == 0 ? "an empty file" : "only blank lines")
+        }
+        try decideUnits(emit)
+    }
+
+    /// Reads a whole file held in memory.
+    public static func readAll(
+        bytes: [UInt8], source: String, format: TraceFormat? = nil, units: AccelerationUnit? = nil,
+        lenient: Bool = false
+    ) throws -> [MotionSample] {
+        var reader = TraceReader(source: source, format: format, units: units, lenient: lenient)
+        var samples: [MotionSample] = []
+        try bytes.withUnsafeBytes { try reader.feed($0) { samples.append($0) } }
+        try reader.finish { samples.append($0) }
+        return samples
+    }
+
+    // MARK: - Lines
+
+    /// Keeps the start of a line until its end arrives.
+    private mutating func hold(_ bytes: UnsafeRawBufferPointer) throws {
+        guard !isDroppingLine else { return }
+        guard pending.count + bytes.count <= Self.maximumLineLength else {
+            pending.removeAll()
+            isDroppingLine = true
+            try report(lineTooLong(summary.lineCount + 1))
+            return
+        }
+        pending.append(contentsOf: bytes)
+    }
+
+    /// Reads the held line, now that its end has arrived.
+    private mutating func endHeldLine(_ emit: (MotionSample) throws -> Void) throws {
+        if isDroppingLine {
+            isDroppingLine = false
+            summary.lineCount += 1
+            return
+        }
+        // Moved out so that reading it may change `self`; moved back to keep its capacity.
+        var line = pending
+        pending = []
+        try line.withUnsafeBytes { try readLine($0, emit) }
+        line.removeAll(keepingCapacity: true)
+        pending = line
+    }
+
+    /// Reads one line without its `\n`.
+    private mutating func readLine(_ bytes: UnsafeRawBufferPointer, _ emit: (MotionSample) throws -> Void) throws {
+        summary.lineCount += 1
+        var line = bytes
+        if line.last == TraceByte.carriageReturn { line = UnsafeRawBufferPointer(rebasing: line.dropLast()) }
+        if summary.lineCount == 1 && line.starts(with: [0xEF, 0xBB, 0xBF]) {
+            line = UnsafeRawBufferPointer(rebasing: line.dropFirst(3))
+        }
+        guard line.count <= Self.maximumLineLength else {
+            try report(lineTooLong(summary.lineCount))
+            return
+        }
+        if line.allSatisfy({ $0 == TraceByte.space || $0 == TraceByte.tab }) { return }
+
+        guard let rowParser else {
+            try readHeader(line)
+            return
+        }
+        switch rowParser.parse(line, line: summary.lineCount, notBefore: previousTime) {
+        case .reading(let reading):
+            previousTime = reading.time
+            try accept(reading, emit)
+        case .missingValue:
+            summary.missingValueRows += 1
+        case .failure(let error):
+            try report(error)
+        }
+    }
+
+    private mutating func readHeader(_ line: UnsafeRawBufferPointer) throws {
+        let header = String(decoding: line, as: UTF8.self)
+        guard let layout = TraceLayout.read(header: header, format: forcedFormat, sourceName: summary.source)
+        else {
+            throw TraceError(
+                .unknownHeader, source: summary.source, line: summary.lineCount,
+                expected: TraceLayout.expectedHeader(forcedFormat), found: TraceError.quoted(header))
+        }
+        rowParser = TraceRowParser(layout: layout, source: summary.source)
+        summary.format = layout.format
+        summary.separator = layout.separator
+        summary.columns = layout.columns
+        summary.timeUnit = layout.timeUnit
+        summary.units = forcedUnits ?? layout.units
+        summary.gravityIncluded = layout.gravityIncluded
+    }
+
+    /// Throws the error of a broken row, or in lenient mode counts it and goes on.
+    private mutating func report(_ error: TraceError) throws {
+        guard isLenient else { throw error }
+        summary.skippedRows += 1
+        if summary.errors.count < Self.keptErrors { summary.errors.append(error) }
+    }
+
+    private func lineTooLong(_ line: Int) -> TraceError {
+        TraceError(
+            .lineTooLong, source: summary.source, line: line,
+            expected: "a line of at most \(Self.maximumLineLength) bytes", found: "a longer one")
+    }
+
+    // MARK: - Samples
+
+    /// Delivers a reading, or holds it back while the units are undecided.
+    private mutating func accept(_ reading: MotionSample, _ emit: (MotionSample) throws -> Void) throws {
+        guard lookAhead != nil else {
+            try deliver(reading, emit)
+            return
+        }
+        lookAhead?.append(reading)
+        if let held = lookAhead, isEnoughToDecide(held) { try decideUnits(emit) }
+    }
+
+    private mutating func deliver(_ reading: MotionSample, _ emit: (MotionSample) throws -> Void) throws {
+        summary.sampleCount += 1
+        try emit(
+            MotionSample(time: reading.time / timeDivisor, acceleration: reading.acceleration / accelerationDivisor))
+    }
+
+    /// Decides what the header left open from the rows held back, then delivers them.
+    private mutating func decideUnits(_ emit: (MotionSample) throws -> Void) throws {
+        guard let held = lookAhead else { return }
+        lookAhead = nil
+        if !held.isEmpty {
+            if summary.timeUnit == nil { summary.timeUnit = TimeUnit(spacing: held) }
+            if let resting = restingMagnitude(held) {
+                if summary.units == nil {
+                    let guess = AccelerationUnit.guess(restingMagnitude: resting)
+                    summary.units = guess.units
+                    summary.unitsFromData = true
+                    if summary.gravityIncluded == nil { summary.gravityIncluded = guess.gravityIncluded }
+                } else if summary.gravityIncluded == nil, let units = summary.units {
+                    summary.gravityIncluded = resting / units.perG > AccelerationUnit.gravityThreshold
+                }
+            }
+        }
+        timeDivisor = (summary.timeUnit ?? .seconds).perSecond
+        accelerationDivisor = (summary.units ?? .g).perG
+        for reading in held { try deliver(reading, emit) }
+    }
+
+    /// Whether the rows held back are enough: `lookAheadRows` of them, or `lookAheadSeconds`
+    /// (checked every 16 rows, since an undecided time unit has to be guessed to measure it).
+    private func isEnoughToDecide(_ held: [MotionSample]) -> Bool {
+        if held.count >= Self.lookAheadRows { return true }
+        guard held.count % 16 == 0, let first = held.first, let last = held.last else { return false }
+        let unit = summary.timeUnit ?? TimeUnit(spacing: held)
+        return (last.time - first.time) / unit.perSecond >= Self.lookAheadSeconds
+    }
+
+    /// The median length of the readings: the device's reading at rest, in the file's unit.
+    private func restingMagnitude(_ readings: [MotionSample]) -> Double? {
+        Self.median(readings.map(\.acceleration.length))
+    }
+}
+
+// MARK: - Deciding units from data
+
+extension TimeUnit {
+    /// The unit that puts the median interval between distinct times at a rate a sensor
+    /// records at (25 to 400 Hz, with room either side): the units' ranges are a thousand
+    /// times apart, so the boundaries sit halfway between them on a log scale.
+    init(spacing readings: [MotionSample]) {
+        var steps: [Double] = []
+        for (earlier, later) in zip(readings, readings.dropFirst()) where later.time > earlier.time {
+            steps.append(later.time - earlier.time)
+        }
+        let step = TraceReader.median(steps) ?? 0.01
+        self =
+            switch step {
+            case ..<0.316: .seconds
+            case ..<316: .milliseconds
+            case ..<316_000: .microseconds
+            default: .nanoseconds
+            }
+    }
+}
+
+extension AccelerationUnit {
+    /// The least resting magnitude, in g, that means gravity is in the readings.
+    static let gravityThreshold = 0.5
+
+    /// The unit and gravity that make sense of a device's resting magnitude in an unknown unit:
+    /// about 1 is g with gravity, about 9.8 is m/s² with gravity, about 0 has no gravity and
+    /// cannot tell its unit, so it is taken as m/s², which phones report linear acceleration in.
+    static func guess(restingMagnitude: Double) -> (units: AccelerationUnit, gravityIncluded: Bool) {
+        if restingMagnitude < gravityThreshold { return (.metersPerSecondSquared, false) }
+        // Halfway between 1 and 9.8 on a log scale.
+        return restingMagnitude < standardGravity.squareRoot() ? (.g, true) : (.metersPerSecondSquared, true)
+    }
+}
+
+extension TraceReader {
+    /// The median, or nil for no values.
+    static func median(_ values: [Double]) -> Double? {
+        guard !values.isEmpty else { return nil }
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+}

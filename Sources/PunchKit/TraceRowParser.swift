@@ -1,0 +1,115 @@
+// MARK: - TraceRowParser
+
+/// Reads the needed fields of one data row straight from its bytes.
+///
+/// It walks the fields up to the last one it needs and parses only those; later fields (a
+/// gyroscope, a label) are never looked at.
+struct TraceRowParser {
+    /// What one row gave.
+    enum Outcome {
+        /// A reading in the file's own units.
+        case reading(MotionSample)
+        /// A needed field is empty: phyphox's mark of a sensor that delivered nothing.
+        case missingValue
+        /// The row is broken.
+        case failure(TraceError)
+    }
+
+    private let separator: UInt8
+    private let acceptsDecimalComma: Bool
+    private let allowsMissingValues: Bool
+    /// For each field up to the last needed one: 0 time, 1 x, 2 y, 3 z, or -1 when ignored.
+    private let roles: [Int]
+    private let names: [String]
+    private let source: String
+
+    init(layout: TraceLayout, source: String) {
+        separator = layout.separator.byte
+        acceptsDecimalComma = layout.separator != .comma
+        allowsMissingValues = layout.allowsMissingValues
+        roles = layout.rolesByField
+        names = layout.names
+        self.source = source
+    }
+
+    /// Parses a row (without its line end) whose time must not be earlier than `previousTime`.
+    func parse(_ row: UnsafeRawBufferPointer, line: Int, notBefore previousTime: Double?) -> Outcome {
+        var values = SIMD4<Double>()
+        var fieldStart = 0
+        for field in roles.indices {
+            guard fieldStart <= row.count else {
+                return .failure(raggedRow(line: line, fieldCount: field))
+            }
+            let fieldEnd = endOfField(row, from: fieldStart)
+            let role = roles[field]
+            if role >= 0 {
+                let text = UnsafeRawBufferPointer(rebasing: row[unquoted(row, fieldStart..<fieldEnd)])
+                func failure(_ kind: TraceError.Kind, expected: String) -> Outcome {
+                    .failure(
+                        TraceError(
+                            kind, source: source, line: line, column: field + 1, field: names[role],
+                            expected: "\(expected) for \"\(names[role])\"", found: TraceError.quoted(text)))
+                }
+                if text.isEmpty && allowsMissingValues { return .missingValue }
+                guard let value = NumberParser.parse(text, acceptsDecimalComma: acceptsDecimalComma) else {
+                    return failure(.notANumber, expected: "a number")
+                }
+                guard value.isFinite else { return failure(.notFinite, expected: "a finite number") }
+                if role == 0, let previousTime, value < previousTime {
+                    return failure(.timeWentBackwards, expected: "a time of at least \(previousTime)")
+                }
+                values[role] = value
+            }
+            fieldStart = fieldEnd + 1
+        }
+        return .reading(MotionSample(time: values[0], acceleration: Vector3(values[1], values[2], values[3])))
+    }
+
+    /// The index of the separator ending the field that starts at `start`, or the row's end.
+    /// A quoted field runs to its closing quote (`""` inside is a quote), then to a separator.
+    private func endOfField(_ row: UnsafeRawBufferPointer, from start: Int) -> Int {
+        var index = start
+        if index < row.count && row[index] == TraceByte.quote {
+            index += 1
+            while index < row.count {
+                if row[index] == TraceByte.quote {
+                    if index + 1 < row.count && row[index + 1] == TraceByte.quote {
+                        index += 1
+                    } else {
+                        break
+                    }
+                }
+                index += 1
+            }
+        }
+        while index < row.count && row[index] != separator { index += 1 }
+        return index
+    }
+
+    /// A field's range without surrounding spaces and quotes.
+    private func unquoted(_ row: UnsafeRawBufferPointer, _ range: Range<Int>) -> Range<Int> {
+        var field = trimmed(row, range)
+        if field.count >= 2 && row[field.lowerBound] == TraceByte.quote && row[field.upperBound - 1] == TraceByte.quote {
+            field = trimmed(row, field.lowerBound + 1..<field.upperBound - 1)
+        }
+        return field
+    }
+
+    private func trimmed(_ row: UnsafeRawBufferPointer, _ range: Range<Int>) -> Range<Int> {
+        var lower = range.lowerBound
+        var upper = range.upperBound
+        while lower < upper && (row[lower] == TraceByte.space || row[lower] == TraceByte.tab) { lower += 1 }
+        while upper > lower && (row[upper - 1] == TraceByte.space || row[upper - 1] == TraceByte.tab) { upper -= 1 }
+        return lower..<upper
+    }
+
+    /// A row that ends before a needed field: reported at the first needed field it lacks.
+    private func raggedRow(line: Int, fieldCount: Int) -> TraceError {
+        let missing = roles[fieldCount...].firstIndex { $0 >= 0 } ?? fieldCount
+        let name = names[roles[missing]]
+        return TraceError(
+            .raggedRow, source: source, line: line, column: missing + 1, field: name,
+            expected: "a value for \"\(name)\" in field \(missing + 1)",
+            found: fieldCount == 1 ? "a row of 1 field" : "a row of \(fieldCount) fields")
+    }
+}

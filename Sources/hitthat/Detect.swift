@@ -1,0 +1,98 @@
+import ArgumentParser
+import PunchKit
+
+// MARK: - detect
+
+/// `hitthat detect`: the punches in a recorded trace, written as soon as each is decided.
+struct Detect: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Detect punches in an accelerometer trace.",
+        discussion: """
+            Reads a CSV trace (generic t,x,y,z; phyphox; Sensor Logger; Physics Toolbox), or standard \
+            input for -, and prints each punch as soon as it is decided: a table, or with --json one \
+            object a line. A summary goes to standard error. Malformed input stops with the file, \
+            line and column and exit status 65, unless --lenient.
+            """
+    )
+
+    @Argument(help: "The trace file, or - for standard input.")
+    var trace: String = "-"
+
+    @Flag(help: "One JSON object a punch, a line each.")
+    var json = false
+
+    @OptionGroup var traceOptions: TraceOptions
+    @OptionGroup var detectorOptions: DetectorOptions
+
+    func run() throws {
+        try reportingFailures {
+            var output = PunchPrinter(json: json)
+            var detector = PunchDetector(configuration: detectorOptions.configuration)
+            var tally = PunchTally()
+            let summary = try readTrace(trace, options: traceOptions) { sample in
+                tally.see(sample)
+                if let punch = detector.process(sample) {
+                    tally.count(punch)
+                    output.write(punch, since: tally.firstTime)
+                }
+            }
+            if let punch = detector.finish() {
+                tally.count(punch)
+                output.write(punch, since: tally.firstTime)
+            }
+            printError(tally.summary(of: trace, summary))
+            for error in summary.errors { printError("  skipped: \(error)") }
+        }
+    }
+}
+
+// MARK: - Tally
+
+/// Counts what went through the detector, for the summary line.
+struct PunchTally {
+    private(set) var firstTime = 0.0
+    private(set) var lastTime = 0.0
+    private(set) var samples = 0
+    private(set) var kinds: [PunchKind: Int] = [:]
+
+    mutating func see(_ sample: MotionSample) {
+        if samples == 0 { firstTime = sample.time }
+        lastTime = sample.time
+        samples += 1
+    }
+
+    mutating func count(_ punch: Punch) { kinds[punch.kind, default: 0] += 1 }
+
+    var punches: Int { kinds.values.reduce(0, +) }
+
+    func summary(of source: String, _ trace: TraceSummary) -> String {
+        guard samples > 0 else { return "\(source): no samples, so no punches" }
+        let byKind = PunchKind.allCases.compactMap { kind in
+            kinds[kind].map { "\($0) \(kind.rawValue)\($0 == 1 ? "" : "s")" }
+        }
+        var line = "\(source): \(punches) punch\(punches == 1 ? "" : "es")"
+        if !byKind.isEmpty { line += " (\(byKind.joined(separator: ", ")))" }
+        line += " in \(samples) samples over \(formatted(lastTime - firstTime, decimals: 1)) s"
+        line += "; " + describe(trace)
+        return line
+    }
+}
+
+/// What the reader found out about a trace, in a few words.
+func describe(_ trace: TraceSummary) -> String {
+    var parts: [String] = []
+    if let format = trace.format { parts.append(format.rawValue) }
+    if let units = trace.units {
+        parts.append((units == .g ? "g" : "m/s²") + (trace.unitsFromData ? " (from the data)" : ""))
+    }
+    switch trace.gravityIncluded {
+    case true?: parts.append("gravity included")
+    case false?: parts.append("gravity removed")
+    case nil: break
+    }
+    if trace.missingValueRows > 0 { parts.append("\(trace.missingValueRows) rows with missing values passed over") }
+    if trace.skippedRows > 0 {
+        parts.append("\(trace.skippedRows) bad row\(trace.skippedRows == 1 ? "" : "s") skipped")
+    }
+    return parts.joined(separator: ", ")
+}

@@ -1,0 +1,184 @@
+import ArgumentParser
+import Foundation
+import PunchKit
+
+// MARK: - evaluate
+
+/// `hitthat evaluate`: precision, recall and F1 of the detector against labelled traces.
+struct Evaluate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Score the detector against labelled traces.",
+        discussion: """
+            Each trace NAME.csv is scored against its sibling NAME.labels.csv (header start,end,type; \
+            seconds since the first sample). A detection matches a label when it falls within the \
+            label's span widened by --tolerance. Directories are searched for traces (not recursively).
+            """
+    )
+
+    @Argument(help: "Trace files or directories of traces.")
+    var paths: [String] = ["traces"]
+
+    @Flag(help: "Write the results as one JSON object.")
+    var json = false
+
+    @Option(help: "Seconds a detection may fall outside its label's span.")
+    var tolerance: Double = 0.15
+
+    @OptionGroup var traceOptions: TraceOptions
+    @OptionGroup var detectorOptions: DetectorOptions
+
+    func run() throws {
+        try reportingFailures {
+            let traces = try labelledTraces()
+            var total = Evaluation()
+            var rows: [(trace: String, labels: Int, found: Int, evaluation: Evaluation)] = []
+            for (trace, labelsPath) in traces {
+                let labels = try readLabels(labelsPath)
+                var detector = PunchDetector(configuration: detectorOptions.configuration)
+                var tally = PunchTally()
+                var found: [(time: Double, kind: PunchKind)] = []
+                _ = try readTrace(trace, options: traceOptions) { sample in
+                    tally.see(sample)
+                    if let punch = detector.process(sample) { found.append((punch.time - tally.firstTime, punch.kind)) }
+                }
+                if let punch = detector.finish() { found.append((punch.time - tally.firstTime, punch.kind)) }
+                let evaluation = Evaluation(detections: found, labels: labels, tolerance: tolerance)
+                total.add(evaluation)
+                rows.append((trace, labels.count, found.count, evaluation))
+            }
+            print(json ? jsonReport(rows, total) : textReport(rows, total))
+        }
+    }
+
+    func validate() throws {
+        guard tolerance >= 0, tolerance.isFinite else { throw ValidationError("--tolerance must be zero or more seconds.") }
+    }
+
+    // MARK: - Finding traces
+
+    /// Every trace named, or found in a named directory, with its labels file.
+    private func labelledTraces() throws -> [(trace: String, labels: String)] {
+        let files = FileManager.default
+        var found: [(String, String)] = []
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard files.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                printError("\(path): cannot open: no such file or directory")
+                throw Reported(status: .dataError)
+            }
+            if isDirectory.boolValue {
+                let names = ((try? files.contentsOfDirectory(atPath: path)) ?? []).sorted()
+                for name in names where name.hasSuffix(".csv") && !name.hasSuffix(".labels.csv") {
+                    let trace = (path as NSString).appendingPathComponent(name)
+                    let labels = labelsPath(for: trace)
+                    if files.fileExists(atPath: labels) {
+                        found.append((trace, labels))
+                    } else {
+                        printError("\(trace): skipped: no labels file \(labels)")
+                    }
+                }
+            } else {
+                let labels = labelsPath(for: path)
+                guard files.fileExists(atPath: labels) else {
+                    printError("\(path): no labels file \(labels)")
+                    throw Reported(status: .dataError)
+                }
+                found.append((path, labels))
+            }
+        }
+        guard !found.isEmpty else {
+            printError("\(paths.joined(separator: " ")): no trace with a labels file")
+            throw Reported(status: .dataError)
+        }
+        return found
+    }
+
+    private func labelsPath(for trace: String) -> String {
+        (trace.hasSuffix(".csv") ? String(trace.dropLast(4)) : trace) + ".labels.csv"
+    }
+
+    private func readLabels(_ path: String) throws -> [PunchLabel] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            printError("\(path): cannot open")
+            throw Reported(status: .dataError)
+        }
+        do {
+            return try PunchLabel.parseLabels(String(decoding: data, as: UTF8.self), source: path)
+        } catch let error as TraceError {
+            printError("\(error)")
+            throw Reported(status: .dataError)
+        }
+    }
+
+    // MARK: - Reports
+
+    private static let cells: [Evaluation.Cell] = PunchKind.allCases + [nil]
+
+    private func textReport(_ rows: [(trace: String, labels: Int, found: Int, evaluation: Evaluation)], _ total: Evaluation) -> String {
+        let width = max(5, rows.map(\.trace.count).max() ?? 0)
+        var lines = ["trace".padding(toLength: width, withPad: " ", startingAt: 0) + "  labels  found  F1     kinds right"]
+        for row in rows {
+            lines.append(
+                row.trace.padding(toLength: width, withPad: " ", startingAt: 0)
+                    + String(format: "  %6d  %5d  %.3f  %.3f", row.labels, row.found, row.evaluation.detection.f1, row.evaluation.kindAccuracy))
+        }
+        let detection = total.detection
+        lines.append("")
+        lines.append(
+            String(
+                format: "punches: precision %.3f  recall %.3f  F1 %.3f   kinds right: %.3f",
+                detection.precision, detection.recall, detection.f1, total.kindAccuracy))
+        lines.append("")
+        lines.append("kind      precision  recall  F1")
+        for kind in PunchKind.allCases {
+            let s = total.scores(for: kind)
+            lines.append(kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0) + String(format: "  %9.3f  %6.3f  %.3f", s.precision, s.recall, s.f1))
+        }
+        lines.append("")
+        lines.append("labelled \\ detected   jab  uppercut   hook  missed")
+        for labelled in Self.cells {
+            var line = (labelled?.rawValue ?? "spurious").padding(toLength: 18, withPad: " ", startingAt: 0)
+            for detected in Self.cells {
+                line += String(format: detected == .uppercut ? "  %8d" : "  %5d", total.count(labelled: labelled, detected: detected))
+            }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private func jsonReport(_ rows: [(trace: String, labels: Int, found: Int, evaluation: Evaluation)], _ total: Evaluation) -> String {
+        func scores(_ s: Evaluation.Scores) -> String {
+            String(
+                format: "{\"precision\":%.4f,\"recall\":%.4f,\"f1\":%.4f,\"true_positives\":%d,\"false_positives\":%d,\"false_negatives\":%d}",
+                s.precision, s.recall, s.f1, s.truePositives, s.falsePositives, s.falseNegatives)
+        }
+        let traces = rows.map { row in
+            "{\"trace\":\(jsonString(row.trace)),\"labels\":\(row.labels),\"detected\":\(row.found),\"detection\":\(scores(row.evaluation.detection)),\"kind_accuracy\":\(String(format: "%.4f", row.evaluation.kindAccuracy))}"
+        }
+        let kinds = PunchKind.allCases.map { "\"\($0.rawValue)\":\(scores(total.scores(for: $0)))" }
+        let confusion = Self.cells.map { labelled in
+            let row = Self.cells.map { "\"\($0?.rawValue ?? "missed")\":\(total.count(labelled: labelled, detected: $0))" }
+            return "\"\(labelled?.rawValue ?? "spurious")\":{\(row.joined(separator: ","))}"
+        }
+        return "{\"traces\":[\(traces.joined(separator: ","))],\"detection\":\(scores(total.detection)),"
+            + "\"kind_accuracy\":\(String(format: "%.4f", total.kindAccuracy)),\"kinds\":{\(kinds.joined(separator: ","))},"
+            + "\"confusion\":{\(confusion.joined(separator: ","))}}"
+    }
+}
+
+/// A string as a JSON string literal.
+func jsonString(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+        default: out.unicodeScalars.append(scalar)
+        }
+    }
+    return out + "\""
+}

@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// The `hitthat` command: punches from motion, fights from punches.
+@main
+struct HitThat: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hitthat",
+        abstract: "Turn arm motion into punches, and punches into fights.",
+        subcommands: [Detect.self, Evaluate.self, Simulate.self]
+    )
+}

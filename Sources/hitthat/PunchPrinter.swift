@@ -1,0 +1,60 @@
+import Foundation
+import PunchKit
+
+// MARK: - PunchPrinter
+
+/// Writes punches to standard output as a table or as JSON lines, flushing each one at once so
+/// that a pipe sees it while the trace is still streaming.
+struct PunchPrinter {
+    let json: Bool
+    private var wroteHeader = false
+
+    init(json: Bool) { self.json = json }
+
+    /// Writes one punch; `origin` is the time of the trace's first sample.
+    mutating func write(_ punch: Punch, since origin: Double, extra: [(String, String)] = []) {
+        if json {
+            emit(jsonLine(punch, since: origin, extra: extra))
+            return
+        }
+        if !wroteHeader {
+            emit("  time (s)  type      damage  peak (g)  speed (m/s)")
+            wroteHeader = true
+        }
+        var row = padded(formatted(punch.time - origin, decimals: 3), 10)
+        row += "  " + punch.kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
+        row += padded(String(punch.damage), 8)
+        row += padded(formatted(punch.peakG, decimals: 2) + (punch.clipped ? "+" : ""), 10)
+        row += padded(formatted(punch.speed, decimals: 1), 13)
+        for (_, value) in extra { row += "  " + value }
+        emit(row)
+    }
+
+    private func emit(_ line: String) {
+        writeLine(line, to: STDOUT_FILENO)
+    }
+}
+
+/// One punch as a JSON object on one line: `t`, `type`, `damage`, `peak_g`, and more.
+func jsonLine(_ punch: Punch, since origin: Double, extra: [(String, String)] = []) -> String {
+    var fields: [(String, String)] = [
+        ("t", formatted(punch.time - origin, decimals: 4)),
+        ("type", "\"\(punch.kind.rawValue)\""),
+        ("damage", String(punch.damage)),
+        ("peak_g", formatted(punch.peakG, decimals: 3)),
+        ("speed_ms", formatted(punch.speed, decimals: 2)),
+        ("elevation_deg", formatted(asin(max(-1, min(1, punch.rise))) * 180 / .pi, decimals: 1)),
+        ("clipped", punch.clipped ? "true" : "false"),
+    ]
+    fields += extra
+    return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+}
+
+/// A number with a fixed count of decimals.
+func formatted(_ value: Double, decimals: Int) -> String {
+    String(format: "%.\(decimals)f", value)
+}
+
+private func padded(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
+}

@@ -1,0 +1,143 @@
+import ArgumentParser
+import Foundation
+import PunchKit
+import PunchSimulator
+
+// MARK: - simulate
+
+/// `hitthat simulate`: a simulated boxing session written as a trace, with its labels.
+struct Simulate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write a simulated boxing session as a trace, with its labels.",
+        discussion: """
+            The session is physical: each punch is a thrust, a sharp stop and a retraction along a \
+            line (jab, uppercut) or an arc (hook), in a random grip, with the wrist turning, the body \
+            swaying, and reaches and bumps between punches that are not punches. The sensor samples \
+            it with jitter, noise, bias, clipping and, on request, held and lost samples. The labels \
+            (start,end,type) go beside the trace as NAME.labels.csv.
+            """
+    )
+
+    @Option(help: "Where all randomness comes from: the same seed gives the same trace.")
+    var seed: UInt64 = 1
+
+    @Option(help: "How many punches.")
+    var punches: Int = 12
+
+    @Option(parsing: .upToNextOption, help: "The kinds of punch to draw from (jab uppercut hook).")
+    var kinds: [PunchKind] = [.jab, .uppercut]
+
+    @Option(help: "The hand that punches: left or right.")
+    var hand: Hand = .right
+
+    @Option(help: "Samples per second.")
+    var rate: Double = 100
+
+    @Option(help: "The sensor's full-scale range in g: readings beyond it clip.")
+    var range: Double = 8
+
+    @Option(help: "The share of samples that repeat the previous one (sample-and-hold).")
+    var hold: Double = 0
+
+    @Flag(help: "Draw rate, range, noise, jitter, held and lost samples at random, as real recordings vary.")
+    var randomSensor = false
+
+    @Flag(help: "Leave gravity out (linear acceleration).")
+    var linear = false
+
+    @Flag(help: "Hold the device upright (its Y axis up, as the original app assumed) instead of in a random grip.")
+    var upright = false
+
+    @Option(help: "The trace format: \(TraceFormat.allValueStrings.joined(separator: ", ")).")
+    var format: TraceFormat = .generic
+
+    @Option(help: "phyphox's separator: comma, tab, semicolon, tab-decimal-comma, semicolon-decimal-comma.")
+    var dialect: String = "comma"
+
+    @Option(help: "The trace file to write (standard output when absent); labels go beside it.")
+    var output: String?
+
+    func validate() throws {
+        guard punches >= 0 else { throw ValidationError("--punches must be zero or more.") }
+        guard rate >= 1, rate <= 10_000 else { throw ValidationError("--rate must be 1 to 10000 samples per second.") }
+        guard range >= 1 else { throw ValidationError("--range must be at least 1 g.") }
+        guard (0..<1).contains(hold) else { throw ValidationError("--hold must be a share from 0 to below 1.") }
+        guard !kinds.isEmpty else { throw ValidationError("--kinds needs at least one kind.") }
+        _ = try phyphoxDialect()
+    }
+
+    func run() throws {
+        var random = SeededGenerator(seed: seed &* 0x9E37_79B9)
+        var sensor = randomSensor ? SensorSettings.random(using: &random) : SensorSettings()
+        if !randomSensor {
+            sensor.rate = rate
+            sensor.range = range
+            sensor.holdProbability = hold
+        }
+        sensor.includesGravity = !linear
+        let grip = upright ? Rotation(axis: Vector3(1, 0, 0), angle: .pi / 2) : nil
+        let plan = SessionPlan(seed: seed, punchCount: punches, kinds: kinds, hand: hand, sensor: sensor, grip: grip)
+
+        let writer = TraceWriter(try style())
+        let sink = try output.map { try FileSink(path: $0) } ?? FileSink.standardOutput
+        var text = ""
+        writer.appendHeader(to: &text)
+        for sample in plan.samples {
+            writer.appendRow(sample, to: &text)
+            if text.utf8.count >= 1 << 16 {
+                try sink.write(text)
+                text.removeAll(keepingCapacity: true)
+            }
+        }
+        try sink.write(text)
+        if let output {
+            let labels = (output.hasSuffix(".csv") ? String(output.dropLast(4)) : output) + ".labels.csv"
+            try FileSink(path: labels).write(PunchLabel.formatLabels(plan.labels))
+        }
+    }
+
+    private func style() throws -> TraceWriter.Style {
+        switch format {
+        case .generic: .generic
+        case .phyphox: .phyphox(try phyphoxDialect(), gravityIncluded: !linear)
+        case .sensorLogger: .sensorLogger()
+        case .physicsToolbox: .physicsToolbox
+        }
+    }
+
+    private func phyphoxDialect() throws -> TraceWriter.PhyphoxDialect {
+        switch dialect {
+        case "comma": .comma
+        case "tab": .tab
+        case "semicolon": .semicolon
+        case "tab-decimal-comma": .tabWithDecimalComma
+        case "semicolon-decimal-comma": .semicolonWithDecimalComma
+        default: throw ValidationError("--dialect must be comma, tab, semicolon, tab-decimal-comma or semicolon-decimal-comma.")
+        }
+    }
+}
+
+extension PunchKind: ExpressibleByArgument {}
+
+// MARK: - FileSink
+
+/// Somewhere to write text: a file created anew, or standard output.
+struct FileSink {
+    private let handle: FileHandle
+
+    static let standardOutput = FileSink(handle: .standardOutput)
+
+    private init(handle: FileHandle) { self.handle = handle }
+
+    init(path: String) throws {
+        guard FileManager.default.createFile(atPath: path, contents: nil) else {
+            throw ValidationError("cannot create \(path)")
+        }
+        guard let handle = FileHandle(forWritingAtPath: path) else { throw ValidationError("cannot write \(path)") }
+        self.handle = handle
+    }
+
+    func write(_ text: String) throws {
+        try handle.write(contentsOf: Data(text.utf8))
+    }
+}

@@ -1,0 +1,88 @@
+import ArgumentParser
+import PunchKit
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// MARK: - Exit statuses
+
+extension ExitCode {
+    /// `EX_DATAERR` from sysexits.h: the input was malformed or could not be read.
+    static let dataError = ExitCode(65)
+}
+
+/// A failure already explained to the user on standard error; carries the exit status.
+struct Reported: Error {
+    var status: ExitCode
+}
+
+/// Writes a line to standard error.
+func printError(_ message: String) {
+    writeLine(message, to: STDERR_FILENO)
+}
+
+/// Writes a line straight to a file descriptor, unbuffered, so that it is out when this returns.
+func writeLine(_ text: String, to descriptor: Int32) {
+    var line = text
+    line += "\n"
+    line.withUTF8 { bytes in
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return }
+            offset += written
+        }
+    }
+}
+
+// MARK: - Reading traces
+
+/// Reads a trace file (or standard input for `-`) in chunks and hands each sample to `body`,
+/// so that memory stays flat however long the trace is.
+///
+/// - Returns: what the reader found out about the trace.
+/// - Throws: `Reported` after printing the reason, for a missing file or malformed data.
+func readTrace(
+    _ path: String, options: TraceOptions, _ body: (MotionSample) throws -> Void
+) throws -> TraceSummary {
+    let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY)
+    guard descriptor >= 0 else {
+        printError("\(path): cannot open: \(String(cString: strerror(errno)))")
+        throw Reported(status: .dataError)
+    }
+    defer { if descriptor != STDIN_FILENO { close(descriptor) } }
+
+    var reader = TraceReader(source: path, format: options.format, units: options.units, lenient: options.lenient)
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
+    defer { buffer.deallocate() }
+    do {
+        while true {
+            let count = read(descriptor, buffer.baseAddress, buffer.count)
+            if count < 0 {
+                if errno == EINTR { continue }
+                printError("\(path): cannot read: \(String(cString: strerror(errno)))")
+                throw Reported(status: .dataError)
+            }
+            if count == 0 { break }
+            try reader.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), body)
+        }
+        try reader.finish(body)
+    } catch let error as TraceError {
+        printError("\(error)")
+        throw Reported(status: .dataError)
+    }
+    return reader.summary
+}
+
+/// Runs a command body, turning `Reported` failures into their exit status.
+func reportingFailures(_ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let failure as Reported {
+        throw failure.status
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import Testing
+
+@Suite struct DetectCommandTests {
+    @Test func detectsTheSimulatedPunchesOfEveryFormat() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for format in ["generic", "phyphox", "sensor-logger", "physics-toolbox"] {
+            let trace = directory.appendingPathComponent("\(format).csv").path
+            let made = try hitthat(["simulate", "--seed", "5", "--punches", "8", "--format", format, "--output", trace])
+            #expect(made.status == 0, "\(made.error)")
+            let result = try hitthat(["detect", "--json", trace])
+            #expect(result.status == 0, "\(result.error)")
+            let punches = try jsonLines(result.output)
+            #expect(punches.count == 8, "\(format): \(result.output)")
+            for punch in punches {
+                #expect(["jab", "uppercut", "hook"].contains(punch["type"] as? String ?? ""))
+                #expect((punch["damage"] as? Int ?? 0) >= 8)
+                #expect(punch["t"] is Double && punch["peak_g"] is Double)
+            }
+            #expect(result.error.contains("8 punches"))
+        }
+    }
+
+    @Test func standardInputGivesWhatTheFileGives() throws {
+        let trace = "traces/mixed-generic-100hz.csv"
+        let fromFile = try hitthat(["detect", "--json", trace])
+        let fromPipe = try hitthat(["detect", "--json", "-"], input: try Data(contentsOf: packageRoot.appendingPathComponent(trace)))
+        #expect(fromFile.status == 0 && fromPipe.status == 0)
+        #expect(!fromFile.output.isEmpty)
+        #expect(fromFile.output == fromPipe.output)
+    }
+
+    @Test func theTableHasAHeaderAndARowAPunch() throws {
+        let result = try hitthat(["detect", "traces/mixed-generic-100hz.csv"])
+        let lines = result.output.split(separator: "\n")
+        #expect(lines.first?.contains("type") == true)
+        let json = try hitthat(["detect", "--json", "traces/mixed-generic-100hz.csv"])
+        #expect(lines.count - 1 == json.output.split(separator: "\n").count)
+    }
+
+    @Test func eachPunchIsWrittenBeforeTheStreamEnds() throws {
+        // Feed half a trace through a pipe that stays open: the punches in that half must come out.
+        let text = try String(contentsOf: packageRoot.appendingPathComponent("traces/mixed-generic-100hz.csv"), encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let half = lines.prefix(lines.count / 2).joined(separator: "\n") + "\n"
+
+        let process = Process()
+        process.executableURL = productsDirectory.appendingPathComponent("hitthat")
+        process.arguments = ["detect", "--json", "-"]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer {
+            try? input.fileHandleForWriting.close()
+            process.waitUntilExit()
+        }
+        input.fileHandleForWriting.write(Data(half.utf8))
+        // The first punch line must arrive while standard input is still open. A watchdog closes
+        // it after a generous while, so a broken build fails instead of hanging.
+        let watchdog = Watchdog()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60) {
+            watchdog.fire()
+            try? input.fileHandleForWriting.close()
+        }
+        let firstLine = output.fileHandleForReading.availableDataBlocking(upTo: 1)
+        #expect(!watchdog.fired, "no punch came out until standard input was closed")
+        #expect(String(decoding: firstLine, as: UTF8.self).contains("\"type\""))
+    }
+
+    @Test func anEmptyTraceSaysSoAndSucceeds() throws {
+        let result = try hitthat(["detect", "-"], input: Data("t,x,y,z\n".utf8))
+        #expect(result.status == 0)
+        #expect(result.output.isEmpty)
+        #expect(result.error.contains("no samples"))
+    }
+
+    @Test(arguments: [
+        ("t,x,y,z\n0,0,0,1\n0.01,0,abc,1\n", ":3:3:"),
+        ("t,x,y,z\n0,0,0,1\n0.01,0,0\n", ":3:"),
+        ("t,x,y,z\n0.02,0,0,1\n0.01,0,0,1\n", ":3:1:"),
+        ("t,x,y,z\n0,0,0,1\n0.01,0,nan,1\n", ":3:3:"),
+        ("when,a,b\n0,1,2\n", ":1:"),
+    ])
+    func badInputNamesTheLineAndColumnAndExitsWith65(text: String, location: String) throws {
+        let result = try hitthat(["detect", "-"], input: Data(text.utf8))
+        #expect(result.status == 65)
+        #expect(result.error.contains("-\(location)"), "\(result.error)")
+        #expect(result.error.contains("expected"))
+    }
+
+    @Test func aMissingFileExitsWith65() throws {
+        let result = try hitthat(["detect", "no-such-trace.csv"])
+        #expect(result.status == 65)
+        #expect(result.error.contains("no-such-trace.csv"))
+    }
+
+    @Test func lenientSkipsBadRowsAndCountsThem() throws {
+        let text = "t,x,y,z\n0,0,0,1\n0.01,0,abc,1\n0.02,0,0,1\n0.03,0,0\n0.04,0,0,1\n"
+        let result = try hitthat(["detect", "--lenient", "-"], input: Data(text.utf8))
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.error.contains("2 bad rows skipped"), "\(result.error)")
+    }
+}
+
+@Suite struct EvaluateCommandTests {
+    @Test func theBundledTracesScoreWell() throws {
+        let result = try hitthat(["evaluate", "--json", "traces"])
+        #expect(result.status == 0, "\(result.error)")
+        let report = try #require(JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        let detection = try #require(report["detection"] as? [String: Any])
+        #expect((detection["f1"] as? Double ?? 0) >= 0.9)
+        #expect((report["kind_accuracy"] as? Double ?? 0) >= 0.85)
+        let traces = try #require(report["traces"] as? [[String: Any]])
+        #expect(traces.count >= 4)
+    }
+
+    @Test func aTraceWithoutLabelsIsAnError() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let trace = directory.appendingPathComponent("x.csv")
+        try Data("t,x,y,z\n0,0,0,1\n".utf8).write(to: trace)
+        let result = try hitthat(["evaluate", trace.path])
+        #expect(result.status == 65)
+        #expect(result.error.contains("no labels file"))
+    }
+
+    @Test func wrongDetectionsShowInTheConfusionTable() throws {
+        // Labels that claim every punch is a hook, at the right times: the kinds must show as wrong.
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let trace = directory.appendingPathComponent("s.csv").path
+        _ = try hitthat(["simulate", "--seed", "9", "--punches", "6", "--kinds", "jab", "--output", trace])
+        let labelsURL = directory.appendingPathComponent("s.labels.csv")
+        let labels = try String(contentsOf: labelsURL, encoding: .utf8).replacingOccurrences(of: ",jab", with: ",hook")
+        try labels.write(to: labelsURL, atomically: true, encoding: .utf8)
+        let result = try hitthat(["evaluate", "--json", trace])
+        let report = try #require(JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        let confusion = try #require(report["confusion"] as? [String: [String: Int]])
+        #expect(confusion["hook"]?["jab"] == 6)
+        #expect((report["kind_accuracy"] as? Double) == 0)
+    }
+}
+
+/// A flag set from another thread.
+final class Watchdog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var fired: Bool { lock.withLock { value } }
+    func fire() { lock.withLock { value = true } }
+}
+
+extension FileHandle {
+    /// Blocks until at least `count` bytes are available, or the other end closes.
+    func availableDataBlocking(upTo count: Int) -> Data {
+        var data = Data()
+        while data.count < count {
+            let chunk = availableData
+            if chunk.isEmpty { break }
+            data += chunk
+        }
+        return data
+    }
+}

@@ -1,0 +1,266 @@
+import PunchKit
+import PunchSimulator
+import Testing
+
+// MARK: - Helpers
+
+/// Runs the detector over a simulated session and scores it against the session's labels.
+func detect(
+    _ plan: SessionPlan, configuration: DetectorConfiguration = DetectorConfiguration(),
+    transform: (Vector3) -> Vector3 = { $0 }
+) -> (punches: [Punch], evaluation: Evaluation) {
+    var configuration = configuration
+    configuration.hand = plan.hand
+    var detector = PunchDetector(configuration: configuration)
+    var punches: [Punch] = []
+    for sample in plan.samples {
+        let seen = MotionSample(time: sample.time, acceleration: transform(sample.acceleration))
+        if let punch = detector.process(seen) { punches.append(punch) }
+    }
+    if let punch = detector.finish() { punches.append(punch) }
+    let evaluation = Evaluation(detections: punches.map { ($0.time, $0.kind) }, labels: plan.labels)
+    return (punches, evaluation)
+}
+
+/// Scores many random sessions together.
+func detectMany(
+    seeds: Range<UInt64>, kinds: [PunchKind] = [.jab, .uppercut],
+    sensor: (inout SeededGenerator) -> SensorSettings = { _ in SensorSettings() },
+    hand: Hand? = nil, grip: Rotation? = nil
+) -> Evaluation {
+    var total = Evaluation()
+    for seed in seeds {
+        var random = SeededGenerator(seed: seed &* 7919 &+ 17)
+        let settings = sensor(&random)
+        let chosenHand = hand ?? (random.chance(0.5) ? .left : .right)
+        let plan = SessionPlan(seed: seed, punchCount: 10, kinds: kinds, hand: chosenHand, sensor: settings, grip: grip)
+        total.add(detect(plan).evaluation)
+    }
+    return total
+}
+
+/// The rotations that put each device axis, either way, along the world's up.
+let axisAlignedGrips: [Rotation] = [
+    .identity,
+    Rotation(axis: Vector3(1, 0, 0), angle: .pi),
+    Rotation(axis: Vector3(1, 0, 0), angle: .pi / 2),
+    Rotation(axis: Vector3(1, 0, 0), angle: -.pi / 2),
+    Rotation(axis: Vector3(0, 1, 0), angle: .pi / 2),
+    Rotation(axis: Vector3(0, 1, 0), angle: -.pi / 2),
+]
+
+// MARK: - Properties over simulated sessions
+
+@Suite struct PunchDetectorPropertyTests {
+    @Test func findsEveryPunchOnceWithItsKindInRandomGrips() {
+        let result = detectMany(seeds: 0..<40)
+        #expect(result.detection.f1 >= 0.97)
+        #expect(result.kindAccuracy >= 0.9)
+    }
+
+    @Test(arguments: axisAlignedGrips.indices)
+    func anyGripFindsEveryPunch(grip: Int) {
+        let result = detectMany(seeds: 100..<110, grip: axisAlignedGrips[grip])
+        #expect(result.detection.f1 >= 0.95)
+        #expect(result.kindAccuracy >= 0.85)
+    }
+
+    @Test(arguments: [Hand.left, .right])
+    func eitherHandFindsEveryPunch(hand: Hand) {
+        let result = detectMany(seeds: 200..<220, hand: hand)
+        #expect(result.detection.f1 >= 0.97)
+        #expect(result.kindAccuracy >= 0.9)
+    }
+
+    @Test(arguments: [25.0, 50, 100, 200, 400])
+    func everyRateFromTwentyFiveToFourHundredHertz(rate: Double) {
+        let result = detectMany(seeds: 300..<320) { random in
+            var sensor = SensorSettings()
+            sensor.rate = rate
+            sensor.jitter = 0.1
+            sensor.averages = random.chance(0.5)
+            return sensor
+        }
+        #expect(result.detection.f1 >= 0.95, "at \(rate) Hz")
+        #expect(result.kindAccuracy >= 0.85, "at \(rate) Hz")
+    }
+
+    @Test func realRecordingFlawsTogether() {
+        let result = detectMany(seeds: 400..<440) { SensorSettings.random(using: &$0) }
+        #expect(result.detection.f1 >= 0.95)
+        #expect(result.kindAccuracy >= 0.85)
+    }
+
+    @Test(arguments: [2.0, 4.0])
+    func clippedSensorsStillFindPunchesAndSayTheyClipped(range: Double) {
+        var sensor = SensorSettings()
+        sensor.range = range
+        let plan = SessionPlan(seed: 7, punchCount: 10, sensor: sensor)
+        let (punches, evaluation) = detect(plan)
+        #expect(evaluation.detection.f1 >= 0.9)
+        #expect(punches.contains { $0.clipped })
+    }
+
+    @Test func heldAndLostSamplesDoNotSplitOrLosePunches() {
+        let result = detectMany(seeds: 500..<520) { _ in
+            var sensor = SensorSettings()
+            sensor.holdProbability = 0.15
+            sensor.dropProbability = 0.03
+            return sensor
+        }
+        #expect(result.detection.f1 >= 0.95)
+    }
+
+    @Test func signFlippedDevicesClassifyTheSame() {
+        // iOS reports the negated specific force: rest reads −1 g up. Up and the thrust flip
+        // together, so jabs and uppercuts must come out the same.
+        let plan = SessionPlan(seed: 11, punchCount: 12)
+        let plain = detect(plan).punches.map(\.kind)
+        let flipped = detect(plan, transform: { -$0 }).punches.map(\.kind)
+        #expect(plain == flipped)
+        #expect(plain.count == 12)
+    }
+
+    @Test func hooksAreFoundAndMostlyToldApart() {
+        let result = detectMany(seeds: 600..<630, kinds: [.hook])
+        #expect(result.detection.f1 >= 0.93)
+        #expect(result.count(labelled: .hook, detected: .hook) > result.count(labelled: .hook, detected: .jab))
+        let noHooks = detectMany(seeds: 630..<650, kinds: [.jab])
+        #expect(noHooks.count(labelled: .jab, detected: .hook) <= 2)
+    }
+
+    @Test func damageGrowsWithForce() {
+        var sensor = SensorSettings()
+        sensor.range = 64
+        var previous: [Int]?
+        for force in [0.7, 0.85, 1.0, 1.2] {
+            let plan = SessionPlan(seed: 21, punchCount: 8, sensor: sensor, force: force, distractions: false)
+            let damage = detect(plan).punches.map(\.damage)
+            #expect(damage.count == 8, "force \(force)")
+            if let previous, previous.count == damage.count {
+                #expect(zip(previous, damage).allSatisfy { $0 <= $1 }, "force \(force): \(previous) then \(damage)")
+            }
+            previous = damage
+        }
+    }
+
+    @Test func punchesAreDecidedWithinAFewSamplesOfTheirPeak() {
+        for rate in [25.0, 100, 400] {
+            var sensor = SensorSettings()
+            sensor.rate = rate
+            let plan = SessionPlan(seed: 31, punchCount: 10, sensor: sensor)
+            let interval = 1 / rate
+            for punch in detect(plan).punches {
+                #expect(punch.decidedAt - punch.time <= DetectorConfiguration().confirmationDelay + 1.6 * interval)
+            }
+        }
+    }
+
+    @Test func linearAccelerationFallsBackToTheDeviceUpAxis() {
+        // Without gravity in the data there is no up to find: the original's upright grip is assumed.
+        var sensor = SensorSettings()
+        sensor.includesGravity = false
+        let upright = Rotation(axis: Vector3(1, 0, 0), angle: .pi / 2)  // device Y along world up
+        let plan = SessionPlan(seed: 41, punchCount: 10, sensor: sensor, grip: upright)
+        let (_, evaluation) = detect(plan)
+        #expect(evaluation.detection.f1 >= 0.95)
+        #expect(evaluation.kindAccuracy >= 0.85)
+    }
+}
+
+// MARK: - Hand-made signals
+
+@Suite struct PunchDetectorSignalTests {
+    /// A device at rest with gravity along +Z, with `pulses` of linear acceleration (g) added:
+    /// each a half sine along a direction, starting at a time and lasting a duration.
+    func signal(rate: Double = 200, duration: Double = 3, pulses: [(start: Double, length: Double, vector: Vector3)]) -> [MotionSample] {
+        let count = Int(duration * rate)
+        return (0..<count).map { index in
+            let t = Double(index) / rate
+            var a = Vector3(0, 0, 1)
+            for pulse in pulses where t > pulse.start && t < pulse.start + pulse.length {
+                let phase = (t - pulse.start) / pulse.length
+                a += pulse.vector * halfSine(phase)
+            }
+            return MotionSample(time: t, acceleration: a)
+        }
+    }
+
+    func halfSine(_ phase: Double) -> Double {
+        // sin(π x) from its Taylor series would be overkill here: a parabola has the same shape.
+        4 * phase * (1 - phase)
+    }
+
+    func run(_ samples: [MotionSample]) -> [Punch] {
+        var detector = PunchDetector()
+        var punches = samples.compactMap { detector.process($0) }
+        if let last = detector.finish() { punches.append(last) }
+        return punches
+    }
+
+    @Test func aThrustThenAStopIsOneJab() {
+        let punches = run(signal(pulses: [(1.0, 0.15, Vector3(4, 0, 0)), (1.15, 0.05, Vector3(-10, 0, 0))]))
+        #expect(punches.count == 1)
+        #expect(punches.first?.kind == .jab)
+        #expect(punches.first.map { abs($0.time - 1.175) < 0.01 } == true)
+        #expect(punches.first?.damage == 40)
+    }
+
+    @Test func anUpwardThrustThenAStopIsOneUppercut() {
+        let punches = run(signal(pulses: [(1.0, 0.15, Vector3(1, 0, 4)), (1.15, 0.06, Vector3(-2, 0, -9))]))
+        #expect(punches.map(\.kind) == [.uppercut])
+    }
+
+    @Test func aStopWithNoThrustBeforeItIsNotAPunch() {
+        // A bump: a sharp jolt out of rest.
+        #expect(run(signal(pulses: [(1.0, 0.02, Vector3(0, 6, 0))])).isEmpty)
+    }
+
+    @Test func aThrustThatFadesWithoutAStopIsNotAPunch() {
+        #expect(run(signal(pulses: [(1.0, 0.4, Vector3(1.5, 0, 0)), (1.4, 0.4, Vector3(-1.5, 0, 0))])).isEmpty)
+    }
+
+    @Test func theRetractionIsNotASecondPunch() {
+        let punches = run(
+            signal(pulses: [
+                (1.0, 0.15, Vector3(4, 0, 0)), (1.15, 0.05, Vector3(-10, 0, 0)),
+                (1.25, 0.2, Vector3(-3, 0, 0)), (1.45, 0.1, Vector3(6, 0, 0)),
+            ]))
+        #expect(punches.count == 1)
+    }
+
+    @Test func twoJabsInARowAreTwoPunches() {
+        let punches = run(
+            signal(pulses: [
+                (0.5, 0.15, Vector3(4, 0, 0)), (0.65, 0.05, Vector3(-10, 0, 0)),
+                (1.3, 0.15, Vector3(4, 0, 0)), (1.45, 0.05, Vector3(-10, 0, 0)),
+            ]))
+        #expect(punches.map(\.kind) == [.jab, .jab])
+    }
+
+    @Test func aStopBelowTheTriggerIsNotAPunch() {
+        var configuration = DetectorConfiguration()
+        configuration.trigger = 12
+        var detector = PunchDetector(configuration: configuration)
+        let samples = signal(pulses: [(1.0, 0.15, Vector3(4, 0, 0)), (1.15, 0.05, Vector3(-10, 0, 0))])
+        #expect(samples.compactMap { detector.process($0) }.isEmpty)
+    }
+
+    @Test func heldRepeatedAndBrokenSamplesAreHarmless() {
+        var samples = signal(pulses: [(1.0, 0.15, Vector3(4, 0, 0)), (1.15, 0.05, Vector3(-10, 0, 0))])
+        // Every sample twice (sample-and-hold), then garbage that must be passed over.
+        samples = samples.flatMap { [$0, $0] }
+        samples.insert(MotionSample(time: 0.5, acceleration: Vector3(.nan, 0, 1)), at: 100)
+        samples.insert(MotionSample(time: 0.1, acceleration: Vector3(0, 0, .infinity)), at: 120)
+        #expect(run(samples).count == 1)
+    }
+
+    @Test func damageIsFourPerGAndCapped() {
+        var configuration = DetectorConfiguration()
+        configuration.maximumDamage = 30
+        var detector = PunchDetector(configuration: configuration)
+        let samples = signal(pulses: [(1.0, 0.15, Vector3(4, 0, 0)), (1.15, 0.05, Vector3(-10, 0, 0))])
+        let punches = samples.compactMap { detector.process($0) }
+        #expect(punches.map(\.damage) == [30])
+    }
+}
