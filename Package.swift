@@ -29,6 +29,7 @@ let package = Package(
 
         // MARK: - Tests
         .testTarget(name: "PunchKitTests", dependencies: ["PunchKit", "PunchSimulator"]),
+        .testTarget(name: "PunchSimulatorTests", dependencies: ["PunchKit", "PunchSimulator"]),
         .testTarget(name: "HitThatEndToEndTests", dependencies: ["hitthat"]),
     ],
     swiftLanguageModes: [.v6]
