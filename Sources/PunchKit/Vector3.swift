@@ -51,12 +51,20 @@ public struct Vector3: Hashable, Sendable {
     @inlinable
     public var isFinite: Bool { x.isFinite && y.isFinite && z.isFinite }
 
+    /// The sum of two vectors.
     @inlinable public static func + (a: Vector3, b: Vector3) -> Vector3 { Vector3(a.x + b.x, a.y + b.y, a.z + b.z) }
+    /// The difference of two vectors.
     @inlinable public static func - (a: Vector3, b: Vector3) -> Vector3 { Vector3(a.x - b.x, a.y - b.y, a.z - b.z) }
+    /// The vector pointing the other way.
     @inlinable public static prefix func - (a: Vector3) -> Vector3 { Vector3(-a.x, -a.y, -a.z) }
+    /// The vector scaled by a number.
     @inlinable public static func * (a: Vector3, s: Double) -> Vector3 { Vector3(a.x * s, a.y * s, a.z * s) }
+    /// The vector scaled by a number.
     @inlinable public static func * (s: Double, a: Vector3) -> Vector3 { Vector3(a.x * s, a.y * s, a.z * s) }
+    /// The vector divided by a number.
     @inlinable public static func / (a: Vector3, s: Double) -> Vector3 { Vector3(a.x / s, a.y / s, a.z / s) }
+    /// Adds a vector in place.
     @inlinable public static func += (a: inout Vector3, b: Vector3) { a = a + b }
+    /// Subtracts a vector in place.
     @inlinable public static func -= (a: inout Vector3, b: Vector3) { a = a - b }
 }

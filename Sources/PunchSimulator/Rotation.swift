@@ -8,10 +8,12 @@ import PunchKit
 public struct Rotation: Hashable, Sendable {
     var rows: (Vector3, Vector3, Vector3)
 
+    /// Whether two rotations have exactly the same matrix.
     public static func == (a: Rotation, b: Rotation) -> Bool {
         a.rows.0 == b.rows.0 && a.rows.1 == b.rows.1 && a.rows.2 == b.rows.2
     }
 
+    /// Hashes the matrix.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(rows.0)
         hasher.combine(rows.1)
