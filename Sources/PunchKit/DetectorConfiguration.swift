@@ -25,6 +25,11 @@ public struct DetectorConfiguration: Hashable, Sendable {
     /// How squarely a stop must point against the hand's velocity (the cosine of the angle
     /// between them): a stop brakes the motion, while an arc's pull points across it.
     public var stopAlignment: Double = 0.5
+    /// How long before a stop the acceleration it is measured against is averaged, in seconds.
+    public var referenceWindow: Double = 0.1
+    /// How strong a stop must be against the strongest push of its thrust: a stop is sharp, so
+    /// the thrust's own peak, which a wind-up seems to oppose, is not taken for a stop.
+    public var stopSharpness: Double = 0.8
     /// How far back before a stop the thrust is looked for, in seconds.
     public var thrustWindow: Double = 0.5
     /// How long a stop's peak must stay the highest before it is decided, in seconds.
@@ -33,8 +38,10 @@ public struct DetectorConfiguration: Hashable, Sendable {
     public var retractionWindow: Double = 0.8
     /// The least angle above horizontal, in degrees, at which a punch is an uppercut.
     public var uppercutElevation: Double = 30
-    /// Whether hooks are told apart from jabs at all.
-    public var reportsHooks: Bool = true
+    /// Whether hooks are told apart from jabs at all. Off by default: on real recordings a jab's
+    /// thrust is rarely straight (the wrist turns, the sensor rattles), so telling a hook by its
+    /// curve mislabels jabs more often than it finds hooks.
+    public var reportsHooks: Bool = false
     /// How straight a thrust may be (0…1: the length of its summed acceleration over the sum of
     /// its lengths) and still be a hook's arc; straighter thrusts are jabs.
     public var hookStraightness: Double = 0.8

@@ -10,14 +10,12 @@
 public struct GravityTracker: Sendable {
     /// The time constant while calm, in seconds.
     public var calmTimeConstant: Double = 0.25
-    /// The time constant while the reading keeps gravity's length but turns away, in seconds.
-    public var turningTimeConstant: Double = 0.5
     /// The time constant after a long stretch of motion, in seconds.
-    public var movingTimeConstant: Double = 2.0
+    public var movingTimeConstant: Double = 0.5
     /// How long motion lasts before the slow adaptation starts, in seconds.
     public var motionPatience: Double = 1.0
     /// How far, in g, a reading may be from the estimate and still count as calm.
-    public var calmDeviation: Double = 0.35
+    public var calmDeviation: Double = 0.5
     /// How far, in g, a reading's magnitude may be from the estimate's and still count as calm.
     public var calmMagnitudeDeviation: Double = 0.15
 
@@ -26,6 +24,7 @@ public struct GravityTracker: Sendable {
     /// Whether the estimate has been seeded by a first reading.
     public private(set) var isSeeded = false
     private var motionTime = 0.0
+    private var previousReading = Vector3.zero
 
     /// Creates a tracker with the default time constants.
     public init() {}
@@ -39,22 +38,24 @@ public struct GravityTracker: Sendable {
             seed(reading)
             return
         }
+        defer { previousReading = reading }
+        let magnitude = reading.length
         let deviation = (reading - estimate).length
-        let magnitudeDeviation = abs(reading.length - estimate.length)
         let timeConstant: Double
-        if deviation < calmDeviation && magnitudeDeviation < calmMagnitudeDeviation {
-            resetMotion()
+        if deviation < calmDeviation && abs(magnitude - estimate.length) < calmMagnitudeDeviation {
+            motionTime = 0
             timeConstant = calmTimeConstant
         } else {
-            let moving = addMotion(interval)
-            if magnitudeDeviation < calmMagnitudeDeviation / 2 && moving > motionPatience / 4 {
-                // Gravity's length in another direction, for a while: the grip has turned.
-                timeConstant = turningTimeConstant
-            } else if moving > motionPatience {
-                timeConstant = movingTimeConstant
-            } else {
-                return
-            }
+            motionTime += interval
+            // After a long stretch of motion, the grip may have changed: take readings that
+            // have gravity's length and hardly move, which is gravity seen from the new grip.
+            // Every other reading during motion is mostly the motion, and would pull the
+            // estimate off.
+            let expected = estimate.length > 0.5 ? 1.0 : 0.0
+            guard motionTime > motionPatience, abs(magnitude - expected) < calmMagnitudeDeviation,
+                (reading - previousReading).length < calmMagnitudeDeviation
+            else { return }
+            timeConstant = movingTimeConstant
         }
         let weight = min(1, interval / timeConstant)
         estimate += (reading - estimate) * weight
@@ -62,13 +63,7 @@ public struct GravityTracker: Sendable {
 
     mutating func seed(_ reading: Vector3) {
         estimate = reading
+        previousReading = reading
         isSeeded = true
-    }
-
-    mutating func resetMotion() { motionTime = 0 }
-
-    mutating func addMotion(_ interval: Double) -> Double {
-        motionTime += interval
-        return motionTime
     }
 }

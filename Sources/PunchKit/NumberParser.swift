@@ -42,7 +42,8 @@ enum NumberParser {
             index += 1
         }
         let integerEnd = index
-        if index < count && (text[index] == TraceByte.period || (acceptsDecimalComma && text[index] == TraceByte.comma)) {
+        if index < count && (text[index] == TraceByte.period || (acceptsDecimalComma && text[index] == TraceByte.comma))
+        {
             index += 1
             while index < count, case let digit = text[index] &- TraceByte.digitZero, digit <= 9 {
                 sawDigit = true
@@ -109,7 +110,8 @@ enum NumberParser {
     /// The rare number the fast path cannot round exactly (more than 19 significant digits, or
     /// a large power of ten), already checked to be well formed: the standard library rounds it.
     private static func fallback(_ text: UnsafeRawBufferPointer) -> Double? {
-        let normalized = String(decoding: text.lazy.map { $0 == TraceByte.comma ? TraceByte.period : $0 }, as: UTF8.self)
+        let normalized = String(
+            decoding: text.lazy.map { $0 == TraceByte.comma ? TraceByte.period : $0 }, as: UTF8.self)
         return Double(normalized)
     }
 

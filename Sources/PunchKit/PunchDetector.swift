@@ -78,7 +78,9 @@ public struct PunchDetector: Sendable {
         let magnitude = linear.length
         var punch: Punch?
         if stop.isOpen {
-            let turned = linear.dot(stop.peak) < 0
+            // A turn of more than 60° from the peak starts a new stretch: a swing's thrust and
+            // stop share the pull toward the elbow, so they are never opposite outright.
+            let turned = linear.dot(stop.onset) < 0.5 * magnitude * stop.onset.length
             let faded = magnitude < configuration.trigger / 2
             if !stop.isDecided {
                 if !turned && magnitude > stop.peakMagnitude {
@@ -95,6 +97,8 @@ public struct PunchDetector: Sendable {
         if !stop.isOpen && magnitude >= configuration.trigger {
             stop = StopCandidate()
             stop.isOpen = true
+            stop.start = time
+            stop.onset = linear
             stop.raise(to: linear, magnitude: magnitude, raw: raw, at: time)
         }
         return punch
@@ -102,11 +106,17 @@ public struct PunchDetector: Sendable {
 
     /// Decides whether the stop candidate ends a punch, and which kind.
     private mutating func decide(at decisionTime: Double) -> Punch? {
-        let direction = stop.peak / stop.peakMagnitude
+        // The stop is measured against the acceleration just before it, so that what both
+        // share (a swing's pull toward the elbow, gravity the wrist turned) cancels out.
+        let before = recent.meanAcceleration(
+            from: stop.start - configuration.referenceWindow, to: stop.start)
+        let direction = (stop.peak - before).normalized
         let thrust = recent.thrust(
             against: direction, before: stop.peakTime,
             since: max(stop.peakTime - configuration.thrustWindow, thrustStart))
-        guard thrust.speed >= configuration.minimumThrust else { return nil }
+        guard thrust.speed >= configuration.minimumThrust,
+            stop.peak.dot(direction) >= configuration.stopSharpness * thrust.peak
+        else { return nil }
         // A stop slows the hand down: it points against the way the hand was going. An arc's
         // pull toward its centre points across it instead.
         guard thrust.approach.dot(direction) <= -configuration.stopAlignment * thrust.approach.length else { return nil }
@@ -157,6 +167,10 @@ private struct StopCandidate {
     var peakMagnitude = 0.0
     var peakRaw = Vector3.zero
     var peakTime = 0.0
+    /// When the stretch began.
+    var start = 0.0
+    /// The acceleration that began it, whose direction the stretch keeps.
+    var onset = Vector3.zero
 
     mutating func raise(to linear: Vector3, magnitude: Double, raw: Vector3, at time: Double) {
         peak = linear

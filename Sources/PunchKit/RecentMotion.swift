@@ -25,6 +25,22 @@ struct RecentMotion: Sendable {
 
     mutating func removeAll() { count = 0 }
 
+    /// The mean acceleration of the samples in `start..<end`, or zero when there are none.
+    func meanAcceleration(from start: Double, to end: Double) -> Vector3 {
+        var sum = Vector3.zero
+        var duration = 0.0
+        var index = next
+        for _ in 0..<count {
+            index = (index + entries.count - 1) % entries.count
+            let entry = entries[index]
+            if entry.time >= end { continue }
+            if entry.time < start { break }
+            sum += entry.linear * entry.interval
+            duration += entry.interval
+        }
+        return duration > 0 ? sum / duration : .zero
+    }
+
     /// What the acceleration opposite to `direction` built between `start` and `end`.
     func thrust(against direction: Vector3, before end: Double, since start: Double) -> Thrust {
         var thrust = Thrust()
@@ -43,7 +59,9 @@ struct RecentMotion: Sendable {
             guard along < 0 else { continue }
             thrust.speed -= along * entry.interval
             thrust.velocity += entry.linear * entry.interval
-            thrust.pathLength += entry.linear.length * entry.interval
+            let length = entry.linear.length
+            thrust.pathLength += length * entry.interval
+            thrust.peak = max(thrust.peak, -along)
             thrust.onset = entry.linear
         }
         // The first half of the thrust, before the wrist has turned much, gives its direction.
@@ -72,6 +90,8 @@ struct Thrust {
     /// The summed acceleration of every sample looked at, opposing or not, in g·s: the velocity
     /// with which the hand came into the stop.
     var approach = Vector3.zero
+    /// The strongest push of the thrust against the stop's direction, in g.
+    var peak = 0.0
     /// The velocity built by the first half of the thrust, in g·s.
     var earlyVelocity = Vector3.zero
     /// The earliest acceleration of the thrust, in g.

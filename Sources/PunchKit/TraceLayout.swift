@@ -95,7 +95,9 @@ extension TraceLayout {
             guard let x = found[0], let y = found[1], let z = found[2] else { return nil }
             return [x, y, z]
         }
-        func layout(time: Int, axes: [Int], timeUnit: TimeUnit?, units: AccelerationUnit?, gravity: Bool?)
+        func layout(
+            time: Int, axes: [Int], timeUnit: TimeUnit?, units: AccelerationUnit?, gravity: Bool?
+        )
             -> TraceLayout
         {
             let fields = [time] + axes

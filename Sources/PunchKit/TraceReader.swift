@@ -136,7 +136,7 @@ public struct TraceReader: Sendable {
                 .emptyFile, source: summary.source, line: nil, expected: "a header line",
                 found: summary.lineCount == 0 ? "an empty file" : "only blank lines")
         }
-        try decideUnits(emit)
+        for reading in decideUnits() { try deliver(reading, emit) }
     }
 
     /// Reads a whole file held in memory.
@@ -224,6 +224,10 @@ public struct TraceReader: Sendable {
         summary.timeUnit = layout.timeUnit
         summary.units = forcedUnits ?? layout.units
         summary.gravityIncluded = layout.gravityIncluded
+        if summary.timeUnit != nil && summary.units != nil && summary.gravityIncluded != nil {
+            // Nothing to hold rows back for.
+            _ = decideUnits()
+        }
     }
 
     /// Throws the error of a broken row, or in lenient mode counts it and goes on.
@@ -248,7 +252,9 @@ public struct TraceReader: Sendable {
             return
         }
         lookAhead?.append(reading)
-        if let held = lookAhead, isEnoughToDecide(held) { try decideUnits(emit) }
+        if let held = lookAhead, isEnoughToDecide(held) {
+            for reading in decideUnits() { try deliver(reading, emit) }
+        }
     }
 
     private mutating func deliver(_ reading: MotionSample, _ emit: (MotionSample) throws -> Void) throws {
@@ -257,9 +263,9 @@ public struct TraceReader: Sendable {
             MotionSample(time: reading.time / timeDivisor, acceleration: reading.acceleration / accelerationDivisor))
     }
 
-    /// Decides what the header left open from the rows held back, then delivers them.
-    private mutating func decideUnits(_ emit: (MotionSample) throws -> Void) throws {
-        guard let held = lookAhead else { return }
+    /// Decides what the header left open from the rows held back, and returns them for delivery.
+    private mutating func decideUnits() -> [MotionSample] {
+        guard let held = lookAhead else { return [] }
         lookAhead = nil
         if !held.isEmpty {
             if summary.timeUnit == nil { summary.timeUnit = TimeUnit(spacing: held) }
@@ -276,7 +282,7 @@ public struct TraceReader: Sendable {
         }
         timeDivisor = (summary.timeUnit ?? .seconds).perSecond
         accelerationDivisor = (summary.units ?? .g).perG
-        for reading in held { try deliver(reading, emit) }
+        return held
     }
 
     /// Whether the rows held back are enough: `lookAheadRows` of them, or `lookAheadSeconds`

@@ -89,7 +89,8 @@ struct TraceRowParser {
     /// A field's range without surrounding spaces and quotes.
     private func unquoted(_ row: UnsafeRawBufferPointer, _ range: Range<Int>) -> Range<Int> {
         var field = trimmed(row, range)
-        if field.count >= 2 && row[field.lowerBound] == TraceByte.quote && row[field.upperBound - 1] == TraceByte.quote {
+        if field.count >= 2 && row[field.lowerBound] == TraceByte.quote && row[field.upperBound - 1] == TraceByte.quote
+        {
             field = trimmed(row, field.lowerBound + 1..<field.upperBound - 1)
         }
         return field

@@ -26,7 +26,7 @@ public struct TraceWriter: Hashable, Sendable {
 
     /// The five ways phyphox exports CSV: a separator, and a decimal comma only where the
     /// separator is not a comma.
-    public enum PhyphoxDialect: CaseIterable, Hashable, Sendable {
+    public enum PhyphoxDialect: String, CaseIterable, Hashable, Sendable {
         /// Comma-separated, decimal point.
         case comma
         /// Tab-separated, decimal point.
@@ -34,9 +34,9 @@ public struct TraceWriter: Hashable, Sendable {
         /// Semicolon-separated, decimal point.
         case semicolon
         /// Tab-separated, decimal comma.
-        case tabWithDecimalComma
+        case tabWithDecimalComma = "tab-decimal-comma"
         /// Semicolon-separated, decimal comma.
-        case semicolonWithDecimalComma
+        case semicolonWithDecimalComma = "semicolon-decimal-comma"
 
         /// The field separator.
         public var separator: TraceSeparator {
@@ -121,7 +121,8 @@ public struct TraceWriter: Hashable, Sendable {
             separator = dialect.separator
         case .sensorLogger(let epochNanosecondsAtZero):
             let inMetres = a * standardGravity
-            fields = [Self.epochNanoseconds(epochNanosecondsAtZero, plus: sample.time)]
+            fields =
+                [Self.epochNanoseconds(epochNanosecondsAtZero, plus: sample.time)]
                 + [sample.time, inMetres.z, inMetres.y, inMetres.x].map(\.description)
             separator = .comma
         case .physicsToolbox:
@@ -154,7 +155,8 @@ public struct TraceWriter: Hashable, Sendable {
         let parts = shortest.split(separator: "e")
         var exponent = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
         let mantissa = parts[0]
-        let integerDigits = mantissa.firstIndex(of: ".").map { mantissa.distance(from: mantissa.startIndex, to: $0) }
+        let integerDigits =
+            mantissa.firstIndex(of: ".").map { mantissa.distance(from: mantissa.startIndex, to: $0) }
             ?? mantissa.count
         var digits = mantissa.compactMap(\.wholeNumberValue)
         exponent += integerDigits - 1

@@ -127,15 +127,32 @@ public struct SessionPlan: Sendable {
         var clock = start
         let direction: Vector3
         let thrust: Stroke
+        // How the wrist turns: about an axis by an angle, over the punch. A swing turns the
+        // device with the forearm, by the angle the arc sweeps.
+        var twistAxis: Vector3
+        var twist: Double
+        let forward = Vector3(cos(yaw), sin(yaw) * mirror, 0)
         switch kind {
+        case .uppercut where random.chance(0.6):
+            // The forearm swings up about the elbow: an arc in the vertical plane, turning
+            // from forward-up toward straight up.
+            let swingAxis = forward.cross(up)
+            let startElevation = random.uniform(0.7...1.2)
+            let sweep = random.uniform(0.5...1.1)
+            let tangent = rotate(forward, about: swingAxis, by: startElevation)
+            thrust = arcStroke(
+                tangent: tangent, axis: swingAxis, sweep: sweep, speed: speed, start: clock, random: &random)
+            direction = rotate(tangent, about: swingAxis, by: sweep / 2)
+            twistAxis = swingAxis
+            twist = sweep
         case .jab, .uppercut:
             let elevation = kind == .jab ? random.uniform(-0.1...0.35) : random.uniform(0.9...1.45)
-            direction = Vector3(cos(elevation) * cos(yaw), cos(elevation) * sin(yaw) * mirror, sin(elevation))
+            direction = forward * cos(elevation) + up * sin(elevation)
             if random.chance(0.4) {
                 // A small draw-back before the thrust; an uppercut dips first.
                 let windup = Stroke(
-                    path: .line(kind == .jab ? -direction : Vector3(0, 0, -1)), start: clock, topSpeed: random.uniform(0.2...0.6),
-                    accelerating: 0.06, cruising: 0, stopping: 0.06)
+                    path: .line(kind == .jab ? -direction : -up), start: clock,
+                    topSpeed: random.uniform(0.2...0.6), accelerating: 0.06, cruising: 0, stopping: 0.06)
                 strokes.append(windup)
                 clock = windup.stopStart + 0.03
             }
@@ -143,19 +160,18 @@ public struct SessionPlan: Sendable {
                 path: .line(direction), start: clock, topSpeed: speed,
                 accelerating: random.uniform(0.09...0.2), cruising: random.uniform(0...0.03),
                 stopping: kind == .jab ? random.uniform(0.03...0.08) : random.uniform(0.04...0.1))
+            // A jab corkscrews about its own line; a straight uppercut's forearm turns up.
+            twistAxis = kind == .jab ? direction : up.cross(direction).normalized
+            twist = kind == .jab ? random.uniform(-1.4...1.4) : -random.uniform(0...1.2)
         case .hook:
+            // The arm swings about the shoulder: a level arc, the device turning with it.
             let sweep = random.uniform(1.3...1.9)
-            let radius = random.uniform(0.3...0.5)
-            let tangent = rotate(Vector3(1, 0, 0), about: up, by: -mirror * sweep * random.uniform(0.2...0.4))
-            direction = rotate(tangent, about: up, by: mirror * sweep)
-            let cruise = random.uniform(0...0.03)
-            // Choose the time of the speed-up so that the arc covers `sweep`.
-            let distance = sweep * radius
-            let stopping = random.uniform(0.04...0.1)
-            let accelerating = max(0.06, 2 * (distance / speed - cruise) - stopping)
-            thrust = Stroke(
-                path: .arc(tangent: tangent, up: up, radius: radius, turn: mirror), start: clock,
-                topSpeed: speed, accelerating: accelerating, cruising: cruise, stopping: stopping)
+            let tangent = rotate(forward, about: up, by: -mirror * sweep * random.uniform(0.2...0.4))
+            let axis = up * mirror
+            thrust = arcStroke(tangent: tangent, axis: axis, sweep: sweep, speed: speed, start: clock, random: &random)
+            direction = rotate(tangent, about: axis, by: sweep)
+            twistAxis = axis
+            twist = sweep * random.uniform(0.6...1)
         }
         strokes.append(thrust)
         let retraction = Stroke(
@@ -163,24 +179,25 @@ public struct SessionPlan: Sendable {
             topSpeed: speed * random.uniform(0.3...0.7), accelerating: random.uniform(0.12...0.25),
             cruising: 0, stopping: random.uniform(0.08...0.2))
         strokes.append(retraction)
-        // A jab corkscrews about its own line; an uppercut's forearm swings up about the
-        // shoulders' line; a hook's wrist turns a little any way.
-        let twistAxis: Vector3
-        let twist: Double
-        switch kind {
-        case .jab:
-            twistAxis = direction
-            twist = random.uniform(-1.4...1.4)
-        case .uppercut:
-            twistAxis = up.cross(direction).normalized
-            twist = -random.uniform(0...1.2)
-        case .hook:
-            twistAxis = Vector3(random.gaussian(), random.gaussian(), random.gaussian()).normalized
-            twist = random.uniform(-0.6...0.6)
-        }
         return PlannedPunch(
             label: PunchLabel(start: strokes[0].start, end: thrust.end, kind: kind),
             strokes: strokes, twistAxis: twistAxis, twist: twist)
+    }
+
+    /// A stroke along an arc of `sweep` radians about `axis`, timed like a straight punch: the
+    /// radius is what lets the hand cover the sweep in that time.
+    private static func arcStroke(
+        tangent: Vector3, axis: Vector3, sweep: Double, speed: Double, start: Double,
+        random: inout SeededGenerator
+    ) -> Stroke {
+        let accelerating = random.uniform(0.09...0.2)
+        let cruise = random.uniform(0...0.03)
+        let stopping = random.uniform(0.04...0.1)
+        // Distance covered is V·(accelerating / 2 + cruising + stopping / 2).
+        let distance = speed * (accelerating / 2 + cruise + stopping / 2)
+        return Stroke(
+            path: .arc(tangent: tangent, up: axis, radius: distance / sweep, turn: 1), start: start,
+            topSpeed: speed, accelerating: accelerating, cruising: cruise, stopping: stopping)
     }
 
     private static func distraction(at start: Double, random: inout SeededGenerator) -> Stroke {

@@ -17,8 +17,8 @@ struct DetectorOptions: ParsableArguments {
     @Option(name: .customLong("uppercut-angle"), help: "Degrees above horizontal from which a punch is an uppercut.")
     var uppercutAngle: Double = DetectorConfiguration().uppercutElevation
 
-    @Flag(name: .customLong("no-hooks"), help: "Report every horizontal punch as a jab.")
-    var noHooks = false
+    @Flag(help: "Report a level punch whose thrust curves the hand's way as a hook (off: every level punch is a jab).")
+    var hooks = false
 
     /// The detector configuration these options describe.
     var configuration: DetectorConfiguration {
@@ -27,7 +27,7 @@ struct DetectorOptions: ParsableArguments {
         configuration.trigger = trigger
         configuration.damagePerG = damagePerG
         configuration.uppercutElevation = uppercutAngle
-        configuration.reportsHooks = !noHooks
+        configuration.reportsHooks = hooks
         return configuration
     }
 
