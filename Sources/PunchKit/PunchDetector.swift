@@ -119,7 +119,9 @@ public struct PunchDetector: Sendable {
         else { return nil }
         // A stop slows the hand down: it points against the way the hand was going. An arc's
         // pull toward its centre points across it instead.
-        guard thrust.approach.dot(direction) <= -configuration.stopAlignment * thrust.approach.length else { return nil }
+        guard thrust.approach.dot(direction) <= -configuration.stopAlignment * thrust.approach.length else {
+            return nil
+        }
         if let last = lastPunch, stop.peakTime - last.time < configuration.retractionWindow,
             direction.dot(last.direction) < -0.3
         {
@@ -183,10 +185,13 @@ private struct StopCandidate {
 /// Whether a raw reading has an axis at a common full-scale value (±2, 4, 8 or 16 g), where
 /// sensors clip.
 func isFullScale(_ raw: Vector3) -> Bool {
-    for value in [abs(raw.x), abs(raw.y), abs(raw.z)] where value > 1.9 {
-        for range in [2.0, 4.0, 8.0, 16.0] where abs(value - range) <= range * 0.002 {
-            return true
+    func atFullScale(_ value: Double) -> Bool {
+        var range = 2.0
+        while range <= 16 {
+            if abs(abs(value) - range) <= range * 0.002 { return true }
+            range *= 2
         }
+        return false
     }
-    return false
+    return atFullScale(raw.x) || atFullScale(raw.y) || atFullScale(raw.z)
 }

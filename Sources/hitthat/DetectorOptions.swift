@@ -34,7 +34,9 @@ struct DetectorOptions: ParsableArguments {
     func validate() throws {
         guard trigger > 0, trigger.isFinite else { throw ValidationError("--trigger must be a positive number of g.") }
         guard damagePerG > 0, damagePerG.isFinite else { throw ValidationError("--damage-per-g must be positive.") }
-        guard (0...90).contains(uppercutAngle) else { throw ValidationError("--uppercut-angle must be 0 to 90 degrees.") }
+        guard (0...90).contains(uppercutAngle) else {
+            throw ValidationError("--uppercut-angle must be 0 to 90 degrees.")
+        }
     }
 }
 
@@ -42,7 +44,10 @@ struct DetectorOptions: ParsableArguments {
 
 /// How to read a trace, shared by the commands that read traces.
 struct TraceOptions: ParsableArguments {
-    @Option(help: "The trace format, instead of recognising it from the header: \(TraceFormat.allValueStrings.joined(separator: ", ")).")
+    @Option(
+        help:
+            "The trace format, instead of recognising it from the header: \(TraceFormat.allValueStrings.joined(separator: ", "))."
+    )
     var format: TraceFormat?
 
     @Option(help: "The acceleration unit, instead of the header's or the data's: g or ms2.")

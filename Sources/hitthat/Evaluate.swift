@@ -51,7 +51,9 @@ struct Evaluate: ParsableCommand {
     }
 
     func validate() throws {
-        guard tolerance >= 0, tolerance.isFinite else { throw ValidationError("--tolerance must be zero or more seconds.") }
+        guard tolerance >= 0, tolerance.isFinite else {
+            throw ValidationError("--tolerance must be zero or more seconds.")
+        }
     }
 
     // MARK: - Finding traces
@@ -114,13 +116,19 @@ struct Evaluate: ParsableCommand {
 
     private static let cells: [Evaluation.Cell] = PunchKind.allCases + [nil]
 
-    private func textReport(_ rows: [(trace: String, labels: Int, found: Int, evaluation: Evaluation)], _ total: Evaluation) -> String {
+    private func textReport(
+        _ rows: [(trace: String, labels: Int, found: Int, evaluation: Evaluation)], _ total: Evaluation
+    ) -> String {
         let width = max(5, rows.map(\.trace.count).max() ?? 0)
-        var lines = ["trace".padding(toLength: width, withPad: " ", startingAt: 0) + "  labels  found  F1     kinds right"]
+        var lines = [
+            "trace".padding(toLength: width, withPad: " ", startingAt: 0) + "  labels  found  F1     kinds right"
+        ]
         for row in rows {
             lines.append(
                 row.trace.padding(toLength: width, withPad: " ", startingAt: 0)
-                    + String(format: "  %6d  %5d  %.3f  %.3f", row.labels, row.found, row.evaluation.detection.f1, row.evaluation.kindAccuracy))
+                    + String(
+                        format: "  %6d  %5d  %.3f  %.3f", row.labels, row.found, row.evaluation.detection.f1,
+                        row.evaluation.kindAccuracy))
         }
         let detection = total.detection
         lines.append("")
@@ -132,24 +140,31 @@ struct Evaluate: ParsableCommand {
         lines.append("kind      precision  recall  F1")
         for kind in PunchKind.allCases {
             let s = total.scores(for: kind)
-            lines.append(kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0) + String(format: "  %9.3f  %6.3f  %.3f", s.precision, s.recall, s.f1))
+            lines.append(
+                kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
+                    + String(format: "  %9.3f  %6.3f  %.3f", s.precision, s.recall, s.f1))
         }
         lines.append("")
         lines.append("labelled \\ detected   jab  uppercut   hook  missed")
         for labelled in Self.cells {
             var line = (labelled?.rawValue ?? "spurious").padding(toLength: 18, withPad: " ", startingAt: 0)
             for detected in Self.cells {
-                line += String(format: detected == .uppercut ? "  %8d" : "  %5d", total.count(labelled: labelled, detected: detected))
+                line += String(
+                    format: detected == .uppercut ? "  %8d" : "  %5d",
+                    total.count(labelled: labelled, detected: detected))
             }
             lines.append(line)
         }
         return lines.joined(separator: "\n")
     }
 
-    private func jsonReport(_ rows: [(trace: String, labels: Int, found: Int, evaluation: Evaluation)], _ total: Evaluation) -> String {
+    private func jsonReport(
+        _ rows: [(trace: String, labels: Int, found: Int, evaluation: Evaluation)], _ total: Evaluation
+    ) -> String {
         func scores(_ s: Evaluation.Scores) -> String {
             String(
-                format: "{\"precision\":%.4f,\"recall\":%.4f,\"f1\":%.4f,\"true_positives\":%d,\"false_positives\":%d,\"false_negatives\":%d}",
+                format:
+                    "{\"precision\":%.4f,\"recall\":%.4f,\"f1\":%.4f,\"true_positives\":%d,\"false_positives\":%d,\"false_negatives\":%d}",
                 s.precision, s.recall, s.f1, s.truePositives, s.falsePositives, s.falseNegatives)
         }
         let traces = rows.map { row in
@@ -157,7 +172,9 @@ struct Evaluate: ParsableCommand {
         }
         let kinds = PunchKind.allCases.map { "\"\($0.rawValue)\":\(scores(total.scores(for: $0)))" }
         let confusion = Self.cells.map { labelled in
-            let row = Self.cells.map { "\"\($0?.rawValue ?? "missed")\":\(total.count(labelled: labelled, detected: $0))" }
+            let row = Self.cells.map {
+                "\"\($0?.rawValue ?? "missed")\":\(total.count(labelled: labelled, detected: $0))"
+            }
             return "\"\(labelled?.rawValue ?? "spurious")\":{\(row.joined(separator: ","))}"
         }
         return "{\"traces\":[\(traces.joined(separator: ","))],\"detection\":\(scores(total.detection)),"

@@ -112,7 +112,9 @@ struct Simulate: ParsableCommand {
         case "semicolon": .semicolon
         case "tab-decimal-comma": .tabWithDecimalComma
         case "semicolon-decimal-comma": .semicolonWithDecimalComma
-        default: throw ValidationError("--dialect must be comma, tab, semicolon, tab-decimal-comma or semicolon-decimal-comma.")
+        default:
+            throw ValidationError(
+                "--dialect must be comma, tab, semicolon, tab-decimal-comma or semicolon-decimal-comma.")
         }
     }
 }

@@ -25,7 +25,8 @@ import Testing
     @Test func standardInputGivesWhatTheFileGives() throws {
         let trace = "traces/mixed-generic-100hz.csv"
         let fromFile = try hitthat(["detect", "--json", trace])
-        let fromPipe = try hitthat(["detect", "--json", "-"], input: try Data(contentsOf: packageRoot.appendingPathComponent(trace)))
+        let fromPipe = try hitthat(
+            ["detect", "--json", "-"], input: try Data(contentsOf: packageRoot.appendingPathComponent(trace)))
         #expect(fromFile.status == 0 && fromPipe.status == 0)
         #expect(!fromFile.output.isEmpty)
         #expect(fromFile.output == fromPipe.output)
@@ -41,7 +42,8 @@ import Testing
 
     @Test func eachPunchIsWrittenBeforeTheStreamEnds() throws {
         // Feed half a trace through a pipe that stays open: the punches in that half must come out.
-        let text = try String(contentsOf: packageRoot.appendingPathComponent("traces/mixed-generic-100hz.csv"), encoding: .utf8)
+        let text = try String(
+            contentsOf: packageRoot.appendingPathComponent("traces/mixed-generic-100hz.csv"), encoding: .utf8)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         let half = lines.prefix(lines.count / 2).joined(separator: "\n") + "\n"
 

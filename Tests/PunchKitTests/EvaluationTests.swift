@@ -40,4 +40,3 @@ import Testing
         #expect(total.detection == Evaluation.Scores(truePositives: 1, falsePositives: 0, falseNegatives: 1))
     }
 }
-

@@ -43,4 +43,3 @@ import Testing
         #expect(!tracker.seesGravity)
     }
 }
-

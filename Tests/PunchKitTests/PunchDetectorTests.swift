@@ -1,6 +1,7 @@
-import PunchKit
 import PunchSimulator
 import Testing
+
+@testable import PunchKit
 
 // MARK: - Helpers
 
@@ -178,7 +179,9 @@ let axisAlignedGrips: [Rotation] = [
 @Suite struct PunchDetectorSignalTests {
     /// A device at rest with gravity along +Z, with `pulses` of linear acceleration (g) added:
     /// each a half sine along a direction, starting at a time and lasting a duration.
-    func signal(rate: Double = 200, duration: Double = 3, pulses: [(start: Double, length: Double, vector: Vector3)]) -> [MotionSample] {
+    func signal(
+        rate: Double = 200, duration: Double = 3, pulses: [(start: Double, length: Double, vector: Vector3)]
+    ) -> [MotionSample] {
         let count = Int(duration * rate)
         return (0..<count).map { index in
             let t = Double(index) / rate
@@ -267,5 +270,16 @@ let axisAlignedGrips: [Rotation] = [
         let samples = signal(pulses: [(1.0, 0.15, Vector3(4, 0, 0)), (1.15, 0.05, Vector3(-10, 0, 0))])
         let punches = samples.compactMap { detector.process($0) }
         #expect(punches.map(\.damage) == [30])
+    }
+}
+
+@Suite struct FullScaleTests {
+    @Test(arguments: [
+        (Vector3(8, 0.3, -1), true), (Vector3(0.2, -4, 1), true), (Vector3(0, 0, 15.99), true),
+        (Vector3(2.001, 0, 0), true), (Vector3(7.5, 0, 1), false), (Vector3(0, 1, 0), false),
+        (Vector3(3, -5, 12), false),
+    ])
+    func readingsAtACommonRangeAreClipped(reading: Vector3, clipped: Bool) {
+        #expect(isFullScale(reading) == clipped)
     }
 }
