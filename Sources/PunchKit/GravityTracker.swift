@@ -40,9 +40,11 @@ public struct GravityTracker: Sendable {
         }
         defer { previousReading = reading }
         let magnitude = reading.length
-        let deviation = (reading - estimate).length
+        let deviationSquared = (reading - estimate).lengthSquared
         let timeConstant: Double
-        if deviation < calmDeviation && abs(magnitude - estimate.length) < calmMagnitudeDeviation {
+        if deviationSquared < calmDeviation * calmDeviation
+            && abs(magnitude - estimate.length) < calmMagnitudeDeviation
+        {
             motionTime = 0
             timeConstant = calmTimeConstant
         } else {

@@ -21,6 +21,7 @@ public struct PunchDetector: Sendable {
     public private(set) var gravity = GravityTracker()
 
     private let uppercutRise: Double
+    private let triggerSquared: Double
     private var recent: RecentMotion
     private var stop = StopCandidate()
     private var previousSample: MotionSample?
@@ -32,6 +33,7 @@ public struct PunchDetector: Sendable {
     public init(configuration: DetectorConfiguration = DetectorConfiguration()) {
         self.configuration = configuration
         self.uppercutRise = configuration.uppercutRise
+        self.triggerSquared = configuration.trigger * configuration.trigger
         self.recent = RecentMotion(capacity: 1024)
     }
 
@@ -75,11 +77,14 @@ public struct PunchDetector: Sendable {
 
     /// Follows the current stretch of strong acceleration in one direction and decides its peak.
     private mutating func track(_ linear: Vector3, raw: Vector3, at time: Double) -> Punch? {
-        let magnitude = linear.length
+        // Most samples are calm, outside any stretch: they need no square root.
+        let squared = linear.lengthSquared
+        guard stop.isOpen || squared >= triggerSquared else { return nil }
+        let magnitude = squared.squareRoot()
         var punch: Punch?
         if stop.isOpen {
-            // A turn of more than 60° from the peak starts a new stretch: a swing's thrust and
-            // stop share the pull toward the elbow, so they are never opposite outright.
+            // A turn of more than 60° from where the stretch began starts a new one: a swing's
+            // thrust and stop share the pull toward the elbow, so they are never opposite outright.
             let turned = linear.dot(stop.onset) < 0.5 * magnitude * stop.onset.length
             let faded = magnitude < configuration.trigger / 2
             if !stop.isDecided {

@@ -10,16 +10,22 @@ struct RecentMotion: Sendable {
     }
 
     private var entries: [Entry]
+    /// `entries.count - 1`: the capacity is a power of two, so wrapping is a mask.
+    private let mask: Int
     private var next = 0
     private var count = 0
 
+    /// Creates a ring of at least `capacity` entries.
     init(capacity: Int) {
-        entries = Array(repeating: Entry(time: 0, interval: 0, linear: .zero), count: capacity)
+        var size = 1
+        while size < capacity { size *= 2 }
+        entries = Array(repeating: Entry(time: 0, interval: 0, linear: .zero), count: size)
+        mask = size - 1
     }
 
     mutating func append(time: Double, interval: Double, linear: Vector3) {
         entries[next] = Entry(time: time, interval: interval, linear: linear)
-        next = (next + 1) % entries.count
+        next = (next + 1) & mask
         count = min(count + 1, entries.count)
     }
 
@@ -31,7 +37,7 @@ struct RecentMotion: Sendable {
         var duration = 0.0
         var index = next
         for _ in 0..<count {
-            index = (index + entries.count - 1) % entries.count
+            index = (index - 1) & mask
             let entry = entries[index]
             if entry.time >= end { continue }
             if entry.time < start { break }
@@ -48,7 +54,7 @@ struct RecentMotion: Sendable {
         var oldest = next
         var looked = 0
         for _ in 0..<count {
-            index = (index + entries.count - 1) % entries.count
+            index = (index - 1) & mask
             let entry = entries[index]
             if entry.time >= end { continue }
             if entry.time <= start { break }
@@ -69,7 +75,7 @@ struct RecentMotion: Sendable {
         index = oldest
         for _ in 0..<looked where built < thrust.speed / 2 {
             let entry = entries[index]
-            index = (index + 1) % entries.count
+            index = (index + 1) & mask
             let along = entry.linear.dot(direction)
             guard along < 0 else { continue }
             built -= along * entry.interval
