@@ -6,15 +6,26 @@
 /// one decimal mark (`5.`, `.5` and `5` are all numbers), an optional exponent (`e` or `E`, an
 /// optional sign, at least one digit), and the words `nan`, `inf` and `infinity` in any case.
 /// Hexadecimal floats and surrounding spaces are not accepted. The result is the correctly
-/// rounded double, as `Double(String)` gives it.
+/// rounded double, as `Double(String)` gives it: by Clinger's exact fast path where it applies,
+/// else by Eisel–Lemire for mantissas of up to 19 digits, else (more digits, far exponents,
+/// subnormals) by the standard library on the number's text.
 enum NumberParser {
     /// The number `text` spells, or nil when it is not a number.
     ///
     /// - Parameter acceptsDecimalComma: whether `,` is a decimal mark as well as `.` (files whose
     ///   fields are separated by tabs or semicolons, as phyphox writes them in some locales).
     static func parse(_ text: UnsafeRawBufferPointer, acceptsDecimalComma: Bool = false) -> Double? {
+        let (value, end) = parsePrefix(text, from: 0, acceptsDecimalComma: acceptsDecimalComma)
+        return end == text.count ? value : nil
+    }
+
+    /// The number that starts at `start`, and the index of the first byte after it: where a
+    /// field's separator should be. The value is nil when no number starts there.
+    static func parsePrefix(
+        _ text: UnsafeRawBufferPointer, from start: Int, acceptsDecimalComma: Bool
+    ) -> (value: Double?, end: Int) {
         let count = text.count
-        var index = 0
+        var index = start
         var isNegative = false
         if index < count && (text[index] == TraceByte.minus || text[index] == TraceByte.plus) {
             isNegative = text[index] == TraceByte.minus
@@ -28,6 +39,14 @@ enum NumberParser {
         var exponent = 0
         var sawDigit = false
         var droppedNonZeroDigit = false
+        // Eight digits at a time where they surely fit (counting leading zeros as significant
+        // only makes the limit come sooner), then one at a time.
+        while significantDigits <= 11, let eight = eightDigits(text, at: index) {
+            sawDigit = true
+            mantissa = mantissa &* 100_000_000 &+ eight
+            significantDigits += mantissa == 0 ? 0 : 8
+            index += 8
+        }
         while index < count, case let digit = text[index] &- TraceByte.digitZero, digit <= 9 {
             sawDigit = true
             if significantDigits < 19 {
@@ -45,6 +64,13 @@ enum NumberParser {
         if index < count && (text[index] == TraceByte.period || (acceptsDecimalComma && text[index] == TraceByte.comma))
         {
             index += 1
+            while significantDigits <= 11, let eight = eightDigits(text, at: index) {
+                sawDigit = true
+                mantissa = mantissa &* 100_000_000 &+ eight
+                significantDigits += mantissa == 0 ? 0 : 8
+                exponent -= 8
+                index += 8
+            }
             while index < count, case let digit = text[index] &- TraceByte.digitZero, digit <= 9 {
                 sawDigit = true
                 if significantDigits < 19 {
@@ -60,7 +86,7 @@ enum NumberParser {
             }
         }
         guard sawDigit else {
-            guard integerEnd == index else { return nil }
+            guard integerEnd == index else { return (nil, index) }
             return nonFiniteWord(text, from: index, isNegative: isNegative)
         }
 
@@ -79,16 +105,37 @@ enum NumberParser {
                 if written < 100_000 { written = written * 10 + Int(digit) }
                 index += 1
             }
-            guard sawExponentDigit else { return nil }
+            guard sawExponentDigit else { return (nil, index) }
             exponent += exponentIsNegative ? -written : written
         }
-        guard index == count else { return nil }
 
-        if mantissa == 0 { return isNegative ? -0.0 : 0.0 }
-        if !droppedNonZeroDigit, let value = exactValue(mantissa, timesTenToThe: exponent) {
-            return isNegative ? -value : value
+        if mantissa == 0 { return (isNegative ? -0.0 : 0.0, index) }
+        if !droppedNonZeroDigit,
+            let value = exactValue(mantissa, timesTenToThe: exponent)
+                ?? eiselLemire(mantissa, timesTenToThe: exponent)
+        {
+            return (isNegative ? -value : value, index)
         }
-        return fallback(text)
+        return (fallback(UnsafeRawBufferPointer(rebasing: text[start..<index])), index)
+    }
+
+    /// The value of the eight bytes at `index` if they are all digits (the SWAR method of
+    /// fast_float: one 64-bit word instead of eight bytes).
+    @inline(__always)
+    private static func eightDigits(_ text: UnsafeRawBufferPointer, at index: Int) -> UInt64? {
+        guard index + 8 <= text.count else { return nil }
+        let word = UInt64(littleEndian: text.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+        // A byte below '0' borrows into its high bit when '0' is taken away; one above '9' sets
+        // its high bit when 0x46 is added.
+        let aboveNine = word &+ 0x4646_4646_4646_4646
+        let belowZero = word &- 0x3030_3030_3030_3030
+        guard (aboveNine | belowZero) & 0x8080_8080_8080_8080 == 0 else { return nil }
+        var digits = belowZero
+        digits = digits &* 10 &+ (digits >> 8)  // pairs of digits
+        let mask: UInt64 = 0x0000_00FF_0000_00FF
+        let pairsToFours: UInt64 = 100 + 1_000_000 << 32
+        let foursToEight: UInt64 = 1 + 10_000 << 32
+        return ((digits & mask) &* pairsToFours &+ ((digits >> 16) & mask) &* foursToEight) >> 32
     }
 
     /// Clinger's fast path: a mantissa and a power of ten that are both exact doubles give the
@@ -99,6 +146,48 @@ enum NumberParser {
         guard mantissa <= 1 << 53, exponent >= -22, exponent <= 22 else { return nil }
         let power = powersOfTen[exponent < 0 ? -exponent : exponent]
         return exponent < 0 ? Double(mantissa) / power : Double(mantissa) * power
+    }
+
+    /// The Eisel–Lemire algorithm (as fast_float has it) for the mantissas of up to 19 digits
+    /// that Clinger's path cannot take, such as the 17 digits of a double printed in full: the
+    /// mantissa times a 128-bit approximation of 5^q gives the double's bits directly. Returns
+    /// nil, leaving the number to the standard library, outside the table, for subnormals, and
+    /// where the approximation's low bits leave the rounding in doubt.
+    private static func eiselLemire(_ mantissa: UInt64, timesTenToThe q: Int) -> Double? {
+        guard powersOfFiveRange.contains(q) else { return nil }
+        let index = 2 * (q - powersOfFiveRange.lowerBound)
+        let leadingZeros = mantissa.leadingZeroBitCount
+        let w = mantissa << leadingZeros
+        var (high, low) = w.multipliedFullWidth(by: powersOfFive[index])
+        // 52 bits of mantissa, one to round with and two to spare: only when all the bits below
+        // those are ones can the next 64 bits of the power carry into them.
+        let belowPrecision = UInt64.max >> 55
+        if high & belowPrecision == belowPrecision {
+            let next = w.multipliedFullWidth(by: powersOfFive[index + 1]).high
+            let (sum, carry) = low.addingReportingOverflow(next)
+            low = sum
+            if carry { high &+= 1 }
+        }
+        guard low != .max else { return nil }
+
+        let upperBit = Int(high >> 63)
+        let shift = upperBit + 64 - 52 - 3
+        var significand = high >> shift
+        // ⌊q · log2(10)⌋ + 63, the binary exponent of 10^q's approximation, biased by 1023.
+        var biasedExponent = ((152_170 + 65_536) * q) >> 16 + 63 + upperBit - leadingZeros + 1023
+        guard biasedExponent > 0 else { return nil }
+        // Exactly halfway between two doubles (only possible where 5^q fits 64 bits): to even.
+        if low <= 1 && q >= -4 && q <= 23 && significand & 3 == 1 && significand << shift == high {
+            significand &= ~1
+        }
+        significand += significand & 1
+        significand >>= 1
+        if significand >= 2 << 52 {
+            significand = 1 << 52
+            biasedExponent += 1
+        }
+        guard biasedExponent < 0x7FF else { return nil }
+        return Double(bitPattern: UInt64(biasedExponent) << 52 | significand & ~(1 << 52))
     }
 
     /// 10⁰ … 10²², every one exact in a double.
@@ -115,16 +204,15 @@ enum NumberParser {
         return Double(normalized)
     }
 
-    /// `nan`, `inf` or `infinity` in any case, which `Double(String)` also reads.
+    /// `nan`, `inf` or `infinity` in any case, which `Double(String)` also reads, and its end.
     private static func nonFiniteWord(
         _ text: UnsafeRawBufferPointer, from start: Int, isNegative: Bool
-    ) -> Double? {
-        let word = text[start...]
-        if word.elementsEqual(caseInsensitive: "nan") { return isNegative ? -Double.nan : .nan }
-        if word.elementsEqual(caseInsensitive: "inf") || word.elementsEqual(caseInsensitive: "infinity") {
-            return isNegative ? -.infinity : .infinity
-        }
-        return nil
+    ) -> (value: Double?, end: Int) {
+        let rest = text[start...]
+        if rest.starts(caseInsensitive: "infinity") { return (isNegative ? -.infinity : .infinity, start + 8) }
+        if rest.starts(caseInsensitive: "inf") { return (isNegative ? -.infinity : .infinity, start + 3) }
+        if rest.starts(caseInsensitive: "nan") { return (isNegative ? -Double.nan : .nan, start + 3) }
+        return (nil, start)
     }
 }
 
@@ -146,11 +234,11 @@ enum TraceByte {
 }
 
 extension Collection<UInt8> {
-    /// Whether the bytes spell `word` (ASCII letters), ignoring case.
-    fileprivate func elementsEqual(caseInsensitive word: StaticString) -> Bool {
-        guard count == word.utf8CodeUnitCount else { return false }
+    /// Whether the bytes begin with `word` (ASCII letters), ignoring case.
+    fileprivate func starts(caseInsensitive word: StaticString) -> Bool {
+        guard count >= word.utf8CodeUnitCount else { return false }
         var letter = word.utf8Start
-        for byte in self {
+        for byte in prefix(word.utf8CodeUnitCount) {
             guard byte | 0x20 == letter.pointee | 0x20 else { return false }
             letter += 1
         }

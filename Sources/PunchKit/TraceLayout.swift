@@ -61,13 +61,9 @@ extension TraceLayout {
         let separator = detectSeparator(header)
         let names = splitHeader(header, separator: separator).map(ColumnName.init)
         let candidates = format.map { [$0] } ?? [.sensorLogger, .physicsToolbox, .phyphox, .generic]
-        for candidate in candidates {
-            if var layout = match(names, as: candidate, sourceName: sourceName) {
-                layout.separator = separator
-                return layout
-            }
-        }
-        return nil
+        return candidates.lazy.compactMap {
+            match(names, as: $0, separator: separator, sourceName: sourceName)
+        }.first
     }
 
     /// What a header for `format` (or any format, when nil) must look like, for messages.
@@ -88,60 +84,59 @@ extension TraceLayout {
         }
     }
 
-    private static func match(_ names: [ColumnName], as format: TraceFormat, sourceName: String) -> TraceLayout? {
+    private static func match(
+        _ names: [ColumnName], as format: TraceFormat, separator: TraceSeparator, sourceName: String
+    ) -> TraceLayout? {
         func first(_ matches: (ColumnName) -> Bool) -> Int? { names.firstIndex(where: matches) }
         func firstAxes(_ matches: (ColumnName, String) -> Bool) -> [Int]? {
             let found = ["x", "y", "z"].map { axis in first { matches($0, axis) } }
             guard let x = found[0], let y = found[1], let z = found[2] else { return nil }
             return [x, y, z]
         }
-        func layout(
-            time: Int, axes: [Int], timeUnit: TimeUnit?, units: AccelerationUnit?, gravity: Bool?
-        )
-            -> TraceLayout
-        {
-            let fields = [time] + axes
-            return TraceLayout(
-                format: format, separator: .comma, fields: fields, names: fields.map { names[$0].original },
-                timeUnit: timeUnit, units: units, gravityIncluded: gravity,
-                allowsMissingValues: format == .phyphox)
-        }
 
+        let time: Int
+        let axes: [Int]
+        let timeUnit: TimeUnit?
+        let units: AccelerationUnit?
+        let gravity: Bool?
         switch format {
         case .sensorLogger:
-            guard let time = first({ $0.compact == "secondselapsed" }),
-                let axes = firstAxes({ $0.compact == $1 })
+            guard let elapsed = first({ $0.compact == "secondselapsed" }), let found = firstAxes({ $0.compact == $1 })
             else { return nil }
-            return layout(
-                time: time, axes: axes, timeUnit: .seconds, units: .metersPerSecondSquared,
-                gravity: sensorLoggerGravity(sourceName))
+            (time, axes) = (elapsed, found)
+            (timeUnit, units, gravity) = (.seconds, .metersPerSecondSquared, sensorLoggerGravity(sourceName))
 
         case .physicsToolbox:
-            guard let time = first({ $0.compact == "time" }), let axes = firstAxes({ $0.compact == "gf" + $1 })
+            guard let found = first({ $0.compact == "time" }), let foundAxes = firstAxes({ $0.compact == "gf" + $1 })
             else { return nil }
-            return layout(time: time, axes: axes, timeUnit: .seconds, units: .g, gravity: true)
+            (time, axes) = (found, foundAxes)
+            (timeUnit, units, gravity) = (.seconds, .g, true)
 
         case .phyphox:
-            guard let time = first({ $0.base == "time" }) else { return nil }
-            if let axes = firstAxes({ $0.base == "acceleration " + $1 }) {
-                return layout(
-                    time: time, axes: axes, timeUnit: names[time].timeUnit ?? .seconds,
-                    units: names[axes[0]].accelerationUnit ?? .metersPerSecondSquared, gravity: true)
-            }
-            guard let axes = firstAxes({ $0.base == "linear acceleration " + $1 }) else { return nil }
-            return layout(
-                time: time, axes: axes, timeUnit: names[time].timeUnit ?? .seconds,
-                units: names[axes[0]].accelerationUnit ?? .metersPerSecondSquared, gravity: false)
+            let withGravity = firstAxes { $0.base == "acceleration " + $1 }
+            guard let found = first({ $0.base == "time" }),
+                let foundAxes = withGravity ?? firstAxes({ $0.base == "linear acceleration " + $1 })
+            else { return nil }
+            (time, axes) = (found, foundAxes)
+            timeUnit = names[time].timeUnit ?? .seconds
+            units = names[axes[0]].accelerationUnit ?? .metersPerSecondSquared
+            gravity = withGravity != nil
 
         case .generic:
-            guard let time = first({ ["t", "time", "timestamp"].contains($0.compact) }),
-                let axes = firstAxes({ name, axis in
-                    ["", "a", "acc", "accel", "acceleration"].contains { name.compact == $0 + axis }
-                })
+            let axisPrefixes = ["", "a", "acc", "accel", "acceleration"]
+            guard let found = first({ ["t", "time", "timestamp"].contains($0.compact) }),
+                let foundAxes = firstAxes({ name, axis in axisPrefixes.contains { name.compact == $0 + axis } })
             else { return nil }
-            let units = axes.lazy.compactMap { names[$0].accelerationUnit }.first
-            return layout(time: time, axes: axes, timeUnit: names[time].timeUnit, units: units, gravity: nil)
+            (time, axes) = (found, foundAxes)
+            timeUnit = names[time].timeUnit
+            units = axes.lazy.compactMap { names[$0].accelerationUnit }.first
+            gravity = nil
         }
+
+        let fields = [time] + axes
+        return TraceLayout(
+            format: format, separator: separator, fields: fields, names: fields.map { names[$0].original },
+            timeUnit: timeUnit, units: units, gravityIncluded: gravity, allowsMissingValues: format == .phyphox)
     }
 
     /// Sensor Logger writes the same columns for total and for linear acceleration; only the

@@ -108,7 +108,7 @@ public struct TraceReader: Sendable {
     public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ emit: (MotionSample) throws -> Void) throws {
         var start = 0
         if !pending.isEmpty || isDroppingLine {
-            guard let newline = chunk.firstIndex(of: TraceByte.newline) else {
+            guard let newline = Self.firstNewline(in: chunk, from: 0) else {
                 try hold(UnsafeRawBufferPointer(rebasing: chunk[...]))
                 return
             }
@@ -117,13 +117,32 @@ public struct TraceReader: Sendable {
             start = newline + 1
         }
         while start < chunk.count {
-            guard let newline = chunk[start...].firstIndex(of: TraceByte.newline) else {
+            guard let newline = Self.firstNewline(in: chunk, from: start) else {
                 try hold(UnsafeRawBufferPointer(rebasing: chunk[start...]))
                 return
             }
             try readLine(UnsafeRawBufferPointer(rebasing: chunk[start..<newline]), emit)
             start = newline + 1
         }
+    }
+
+    /// The index of the first `\n` at or after `start`, looked for a word at a time.
+    static func firstNewline(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        var index = start
+        while index + 8 <= bytes.count {
+            // Bytes equal to '\n' become zero; the lowest zero byte is the first to set its
+            // high bit here (a borrow can only mark bytes after it).
+            let loaded = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            let word = loaded ^ 0x0A0A_0A0A_0A0A_0A0A
+            let zeroBytes = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+            if zeroBytes != 0 { return index + zeroBytes.trailingZeroBitCount / 8 }
+            index += 8
+        }
+        while index < bytes.count {
+            if bytes[index] == TraceByte.newline { return index }
+            index += 1
+        }
+        return nil
     }
 
     /// Reads a last line that has no line end, and delivers the samples still held back.
@@ -156,7 +175,9 @@ public struct TraceReader: Sendable {
     /// Keeps the start of a line until its end arrives.
     private mutating func hold(_ bytes: UnsafeRawBufferPointer) throws {
         guard !isDroppingLine else { return }
-        guard pending.count + bytes.count <= Self.maximumLineLength else {
+        // Room for a BOM and a `\r` too, which do not count: `readLine` decides on the rest, so
+        // where the chunks split cannot change what is too long.
+        guard pending.count + bytes.count <= Self.maximumLineLength + 4 else {
             pending.removeAll()
             isDroppingLine = true
             try report(lineTooLong(summary.lineCount + 1))

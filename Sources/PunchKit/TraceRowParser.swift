@@ -40,26 +40,34 @@ struct TraceRowParser {
             guard fieldStart <= row.count else {
                 return .failure(raggedRow(line: line, fieldCount: field))
             }
-            let fieldEnd = endOfField(row, from: fieldStart)
             let role = roles[field]
-            if role >= 0 {
-                let text = UnsafeRawBufferPointer(rebasing: row[unquoted(row, fieldStart..<fieldEnd)])
-                func failure(_ kind: TraceError.Kind, expected: String) -> Outcome {
-                    .failure(
-                        TraceError(
-                            kind, source: source, line: line, column: field + 1, field: names[role],
-                            expected: "\(expected) for \"\(names[role])\"", found: TraceError.quoted(text)))
-                }
-                if text.isEmpty && allowsMissingValues { return .missingValue }
-                guard let value = NumberParser.parse(text, acceptsDecimalComma: acceptsDecimalComma) else {
-                    return failure(.notANumber, expected: "a number")
-                }
-                guard value.isFinite else { return failure(.notFinite, expected: "a finite number") }
-                if role == 0, let previousTime, value < previousTime {
-                    return failure(.timeWentBackwards, expected: "a time of at least \(previousTime)")
-                }
-                values[role] = value
+            guard role >= 0 else {
+                fieldStart = endOfField(row, from: fieldStart) + 1
+                continue
             }
+            func failure(_ kind: TraceError.Kind, expected: String) -> Outcome {
+                let text = row[unquoted(row, fieldStart..<endOfField(row, from: fieldStart))]
+                return .failure(
+                    TraceError(
+                        kind, source: source, line: line, column: field + 1, field: names[role],
+                        expected: "\(expected) for \"\(names[role])\"", found: TraceError.quoted(text)))
+            }
+            // Most fields are a bare number up to the separator, read in one pass; anything else
+            // (quotes, spaces, an empty or broken field) is cut out first and read whole.
+            var (number, fieldEnd) = NumberParser.parsePrefix(
+                row, from: fieldStart, acceptsDecimalComma: acceptsDecimalComma)
+            if number == nil || (fieldEnd < row.count && row[fieldEnd] != separator) {
+                fieldEnd = endOfField(row, from: fieldStart)
+                let text = UnsafeRawBufferPointer(rebasing: row[unquoted(row, fieldStart..<fieldEnd)])
+                if text.isEmpty && allowsMissingValues { return .missingValue }
+                number = NumberParser.parse(text, acceptsDecimalComma: acceptsDecimalComma)
+            }
+            guard let value = number else { return failure(.notANumber, expected: "a number") }
+            guard value.isFinite else { return failure(.notFinite, expected: "a finite number") }
+            if role == 0, let previousTime, value < previousTime {
+                return failure(.timeWentBackwards, expected: "a time of at least \(previousTime)")
+            }
+            values[role] = value
             fieldStart = fieldEnd + 1
         }
         return .reading(MotionSample(time: values[0], acceleration: Vector3(values[1], values[2], values[3])))

@@ -12,6 +12,9 @@ public struct TraceWriter: Hashable, Sendable {
     public enum Style: Hashable, Sendable {
         /// `t,x,y,z`: seconds and g, numbers in their shortest exact form.
         case generic
+        /// `t (s),x (g),y (g),z (g)`: as `generic`, with the units in the header so that the reader
+        /// need not guess them from the data, which it cannot for acceleration without gravity.
+        case genericWithUnits
         /// phyphox's "Raw Data.csv": m/s², ten significant digits (`9.364549000E-3`), with the
         /// "Acceleration with g" header or, when `gravityIncluded` is false, the "Linear
         /// Acceleration" one. The samples are written as given; the header only labels them.
@@ -62,7 +65,7 @@ public struct TraceWriter: Hashable, Sendable {
     /// The format written.
     public var format: TraceFormat {
         switch style {
-        case .generic: .generic
+        case .generic, .genericWithUnits: .generic
         case .phyphox: .phyphox
         case .sensorLogger: .sensorLogger
         case .physicsToolbox: .physicsToolbox
@@ -89,6 +92,8 @@ public struct TraceWriter: Hashable, Sendable {
         switch style {
         case .generic:
             text += "t,x,y,z\n"
+        case .genericWithUnits:
+            text += "t (s),x (g),y (g),z (g)\n"
         case .phyphox(let dialect, let gravityIncluded):
             let axis = gravityIncluded ? "Acceleration" : "Linear Acceleration"
             let columns = [
@@ -109,7 +114,7 @@ public struct TraceWriter: Hashable, Sendable {
         let fields: [String]
         let separator: TraceSeparator
         switch style {
-        case .generic:
+        case .generic, .genericWithUnits:
             fields = [sample.time, a.x, a.y, a.z].map(\.description)
             separator = .comma
         case .phyphox(let dialect, _):
@@ -138,7 +143,11 @@ public struct TraceWriter: Hashable, Sendable {
     /// `start` plus `seconds` in whole nanoseconds; a time too far out for that is written as a
     /// plain number rather than trapping on overflow.
     static func epochNanoseconds(_ start: Int64, plus seconds: Double) -> String {
-        if let offset = Int64(exactly: (seconds * 1e9).rounded()) {
+        let nanoseconds = seconds * 1e9
+        // Rounded by hand: `rounded()` calls libm's `round`, which a binary linking only the
+        // standard library does not have.
+        if nanoseconds.magnitude < 9e18 {
+            let offset = Int64(nanoseconds < 0 ? nanoseconds - 0.5 : nanoseconds + 0.5)
             let (sum, overflow) = start.addingReportingOverflow(offset)
             if !overflow { return String(sum) }
         }

@@ -66,6 +66,10 @@ struct PunchTally {
     var punches: Int { kinds.values.reduce(0, +) }
 
     func summary(of source: String, _ trace: TraceSummary) -> String {
+        summary(of: source, detail: describe(trace))
+    }
+
+    func summary(of source: String, detail: String?) -> String {
         guard samples > 0 else { return "\(source): no samples, so no punches" }
         let byKind = PunchKind.allCases.compactMap { kind in
             kinds[kind].map { "\($0) \(kind.rawValue)\($0 == 1 ? "" : "s")" }
@@ -73,7 +77,7 @@ struct PunchTally {
         var line = "\(source): \(punches) punch\(punches == 1 ? "" : "es")"
         if !byKind.isEmpty { line += " (\(byKind.joined(separator: ", ")))" }
         line += " in \(samples) samples over \(formatted(lastTime - firstTime, decimals: 1)) s"
-        line += "; " + describe(trace)
+        if let detail, !detail.isEmpty { line += "; " + detail }
         return line
     }
 }

@@ -7,9 +7,14 @@ import PunchKit
 /// that a pipe sees it while the trace is still streaming.
 struct PunchPrinter {
     let json: Bool
+    /// Headers of the extra values each table row ends with.
+    let extraColumns: [String]
     private var wroteHeader = false
 
-    init(json: Bool) { self.json = json }
+    init(json: Bool, extraColumns: [String] = []) {
+        self.json = json
+        self.extraColumns = extraColumns
+    }
 
     /// Writes one punch; `origin` is the time of the trace's first sample.
     mutating func write(_ punch: Punch, since origin: Double, extra: [(String, String)] = []) {
@@ -18,7 +23,7 @@ struct PunchPrinter {
             return
         }
         if !wroteHeader {
-            emit("  time (s)  type      damage  peak (g)  speed (m/s)")
+            emit((["  time (s)  type      damage  peak (g)  speed (m/s)"] + extraColumns).joined(separator: "  "))
             wroteHeader = true
         }
         var row = padded(formatted(punch.time - origin, decimals: 3), 10)

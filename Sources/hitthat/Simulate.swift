@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import InputDevices
 import PunchKit
 import PunchSimulator
 
@@ -48,8 +49,11 @@ struct Simulate: ParsableCommand {
     @Flag(help: "Hold the device upright (its Y axis up, as the original app assumed) instead of in a random grip.")
     var upright = false
 
-    @Option(help: "The trace format: \(TraceFormat.allValueStrings.joined(separator: ", ")).")
-    var format: TraceFormat = .generic
+    @Option(help: "What to write: a CSV trace (generic, phyphox, sensor-logger, physics-toolbox), an evemu recording (evemu), or raw input_event records (input-events).")
+    var format: SimulationFormat = .generic
+
+    @Option(name: .customLong("event-size"), help: "Bytes per raw event for input-events: 24 (64-bit) or 16 (32-bit).")
+    var eventSize = InputEventLayout.native.rawValue
 
     @Option(help: "phyphox's separator: comma, tab, semicolon, tab-decimal-comma, semicolon-decimal-comma.")
     var dialect: String = "comma"
@@ -64,6 +68,7 @@ struct Simulate: ParsableCommand {
         guard (0..<1).contains(hold) else { throw ValidationError("--hold must be a share from 0 to below 1.") }
         guard !kinds.isEmpty else { throw ValidationError("--kinds needs at least one kind.") }
         _ = try phyphoxDialect()
+        guard InputEventLayout(eventSize: eventSize) != nil else { throw ValidationError("--event-size must be 24 or 16.") }
     }
 
     func run() throws {
@@ -78,11 +83,25 @@ struct Simulate: ParsableCommand {
         let grip = upright ? Rotation(axis: Vector3(1, 0, 0), angle: .pi / 2) : nil
         let plan = SessionPlan(seed: seed, punchCount: punches, kinds: kinds, hand: hand, sensor: sensor, grip: grip)
 
-        let writer = TraceWriter(try style())
         let sink = try output.map { try FileSink(path: $0) } ?? FileSink.standardOutput
+        switch format {
+        case .evemu: try writeEvemu(plan.samples, to: sink)
+        case .inputEvents: try writeEvents(plan.samples, to: sink)
+        default: try writeTrace(plan.samples, to: sink)
+        }
+        if let output {
+            let labels = (output.hasSuffix(".csv") ? String(output.dropLast(4)) : output) + ".labels.csv"
+            try FileSink(path: labels).write(PunchLabel.formatLabels(plan.labels))
+        }
+    }
+
+    // MARK: - Writing
+
+    private func writeTrace(_ samples: SampledSession, to sink: FileSink) throws {
+        let writer = TraceWriter(try style())
         var text = ""
         writer.appendHeader(to: &text)
-        for sample in plan.samples {
+        for sample in samples {
             writer.appendRow(sample, to: &text)
             if text.utf8.count >= 1 << 16 {
                 try sink.write(text)
@@ -90,18 +109,41 @@ struct Simulate: ParsableCommand {
             }
         }
         try sink.write(text)
-        if let output {
-            let labels = (output.hasSuffix(".csv") ? String(output.dropLast(4)) : output) + ".labels.csv"
-            try FileSink(path: labels).write(PunchLabel.formatLabels(plan.labels))
+    }
+
+    private func writeEvemu(_ samples: SampledSession, to sink: FileSink) throws {
+        var text = EvemuRecording.header(for: SimulatedInputDevice.description, codes: SimulatedInputDevice.codes)
+        var encoder = InputEventEncoder()
+        for sample in samples {
+            for event in encoder.events(for: sample) { text += event.evemuLine + "\n" }
+            if text.utf8.count >= 1 << 16 {
+                try sink.write(text)
+                text.removeAll(keepingCapacity: true)
+            }
         }
+        try sink.write(text)
+    }
+
+    private func writeEvents(_ samples: SampledSession, to sink: FileSink) throws {
+        let layout = InputEventLayout(eventSize: eventSize) ?? .native
+        var bytes: [UInt8] = []
+        var encoder = InputEventEncoder()
+        for sample in samples {
+            for event in encoder.events(for: sample) { event.append(to: &bytes, layout: layout) }
+            if bytes.count >= 1 << 16 {
+                try sink.write(bytes)
+                bytes.removeAll(keepingCapacity: true)
+            }
+        }
+        try sink.write(bytes)
     }
 
     private func style() throws -> TraceWriter.Style {
         switch format {
-        case .generic: .generic
         case .phyphox: .phyphox(try phyphoxDialect(), gravityIncluded: !linear)
         case .sensorLogger: .sensorLogger()
         case .physicsToolbox: .physicsToolbox
+        case .generic, .evemu, .inputEvents: .generic
         }
     }
 
@@ -120,6 +162,16 @@ struct Simulate: ParsableCommand {
 }
 
 extension PunchKind: ExpressibleByArgument {}
+
+/// What `simulate` writes.
+enum SimulationFormat: String, CaseIterable, ExpressibleByArgument {
+    case generic
+    case phyphox
+    case sensorLogger = "sensor-logger"
+    case physicsToolbox = "physics-toolbox"
+    case evemu
+    case inputEvents = "input-events"
+}
 
 // MARK: - FileSink
 
@@ -141,5 +193,9 @@ struct FileSink {
 
     func write(_ text: String) throws {
         try handle.write(contentsOf: Data(text.utf8))
+    }
+
+    func write(_ bytes: [UInt8]) throws {
+        try handle.write(contentsOf: Data(bytes))
     }
 }

@@ -77,6 +77,58 @@ private func agreesWithStandardLibrary(_ text: String) -> Bool {
         }
     }
 
+    @Test func agreesWithDoubleParsingOnLongMantissasAcrossTheFastTable() {
+        // 15 to 19 significant digits with decimal exponents across and just past the table
+        // the Eisel–Lemire path uses: what a double printed in full looks like.
+        var random = TraceTestGenerator(seed: 11)
+        for _ in 0..<50_000 {
+            let digits = Int.random(in: 15...19, using: &random)
+            var mantissa = String(UInt64.random(in: 1...9, using: &random))
+            for _ in 1..<digits { mantissa += String(UInt64.random(in: 0...9, using: &random)) }
+            let text = "\(mantissa)e\(Int.random(in: -90...90, using: &random))"
+            #expect(agreesWithStandardLibrary(text), "\(text)")
+        }
+    }
+
+    @Test func roundsExactHalfwayCasesToEven() {
+        // Numbers exactly halfway between two doubles: an odd 54-bit integer n, scaled by a power
+        // of two, written with up to 19 digits so that they cannot take Clinger's path.
+        var random = TraceTestGenerator(seed: 5)
+        var cases: [String] = []
+        for q in 1...22 {
+            // n = w · 5^q with w odd: n · 2^q = w · 10^q.
+            var power: UInt64 = 1
+            for _ in 0..<q { power *= 5 }
+            let lower = ((1 << 53) + power - 1) / power
+            let upper = (1 << 54) / power
+            guard lower < upper else { continue }
+            for _ in 0..<20 {
+                let w = UInt64.random(in: lower..<upper, using: &random) | 1
+                guard w * power < 1 << 54 else { continue }
+                var written = String(w)
+                var exponent = q
+                while written.count < 19 {
+                    written += "0"
+                    exponent -= 1
+                }
+                cases += ["\(written)e\(exponent)", "\(w + 1)e\(q)", "\(w - 1)e\(q)"]
+            }
+        }
+        for k in 1...4 {
+            // w = n · 5^k: w · 10^-k = n / 2^k, halfway between doubles for odd 54-bit n.
+            var power: UInt64 = 1
+            for _ in 0..<k { power *= 5 }
+            for _ in 0..<50 {
+                let n = UInt64.random(in: (1 << 53)..<(1 << 54), using: &random) | 1
+                cases += ["\(n * power)e-\(k)", "\(n * power + 1)e-\(k)", "\(n * power - 1)e-\(k)"]
+            }
+        }
+        #expect(cases.count > 1000)
+        for text in cases {
+            #expect(agreesWithStandardLibrary(text), "\(text)")
+        }
+    }
+
     // MARK: - Decimal comma
 
     @Test func readsADecimalCommaOnlyWhenAsked() {
@@ -90,6 +142,19 @@ private func agreesWithStandardLibrary(_ text: String) -> Bool {
     }
 
     // MARK: - What is not a number
+
+    @Test(arguments: ["/", ":", " ", "a", "é", "\u{0}", "\u{7F}"])
+    func rejectsAnyOddByteInsideALongRunOfDigits(_ odd: String) {
+        // The digits are read eight at a time: a byte just outside '0'...'9' in any place of
+        // the word must still stop the number.
+        let digits = Array("1234567890123456")
+        for position in digits.indices {
+            var text = digits
+            text[position] = Character(odd)
+            let written = "0." + String(text)
+            #expect(parse(written) == nil, "\(written)")
+        }
+    }
 
     @Test(arguments: ["0x10", "0x1p3"])
     func rejectsHexadecimalFloats(_ text: String) {

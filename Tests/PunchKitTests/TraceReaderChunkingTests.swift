@@ -73,6 +73,24 @@ private let chunkSizes = [1, 2, 7, 64, 4096]
     }
 }
 
+@Suite struct TraceLineEndTests {
+    @Test func findsLineEndsLikeAByteScan() {
+        // Line ends found a word at a time, among bytes of every value, from every start.
+        var random = TraceTestGenerator(seed: 21)
+        for _ in 0..<200 {
+            let bytes = (0..<Int.random(in: 0...40, using: &random)).map { _ in
+                Bool.random(using: &random) ? UInt8(ascii: "\n") : UInt8.random(in: 0...255, using: &random)
+            }
+            bytes.withUnsafeBytes { buffer in
+                for start in 0...bytes.count {
+                    let expected = bytes[start...].firstIndex(of: UInt8(ascii: "\n"))
+                    #expect(TraceReader.firstNewline(in: buffer, from: start) == expected)
+                }
+            }
+        }
+    }
+}
+
 extension String {
     /// The text with its 0-based line `index` replaced by `line`.
     func replacingLine(_ index: Int, with line: String) -> String {

@@ -145,6 +145,17 @@ import Testing
         #expect(lenient.summary.lineCount == 4)
     }
 
+    @Test(arguments: [64, 4096, Int.max])
+    func readsALineAtTheLimitWhateverItsLineEnd(chunkSize: Int) throws {
+        // Exactly the limit once its `\r` is gone: read (and found broken for its content), not
+        // dropped as too long, wherever the chunks split it.
+        let atLimit = "0.01," + String(repeating: "9", count: TraceReader.maximumLineLength - 9) + ",0,1"
+        #expect(atLimit.utf8.count == TraceReader.maximumLineLength)
+        let error = try #require(traceError("t,x,y,z\r\n0,0,0,1\r\n\(atLimit)\r\n", chunkSize: chunkSize))
+        #expect(error.kind == .notFinite)
+        #expect(error.line == 3)
+    }
+
     // MARK: - Lenient mode
 
     @Test func skipsAndCountsBadRowsInLenientMode() throws {

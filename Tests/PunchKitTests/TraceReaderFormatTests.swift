@@ -51,7 +51,7 @@ private func restingRows(count: Int, timeScale: Double = 1, accelerationScale: D
         let text = """
             label,z,gx,x,t,y,gy,gz,note
             rest,1,0.1,0.2,0.5,0.3,0.2,0.3,"quoted, with a comma"
-            jab,2,0.1,0.4,0.51,0.6,0.2,0.3,plain
+            jab ✓ naïve,2,0.1,0.4,0.51,0.6,0.2,0.3,plain
 
             """
         let reading = try readTrace(text)

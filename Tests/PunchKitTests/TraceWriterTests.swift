@@ -4,8 +4,11 @@ import Testing
 
 /// Every style the writer has, each variant once.
 private let allStyles: [TraceWriter.Style] =
-    [.generic, .physicsToolbox, .sensorLogger(), .sensorLogger(epochNanosecondsAtZero: 1_500_000_000_123_456_789)]
-    + TraceWriter.PhyphoxDialect.allCases.flatMap { dialect in
+    [
+        .generic, .genericWithUnits, .physicsToolbox, .sensorLogger(),
+        .sensorLogger(epochNanosecondsAtZero: 1_500_000_000_123_456_789),
+    ]
+    + TraceWriter.PhyphoxDialect.allCases.flatMap { dialect -> [TraceWriter.Style] in
         [.phyphox(dialect, gravityIncluded: true), .phyphox(dialect, gravityIncluded: false)]
     }
 
@@ -50,6 +53,15 @@ private let allStyles: [TraceWriter.Style] =
         let forced = try readTrace(bytes, units: .g)
         #expect(forced.summary.gravityIncluded == false)
         #expect(forced.samples == samples)
+    }
+
+    @Test func readsBackGenericLinearAccelerationWithUnitsInTheHeaderAsWritten() throws {
+        let samples = madeUpSamples(count: 300, gravity: false)
+        let reading = try readTrace(TraceWriter(.genericWithUnits).bytes(samples))
+        #expect(reading.summary.units == .g)
+        #expect(!reading.summary.unitsFromData)
+        #expect(reading.summary.gravityIncluded == false)
+        #expect(reading.samples == samples)
     }
 
     @Test func writesNothingButTheHeaderForNoSamples() throws {

@@ -1,0 +1,73 @@
+// MARK: - Command
+
+/// Something a fighter (or the clock) asks of the engine.
+public enum Command: Hashable, Sendable, Codable {
+    /// Create a fighter.
+    case register(Registration)
+    /// Replace a fighter's display name, bio and profile stats.
+    case updateProfile(FighterID, displayName: String, bio: String, profile: ProfileStats)
+    /// Set a fighter's location.
+    case move(FighterID, to: Coordinate)
+    /// Challenge `opponent` to a fight.
+    case challenge(FighterID, opponent: FighterID)
+    /// The challenged fighter accepts.
+    case accept(FightID, by: FighterID)
+    /// The challenged fighter declines.
+    case decline(FightID, by: FighterID)
+    /// Throw a punch; `damage` comes from the detector.
+    case punch(FightID, by: FighterID, kind: PunchType, damage: Int)
+    /// Give up a fight under way.
+    case forfeit(FightID, by: FighterID)
+    /// Join the oldest waiting fighter's room, or open one.
+    case quickMatch(FighterID)
+    /// Close one's own quick-match room.
+    case leaveQuickMatch(FighterID)
+    /// Expire every challenge and pass every turn whose deadline has come. Other commands settle
+    /// the fights they touch themselves; this one is for a scheduler, so deadlines reach the log
+    /// even when nobody acts.
+    case settleDeadlines
+
+    /// The fight this command is about, if any.
+    public var fight: FightID? {
+        switch self {
+        case .accept(let id, _), .decline(let id, _), .punch(let id, _, _, _), .forfeit(let id, _): id
+        default: nil
+        }
+    }
+
+    /// The fighters this command names.
+    public var fighters: [FighterID] {
+        switch self {
+        case .register, .settleDeadlines: []
+        case .updateProfile(let id, _, _, _), .move(let id, _), .quickMatch(let id), .leaveQuickMatch(let id): [id]
+        case .challenge(let id, let opponent): [id, opponent]
+        case .accept(_, let id), .decline(_, let id), .punch(_, let id, _, _), .forfeit(_, let id): [id]
+        }
+    }
+}
+
+/// What a new fighter gives when registering. Validated by the engine.
+public struct Registration: Hashable, Sendable, Codable {
+    /// The wanted username.
+    public var username: String
+    /// The name to show.
+    public var displayName: String
+    /// A short introduction.
+    public var bio: String
+    /// Where the fighter is, if they share it.
+    public var location: Coordinate?
+    /// Height, weight and reach.
+    public var profile: ProfileStats
+
+    /// Creates a registration.
+    public init(
+        username: String, displayName: String, bio: String = "", location: Coordinate? = nil,
+        profile: ProfileStats = ProfileStats()
+    ) {
+        self.username = username
+        self.displayName = displayName
+        self.bio = bio
+        self.location = location
+        self.profile = profile
+    }
+}

@@ -1,0 +1,180 @@
+// MARK: - Challenges
+
+extension Draft {
+    mutating func challenge(_ challenger: FighterID, _ opponent: FighterID) throws(Refusal) {
+        guard challenger != opponent else { throw .cannotChallengeSelf }
+        _ = try fighter(challenger)
+        _ = try fighter(opponent)
+        try ensureNoOpenFight(challenger, opponent)
+        let expiresAt = now + rules.challengeLifetime
+        var fight = startFight(challenger: challenger, opponent: opponent, phase: .challenged(expiresAt: expiresAt))
+        emit(&fight, .challenged(challenger: challenger, opponent: opponent, expiresAt: expiresAt))
+    }
+
+    mutating func answer(_ id: FightID, by fighter: FighterID, accepting: Bool) throws(Refusal) {
+        settle(id)
+        var fight = try fight(id)
+        guard fight.corner(of: fighter) == .opponent else {
+            throw fight.corner(of: fighter) == nil ? .notInFight(fighter, id) : .notTheChallenged(fighter, id)
+        }
+        guard case .challenged = fight.phase else {
+            if case .finished(.expired, _) = fight.phase { throw .challengeExpired(id) }
+            throw .challengeNotPending(id)
+        }
+        if accepting {
+            let turn = beginTurn(of: .challenger, in: &fight, at: now)
+            emit(&fight, .accepted(turn: turn))
+        } else {
+            fight.phase = .finished(.declined, at: now)
+            emit(&fight, .declined)
+        }
+    }
+
+    /// Refuses when `a` and `b` already have an open fight, after bringing that fight up to `now`
+    /// (an expired challenge no longer holds the pair).
+    mutating func ensureNoOpenFight(_ a: FighterID, _ b: FighterID) throws(Refusal) {
+        guard let open = state.openFight(between: a, b) else { return }
+        settle(open.id)
+        if let stillOpen = state.openFight(between: a, b) { throw .pairAlreadyFighting(stillOpen.id) }
+    }
+
+    mutating func startFight(challenger: FighterID, opponent: FighterID, phase: Fight.Phase) -> Fight {
+        let fight = Fight(id: state.nextFightID, challenger: challenger, opponent: opponent, phase: phase, stamina: rules.startingStamina)
+        state.nextFightID = FightID(fight.id.rawValue + 1)
+        return fight
+    }
+
+    /// Gives `corner` the turn from `start` and returns it.
+    func beginTurn(of corner: Corner, in fight: inout Fight, at start: Timestamp) -> Turn {
+        let deadline = start + rules.turnTimeout
+        fight.phase = .active(turn: corner, deadline: deadline)
+        return Turn(fighter: fight.fighter(in: corner), deadline: deadline)
+    }
+}
+
+// MARK: - Punches
+
+extension Draft {
+    mutating func punch(_ id: FightID, by fighter: FighterID, kind: PunchType, damage: Int) throws(Refusal) {
+        settle(id)
+        var fight = try fight(id)
+        guard let corner = fight.corner(of: fighter) else { throw .notInFight(fighter, id) }
+        guard case .active(let turn, _) = fight.phase else { throw .fightNotActive(id) }
+        guard turn == corner else { throw .waitYourTurn(id) }
+        guard damage >= 1 else { throw .invalid(FieldError(.damage, expected: "at least 1", got: "\(damage)")) }
+
+        let target = corner.other
+        fight.stamina[target] = max(0, fight.stamina[target] - damage)
+        fight.punches[corner] += 1
+        let knockedOut = fight.stamina[target] == 0
+        let roundsOver = fight.punches[corner] >= rules.punchesPerFighter && fight.punches[target] >= rules.punchesPerFighter
+        if knockedOut || roundsOver {
+            emit(&fight, .punched(by: fighter, kind: kind, damage: damage, staminaLeft: fight.stamina[target], turn: nil))
+            let result = knockedOut ? fight.result(winner: fighter, by: .knockout) : fight.resultOnPoints
+            end(&fight, result, at: now)
+        } else {
+            // A fighter with no punches left is skipped; the other keeps throwing.
+            let next = fight.punches[target] < rules.punchesPerFighter ? target : corner
+            let turn = beginTurn(of: next, in: &fight, at: now)
+            emit(&fight, .punched(by: fighter, kind: kind, damage: damage, staminaLeft: fight.stamina[target], turn: turn))
+        }
+    }
+
+    mutating func forfeit(_ id: FightID, by fighter: FighterID) throws(Refusal) {
+        settle(id)
+        var fight = try fight(id)
+        guard let corner = fight.corner(of: fighter) else { throw .notInFight(fighter, id) }
+        guard case .active = fight.phase else { throw .fightNotActive(id) }
+        end(&fight, fight.result(winner: fight.fighter(in: corner.other), by: .forfeit), at: now)
+    }
+
+    /// Finishes `fight` and changes both records. Only called on an active fight, and the fight
+    /// leaves the active phase here, so a record changes exactly once per fight.
+    mutating func end(_ fight: inout Fight, _ result: FightResult, at moment: Timestamp) {
+        fight.phase = .finished(.decided(result), at: moment)
+        for id in [fight.challenger, fight.opponent] {
+            guard var fighter = state.fighters[id] else { continue }
+            switch result.winner {
+            case nil: fighter.record.draws += 1
+            case id: fighter.record.wins += 1
+            default: fighter.record.losses += 1
+            }
+            state.fighters[id] = fighter
+        }
+        emit(&fight, at: moment, .ended(result))
+    }
+}
+
+extension Fight {
+    func result(winner: FighterID?, by decision: FightResult.Decision) -> FightResult {
+        FightResult(challenger: challenger, opponent: opponent, winner: winner, decision: decision)
+    }
+
+    /// Higher stamina wins; equal stamina is a draw.
+    var resultOnPoints: FightResult {
+        let winner: FighterID? =
+            stamina.challenger > stamina.opponent ? challenger : stamina.opponent > stamina.challenger ? opponent : nil
+        return result(winner: winner, by: .points)
+    }
+}
+
+// MARK: - Deadlines
+
+extension Draft {
+    /// Brings fight `id` up to `now`: expires an unanswered challenge, passes a lapsed turn.
+    ///
+    /// A turn that lapsed several times in a row (nobody punched for minutes) is one event with
+    /// the count, not one per minute, so a long-idle fight does not flood the log.
+    mutating func settle(_ id: FightID) {
+        guard var fight = state.fights[id] else { return }
+        switch fight.phase {
+        case .challenged(let expiresAt) where now >= expiresAt:
+            fight.phase = .finished(.expired, at: expiresAt)
+            emit(&fight, at: expiresAt, .expired)
+        case .active(let turn, let deadline) where now >= deadline:
+            let waiting = turn.other
+            guard fight.punches[waiting] < rules.punchesPerFighter else {
+                // The other fighter has thrown all their punches and this one let the turn lapse:
+                // the round is over.
+                end(&fight, fight.resultOnPoints, at: deadline)
+                return
+            }
+            let missed = 1 + (now - deadline) / rules.turnTimeout
+            let lastPass = deadline + (missed - 1) * rules.turnTimeout
+            let next = missed % 2 == 1 ? waiting : turn
+            let newTurn = beginTurn(of: next, in: &fight, at: lastPass)
+            emit(&fight, at: lastPass, .turnPassed(missedTurns: Int(missed), turn: newTurn))
+        default:
+            return
+        }
+    }
+}
+
+// MARK: - Quick match
+
+extension Draft {
+    /// Joins the oldest room whose owner is free to fight `id`; opens a room when there is none.
+    /// The room's owner becomes the challenger and throws first: they were ready first.
+    mutating func quickMatch(_ id: FighterID) throws(Refusal) {
+        _ = try fighter(id)
+        guard !state.rooms.contains(where: { $0.fighter == id }) else { throw .alreadyWaiting(id) }
+        let oldestFirst = state.rooms.sorted { ($0.openedAt, $0.fighter) < ($1.openedAt, $1.fighter) }
+        for room in oldestFirst {
+            guard (try? ensureNoOpenFight(room.fighter, id)) != nil else { continue }
+            state.rooms.removeAll { $0.fighter == room.fighter }
+            let turn = Turn(fighter: room.fighter, deadline: now + rules.turnTimeout)
+            var fight = startFight(challenger: room.fighter, opponent: id, phase: .active(turn: .challenger, deadline: turn.deadline))
+            emit(&fight, .matched(challenger: room.fighter, opponent: id, turn: turn))
+            return
+        }
+        state.rooms.append(Room(fighter: id, openedAt: now))
+        emit(id, .openedRoom)
+    }
+
+    mutating func leaveQuickMatch(_ id: FighterID) throws(Refusal) {
+        _ = try fighter(id)
+        guard state.rooms.contains(where: { $0.fighter == id }) else { throw .notWaiting(id) }
+        state.rooms.removeAll { $0.fighter == id }
+        emit(id, .leftRoom)
+    }
+}

@@ -1,0 +1,30 @@
+// MARK: - Rules
+
+/// The numbers the rules are made of. The defaults are the original app's.
+public struct Rules: Hashable, Sendable, Codable {
+    /// Stamina each fighter starts a fight with.
+    public var startingStamina: Int
+    /// Seconds the fighter whose turn it is has to punch before the turn passes to the other;
+    /// at least 1 (smaller values are raised to 1, since lapsed turns are counted by division).
+    public var turnTimeout: Int64 {
+        didSet { turnTimeout = max(1, turnTimeout) }
+    }
+    /// Seconds a challenge waits for an answer before it expires.
+    public var challengeLifetime: Int64
+    /// Punches each fighter may throw; when both have thrown them all the fight is decided on stamina.
+    public var punchesPerFighter: Int
+    /// How far away, in kilometres, matchmaking looks for an opponent.
+    public var matchRadiusKm: Double
+
+    /// Creates rules; every parameter defaults to the original app's value.
+    public init(
+        startingStamina: Int = 100, turnTimeout: Int64 = 60, challengeLifetime: Int64 = 24 * 60 * 60,
+        punchesPerFighter: Int = 20, matchRadiusKm: Double = 50
+    ) {
+        self.startingStamina = startingStamina
+        self.turnTimeout = max(1, turnTimeout)
+        self.challengeLifetime = challengeLifetime
+        self.punchesPerFighter = punchesPerFighter
+        self.matchRadiusKm = matchRadiusKm
+    }
+}

@@ -1,0 +1,77 @@
+import FightEngine
+import GRDB
+
+// MARK: - Matchmaking
+
+extension FightStore {
+    /// The versus screen: the nearest fighter `viewer` has not been shown, within `maxDistanceKm`
+    /// (the rules' radius by default), not `viewer` and not someone they are fighting. The fighter
+    /// returned is remembered as shown, so "back down" is calling this again. `nil` when nobody is left.
+    public func nextOpponent(
+        for viewer: FighterID, at now: Timestamp, maxDistanceKm: Double? = nil
+    ) throws -> Result<Matchup?, Refusal> {
+        try immediateTransaction { db in
+            let found = try nearestUnseen(for: viewer, maxDistanceKm: maxDistanceKm ?? referee.rules.matchRadiusKm, in: db)
+            if case .success(let matchup?) = found {
+                try db.execute(
+                    sql: "INSERT INTO shown (viewer_id, shown_id, shown_at) VALUES (?, ?, ?)",
+                    arguments: [viewer.rawValue, matchup.opponent.id.rawValue, now.secondsSince1970])
+            }
+            return found
+        }
+    }
+
+    /// The opponent `nextOpponent` would show, without remembering them (a read; no write lock).
+    public func peekNextOpponent(for viewer: FighterID, maxDistanceKm: Double? = nil) throws -> Result<Matchup?, Refusal> {
+        try database.read { db in
+            try nearestUnseen(for: viewer, maxDistanceKm: maxDistanceKm ?? referee.rules.matchRadiusKm, in: db)
+        }
+    }
+
+    /// The search behind both: it widens in rings. The R*Tree gives the fighters in a box covering
+    /// a circle of radius r; if the nearest of them is within r, nobody outside the box can be
+    /// nearer, so it is the answer. Otherwise r doubles, up to `limit`. Dense places answer from a
+    /// small box.
+    func nearestUnseen(for viewer: FighterID, maxDistanceKm limit: Double, in db: Database) throws -> Result<Matchup?, Refusal> {
+        guard let me = try FighterRows.fetch(db, where: "id = ?", [viewer.rawValue]).first else {
+            return .failure(.unknownFighter(viewer))
+        }
+        guard let origin = me.location else { return .failure(.noLocation(viewer)) }
+        let fighting = try Self.opponents(of: viewer, in: db)
+        var radius = min(limit, 1)
+        while true {
+            let candidates = try Self.fightersNotShown(to: viewer, within: radius, of: origin, in: db)
+            let found = Result { () throws(Refusal) in
+                try Matchmaking.nearest(to: me, among: candidates, excluding: fighting, maxDistanceKm: radius)
+            }
+            guard case .success(nil) = found, radius < limit else { return found }
+            radius = min(limit, radius * 2)
+        }
+    }
+
+    /// Fighters in the boxes covering `radiusKm` around `origin` whom `viewer` has not been shown.
+    static func fightersNotShown(
+        to viewer: FighterID, within radiusKm: Double, of origin: Coordinate, in db: Database
+    ) throws -> [Fighter] {
+        var fighters: [Fighter] = []
+        for box in GeoBox.covering(radiusKm: radiusKm, around: origin) {
+            let rows = try Row.fetchAll(
+                db, sql: candidatesSQL,
+                arguments: [
+                    box.minLatitude, box.maxLatitude, box.minLongitude, box.maxLongitude, viewer.rawValue,
+                ])
+            fighters += try rows.map(FighterRows.decode)
+        }
+        return fighters
+    }
+
+    /// Fighters whose R*Tree box meets a rectangle (south, north, west, east), not the viewer and
+    /// not shown to the viewer. The R*Tree answers the rectangle; the fighters' rows are then
+    /// looked up by primary key, so nothing is scanned.
+    static let candidatesSQL = """
+        SELECT f.* FROM fighter_locations l JOIN fighters f ON f.id = l.id
+        WHERE l.max_lat >= ?1 AND l.min_lat <= ?2 AND l.max_lon >= ?3 AND l.min_lon <= ?4
+          AND l.id != ?5
+          AND NOT EXISTS (SELECT 1 FROM shown s WHERE s.viewer_id = ?5 AND s.shown_id = l.id)
+        """
+}

@@ -1,0 +1,116 @@
+import FightEngine
+import Foundation
+import GRDB
+
+// MARK: - Fighters
+
+enum FighterRows {
+    static let columns = """
+        id, username, display_name, bio, latitude, longitude, height_cm, weight_kg, reach_cm, wins, losses, draws, joined_at
+        """
+
+    static func decode(_ row: Row) throws -> Fighter {
+        let id: Int64 = row["id"]
+        let username: Username
+        do { username = try Username(validating: row["username"]) } catch {
+            throw StoreError(table: "fighters", rowID: id, problem: "\(error)")
+        }
+        let latitude: Double? = row["latitude"], longitude: Double? = row["longitude"]
+        return Fighter(
+            id: FighterID(id), username: username, displayName: row["display_name"], bio: row["bio"],
+            location: latitude.flatMap { lat in longitude.map { Coordinate(latitude: lat, longitude: $0) } },
+            profile: ProfileStats(heightCm: row["height_cm"], weightKg: row["weight_kg"], reachCm: row["reach_cm"]),
+            record: Record(wins: row["wins"], losses: row["losses"], draws: row["draws"]),
+            joinedAt: Timestamp(secondsSince1970: row["joined_at"]))
+    }
+
+    static func fetch(_ db: Database, where condition: String, _ arguments: StatementArguments) throws -> [Fighter] {
+        try Row.fetchAll(db, sql: "SELECT \(columns) FROM fighters WHERE \(condition)", arguments: arguments).map(decode)
+    }
+
+    /// Inserts or updates `fighter`, and its R*Tree entry when the location changed.
+    static func save(_ fighter: Fighter, replacing old: Fighter?, in db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO fighters (\(columns), username_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(id) DO UPDATE SET
+                    display_name = excluded.display_name, bio = excluded.bio,
+                    latitude = excluded.latitude, longitude = excluded.longitude,
+                    height_cm = excluded.height_cm, weight_kg = excluded.weight_kg, reach_cm = excluded.reach_cm,
+                    wins = excluded.wins, losses = excluded.losses, draws = excluded.draws
+                """,
+            arguments: [
+                fighter.id.rawValue, fighter.username.rawValue, fighter.displayName, fighter.bio,
+                fighter.location?.latitude, fighter.location?.longitude, fighter.profile.heightCm,
+                fighter.profile.weightKg, fighter.profile.reachCm, fighter.record.wins, fighter.record.losses,
+                fighter.record.draws, fighter.joinedAt.secondsSince1970, fighter.username.key,
+            ])
+        guard fighter.location != old?.location else { return }
+        if let location = fighter.location {
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO fighter_locations VALUES (?, ?, ?, ?, ?)",
+                arguments: [fighter.id.rawValue, location.latitude, location.latitude, location.longitude, location.longitude])
+        } else {
+            try db.execute(sql: "DELETE FROM fighter_locations WHERE id = ?", arguments: [fighter.id.rawValue])
+        }
+    }
+}
+
+// MARK: - Fights
+
+enum FightRows {
+    static func fetch(_ db: Database, where condition: String, _ arguments: StatementArguments) throws -> [Fight] {
+        try Row.fetchAll(db, sql: "SELECT id, body FROM fights WHERE \(condition)", arguments: arguments).map { row in
+            try JSON.decode(Fight.self, from: row["body"], table: "fights", rowID: row["id"])
+        }
+    }
+
+    static func save(_ fight: Fight, in db: Database) throws {
+        let (low, high) = (min(fight.challenger, fight.opponent), max(fight.challenger, fight.opponent))
+        try db.execute(
+            sql: """
+                INSERT INTO fights (id, challenger_id, opponent_id, pair_low, pair_high, is_open, deadline, body)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(id) DO UPDATE SET is_open = excluded.is_open, deadline = excluded.deadline, body = excluded.body
+                """,
+            arguments: [
+                fight.id.rawValue, fight.challenger.rawValue, fight.opponent.rawValue, low.rawValue, high.rawValue,
+                fight.isOpen, fight.deadline?.secondsSince1970, try JSON.encode(fight),
+            ])
+    }
+}
+
+// MARK: - Events
+
+enum EventRows {
+    static func append(_ event: Event, in db: Database) throws {
+        var fight: Int64?, sequence: Int?, fighter: Int64?
+        switch event {
+        case .fight(let e): (fight, sequence) = (e.fight.rawValue, e.sequence)
+        case .fighter(let e): fighter = e.fighter.rawValue
+        }
+        try db.execute(
+            sql: "INSERT INTO events (fight_id, sequence, fighter_id, at, body) VALUES (?, ?, ?, ?, ?)",
+            arguments: [fight, sequence, fighter, event.at.secondsSince1970, try JSON.encode(event)])
+    }
+
+    static func fetch(_ db: Database, where condition: String = "1", _ arguments: StatementArguments = []) throws -> [Event] {
+        try Row.fetchAll(db, sql: "SELECT id, body FROM events WHERE \(condition) ORDER BY id", arguments: arguments).map { row in
+            try JSON.decode(Event.self, from: row["body"], table: "events", rowID: row["id"])
+        }
+    }
+}
+
+// MARK: - JSON
+
+enum JSON {
+    static func encode(_ value: some Encodable) throws -> String {
+        String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, from text: String, table: String, rowID: Int64) throws -> T {
+        do { return try JSONDecoder().decode(type, from: Data(text.utf8)) } catch {
+            throw StoreError(table: table, rowID: rowID, problem: "unreadable \(T.self): \(error)")
+        }
+    }
+}

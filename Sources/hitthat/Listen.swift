@@ -1,0 +1,168 @@
+import ArgumentParser
+import InputDevices
+import PunchKit
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// MARK: - listen
+
+/// `hitthat listen`: punches from a live motion sensor, a pipe of raw events, or a recording.
+struct Listen: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Detect punches live from a motion sensor.",
+        discussion: """
+            Reads an evdev node (/dev/input/eventN), a joystick node (/dev/input/jsN), raw input_event \
+            records on standard input (-, with --resolution or --device-info), or an evemu-record \
+            capture (--evemu), turns each SYN_REPORT frame into a sample and prints punches as \
+            `detect` does, with latency_ms: from reading the frame that decided a punch to writing \
+            its line. Ctrl-C stops and prints a summary.
+            """
+    )
+
+    @Argument(help: "The node to read: /dev/input/eventN, /dev/input/jsN, or - for raw events on standard input.")
+    var node: String?
+
+    @Option(help: "Replay an evemu-record capture instead of reading a node.")
+    var evemu: String?
+
+    @Flag(help: "One JSON object a punch, a line each.")
+    var json = false
+
+    @Option(name: .customLong("event-size"), help: "Bytes per raw event on a pipe: 24 (64-bit) or 16 (32-bit).")
+    var eventSize = InputEventLayout.native.rawValue
+
+    @Option(
+        name: [.customLong("scale"), .customLong("resolution")],
+        help: "Accelerometer units per g: needed for a pipe or a joystick node; overrides a node's own resolution and the known device's scale.")
+    var resolution: Double?
+
+    @Option(name: .customLong("device-info"), help: "An evemu-describe file naming the device behind a pipe.")
+    var deviceInfo: String?
+
+    @Option(help: "The device axes as x, y, z, e.g. \"x,-z,y\" (the known device's map otherwise).")
+    var axes: String?
+
+    @OptionGroup var detectorOptions: DetectorOptions
+
+    func validate() throws {
+        guard (node == nil) != (evemu == nil) else { throw ValidationError("Give a node (or -) or --evemu FILE, not both.") }
+        guard InputEventLayout(eventSize: eventSize) != nil else { throw ValidationError("--event-size must be 24 or 16.") }
+        if let resolution, !(resolution > 0 && resolution.isFinite) {
+            throw ValidationError("--resolution must be a positive number of units per g.")
+        }
+    }
+
+    func run() throws {
+        var source: any MotionFrameSource
+        do {
+            source = try openSource()
+        } catch let error as Reported {
+            throw error.status
+        } catch {
+            printError("\(error)")
+            throw ExitCode.failure
+        }
+        let interrupt = InterruptFlag.install()
+        var detector = PunchDetector(configuration: detectorOptions.configuration)
+        var output = PunchPrinter(json: json, extraColumns: ["latency (ms)"])
+        var tally = PunchTally()
+        var failure: Error?
+        while !interrupt.isRaised {
+            let frame: MotionFrame?
+            do {
+                frame = try source.nextFrame()
+            } catch InputDeviceError.interrupted {
+                break
+            } catch {
+                failure = error
+                break
+            }
+            guard let frame else { break }
+            let received = monotonicSeconds()
+            let sample = MotionSample(
+                time: frame.time,
+                acceleration: Vector3(frame.acceleration.x, frame.acceleration.y, frame.acceleration.z))
+            tally.see(sample)
+            if let punch = detector.process(sample) {
+                tally.count(punch)
+                let latency = (monotonicSeconds() - received) * 1000
+                output.write(punch, since: tally.firstTime, extra: [("latency_ms", formatted(latency, decimals: 3))])
+            }
+        }
+        if failure == nil, let punch = detector.finish() {
+            tally.count(punch)
+            output.write(punch, since: tally.firstTime, extra: [("latency_ms", "0.000")])
+        }
+        printError(tally.summary(of: node ?? evemu ?? "-", detail: interrupt.isRaised ? "stopped by Ctrl-C" : nil))
+        if let failure {
+            printError("\(failure)")
+            throw ExitCode.failure
+        }
+    }
+
+    // MARK: - Sources
+
+    private func overrides() throws -> MotionOverrides {
+        var overrides = try MotionOverrides(axes: axes, scale: nil)
+        overrides.unitsPerG = resolution
+        return overrides
+    }
+
+    /// The frame source the arguments name. Nodes and pipes are read through an
+    /// `InterruptibleDescriptor`, so that Ctrl-C ends a blocked read and the summary is printed.
+    private func openSource() throws -> any MotionFrameSource {
+        if let evemu {
+            return try EvemuMotionReader(recording: try EvemuRecording.load(path: evemu), overrides: overrides())
+        }
+        let path = node ?? "-"
+        if path == "-" {
+            let device = try deviceInfo.map { try EvemuRecording.load(path: $0).device } ?? .unknown
+            return EvdevMotionReader(
+                source: InterruptibleDescriptor(.standardInput), sourceName: "-",
+                layout: InputEventLayout(eventSize: eventSize) ?? .native,
+                assembler: EvdevFrameAssembler(calibration: try MotionCalibration.resolve(for: device, overrides: overrides())))
+        }
+        if (path.split(separator: "/").last ?? "").hasPrefix("js") {
+            guard let resolution else {
+                printError("\(path): the joystick interface has no units: give --scale (units per g)")
+                throw Reported(status: .failure)
+            }
+            let joystick = try JoystickNode.open(path)
+            let map = try axes.map { try AxisMap(parsing: $0) } ?? .identity
+            return try joystick.motionReader(
+                mapping: JoystickMotionMapping(axisMap: map, unitsPerG: resolution),
+                source: InterruptibleDescriptor(joystick.descriptor))
+        }
+        let evdev = try EvdevNode.open(path)
+        return try evdev.motionReader(overrides: overrides(), source: InterruptibleDescriptor(evdev.descriptor))
+    }
+}
+
+// MARK: - Interrupts
+
+/// Set by SIGINT and SIGTERM. Installed without SA_RESTART, so a blocked read returns EINTR and
+/// the loop ends with a summary instead of the process dying mid-line.
+final class InterruptFlag: Sendable {
+    nonisolated(unsafe) private static var raised: sig_atomic_t = 0
+
+    var isRaised: Bool { Self.raised != 0 }
+
+    static func install() -> InterruptFlag {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in InterruptFlag.raised = 1 }
+        action.sa_flags = 0
+        sigemptyset(&action.sa_mask)
+        sigaction(SIGINT, &action, nil)
+        sigaction(SIGTERM, &action, nil)
+        return InterruptFlag()
+    }
+}
+
+/// Seconds on the monotonic clock.
+func monotonicSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+}

@@ -1,0 +1,120 @@
+import FightEngine
+import FightStore
+import GRDB
+import Testing
+
+@Suite struct StoreBasicsTests {
+    @Test func migratesAnEmptyFileIntoWALMode() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("fights.sqlite")
+        _ = try FightStore(path: path)
+        _ = try FightStore(path: path)  // migrating twice is harmless
+        let raw = try DatabaseQueue(path: path)
+        let journalMode = try raw.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
+        #expect(journalMode == "wal")
+        for table in ["fighters", "fighter_locations", "fights", "events", "rooms", "shown", "statistics"] {
+            #expect(try raw.read { db in try db.tableExists(table) }, "\(table) missing")
+        }
+    }
+
+    @Test func aWholeFightIsSavedAndRead() throws {
+        let directory = try TemporaryDirectory()
+        let store = try FightStore(path: directory.path("fights.sqlite"))
+        let a = try store.register("alice"), b = try store.register("bob")
+        try store.run(.challenge(a, opponent: b))
+        try store.run(.accept(FightID(1), by: b), at: start + 1)
+        for n in 0..<4 {
+            let puncher = n.isMultiple(of: 2) ? a : b
+            try store.run(.punch(FightID(1), by: puncher, kind: .jab, damage: 40), at: start + 2 + Int64(n))
+        }
+        // a: 40, 40, 40 → b at 0 on a's third punch (the fifth of the fight).
+        let last = try store.run(.punch(FightID(1), by: a, kind: .hook, damage: 40), at: start + 10)
+        let result = FightResult(challenger: a, opponent: b, winner: a, decision: .knockout)
+        #expect(last.last == .fight(FightEvent(fight: FightID(1), sequence: 8, at: start + 10, change: .ended(result))))
+        #expect(try store.fight(FightID(1))?.phase == .finished(.decided(result), at: start + 10))
+        #expect(try store.fighter(a)?.record == Record(wins: 1))
+        #expect(try store.fighter(named: "BOB")?.record == Record(losses: 1))
+        #expect(try store.events(ofFight: FightID(1)).map(\.sequence) == Array(1...8))
+        #expect(try store.statistics()[.pair(a, versus: b)] == StatLine(qtyBattles: 1, qtyWins: 1, lastBattle: start + 10, lastWin: start + 10))
+    }
+
+    @Test func aRefusedCommandSavesNothing() throws {
+        let directory = try TemporaryDirectory()
+        let store = try FightStore(path: directory.path("fights.sqlite"))
+        let a = try store.register("alice"), b = try store.register("bob")
+        try store.run(.challenge(a, opponent: b))
+        try store.run(.accept(FightID(1), by: b))
+        let before = try store.events()
+        let outcome = try store.execute(.punch(FightID(1), by: b, kind: .jab, damage: 3), at: start + 5)
+        #expect(outcome == .failure(.waitYourTurn(FightID(1))))
+        #expect(try store.events() == before)
+        #expect(try store.fight(FightID(1))?.stamina == Both(100, 100))
+        #expect(try store.execute(.register(Registration(username: "ALICE", displayName: "x")), at: start) == .failure(.usernameTaken("ALICE")))
+        #expect(try store.execute(.challenge(b, opponent: a), at: start) == .failure(.pairAlreadyFighting(FightID(1))))
+    }
+
+    @Test func aBatchIsJudgedInOrderInOneGo() throws {
+        let directory = try TemporaryDirectory()
+        let store = try FightStore(path: directory.path("fights.sqlite"))
+        let outcomes = try store.execute([
+            .register(Registration(username: "alice", displayName: "A")),
+            .register(Registration(username: "Alice", displayName: "A again")),
+            .register(Registration(username: "bob", displayName: "B")),
+            .challenge(FighterID(1), opponent: FighterID(2)),
+        ], at: start)
+        #expect(outcomes.map { (try? $0.get()) != nil } == [true, false, true, true])
+        #expect(outcomes[1] == .failure(.usernameTaken("Alice")))
+        #expect(try store.fighter(named: "bob")?.id == FighterID(2))
+        #expect(try store.opponents(of: FighterID(1)) == [FighterID(2)])
+    }
+
+    @Test func anUnreadableRowIsATypedErrorNamingIt() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("fights.sqlite")
+        let store = try FightStore(path: path)
+        let a = try store.register("alice"), b = try store.register("bob")
+        try store.run(.challenge(a, opponent: b))
+        try DatabaseQueue(path: path).write { db in try db.execute(sql: "UPDATE fights SET body = '{\"id\": 1}'") }
+        #expect {
+            try store.fight(FightID(1))
+        } throws: { error in
+            guard let error = error as? StoreError else { return false }
+            return error.table == "fights" && error.rowID == 1 && error.problem.hasPrefix("unreadable Fight")
+        }
+    }
+
+    @Test func quickMatchRoomsAreSaved() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("fights.sqlite")
+        let a: FighterID, b: FighterID
+        do {
+            let store = try FightStore(path: path)
+            a = try store.register("alice")
+            b = try store.register("bob")
+            try store.run(.quickMatch(a))
+            #expect(try store.execute(.quickMatch(a), at: start) == .failure(.alreadyWaiting(a)))
+        }
+        let reopened = try FightStore(path: path)
+        #expect(try reopened.rooms() == [Room(fighter: a, openedAt: start)])
+        let events = try reopened.run(.quickMatch(b), at: start + 3)
+        #expect(events == [.fight(FightEvent(fight: FightID(1), sequence: 1, at: start + 3, change: .matched(
+            challenger: a, opponent: b, turn: Turn(fighter: a, deadline: start + 63))))])
+        #expect(try reopened.rooms().isEmpty)
+        #expect(try reopened.opponents(of: a) == [b])
+    }
+
+    @Test func deadlinesAreSettledByTheScheduler() throws {
+        let directory = try TemporaryDirectory()
+        let store = try FightStore(path: directory.path("fights.sqlite"))
+        let a = try store.register("alice"), b = try store.register("bob"), c = try store.register("carol")
+        try store.run(.challenge(a, opponent: b))
+        try store.run(.challenge(a, opponent: c), at: start + 100)
+        try store.run(.accept(FightID(2), by: c), at: start + 100)
+        #expect(try store.nextDeadline() == start + 160)
+        let settled = try store.run(.settleDeadlines, at: start + 86_400)
+        #expect(settled.count == 2)  // fight 2's turn lapsed many times: one event; fight 1 expired
+        #expect(try store.fight(FightID(1))?.phase == .finished(.expired, at: start + 86_400))
+        #expect(try store.opponents(of: a) == [c])
+        #expect(try store.run(.settleDeadlines, at: start + 86_401).isEmpty)
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+
+@Suite struct ListenCommandTests {
+    /// The punches of a `--json` output, as (time, type) pairs.
+    func punches(_ output: String) throws -> [String] {
+        try jsonLines(output).map { punch in
+            let time = try #require(punch["t"] as? Double)
+            let type = try #require(punch["type"] as? String)
+            return "\(type)@\((time * 1000).rounded())"
+        }
+    }
+
+    /// A simulated session as a CSV trace, an evemu recording and raw events, in a temporary directory.
+    func session(seed: Int, in directory: URL, eventSize: Int = 24) throws -> (csv: String, evemu: String, events: String) {
+        let base = directory.appendingPathComponent("s\(seed)").path
+        let common = ["simulate", "--seed", "\(seed)", "--punches", "8", "--random-sensor"]
+        for (format, file) in [("generic", base + ".csv"), ("evemu", base + ".evemu")] {
+            let result = try hitthat(common + ["--format", format, "--output", file])
+            #expect(result.status == 0, "\(result.error)")
+        }
+        let events = try hitthat(common + ["--format", "input-events", "--event-size", "\(eventSize)", "--output", base + ".events"])
+        #expect(events.status == 0, "\(events.error)")
+        return (base + ".csv", base + ".evemu", base + ".events")
+    }
+
+    @Test(arguments: [3, 4, 5])
+    func aReplayedRecordingGivesThePunchesOfItsTrace(seed: Int) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let files = try session(seed: seed, in: directory)
+        let fromTrace = try punches(try hitthat(["detect", "--json", files.csv]).output)
+        let replay = try hitthat(["listen", "--json", "--evemu", files.evemu])
+        #expect(replay.status == 0, "\(replay.error)")
+        #expect(!fromTrace.isEmpty)
+        #expect(try punches(replay.output) == fromTrace)
+        for punch in try jsonLines(replay.output) { #expect(punch["latency_ms"] is Double) }
+    }
+
+    @Test(arguments: [24, 16])
+    func aPipeOfRawEventsGivesThePunchesOfItsTrace(eventSize: Int) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let files = try session(seed: 6, in: directory, eventSize: eventSize)
+        let fromTrace = try punches(try hitthat(["detect", "--json", files.csv]).output)
+        let raw = try Data(contentsOf: URL(fileURLWithPath: files.events))
+        let piped = try hitthat(
+            ["listen", "--json", "-", "--resolution", "2048", "--event-size", "\(eventSize)"], input: raw)
+        #expect(piped.status == 0, "\(piped.error)")
+        #expect(try punches(piped.output) == fromTrace)
+    }
+
+    @Test func aPipeDescribedByAnEvemuHeaderNeedsNoResolution() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let files = try session(seed: 7, in: directory)
+        let header = try String(contentsOfFile: files.evemu, encoding: .utf8)
+            .split(separator: "\n").filter { !$0.hasPrefix("E:") }.joined(separator: "\n")
+        let info = directory.appendingPathComponent("device.txt")
+        try header.write(to: info, atomically: true, encoding: .utf8)
+        let raw = try Data(contentsOf: URL(fileURLWithPath: files.events))
+        let piped = try hitthat(["listen", "--json", "-", "--device-info", info.path], input: raw)
+        #expect(piped.status == 0, "\(piped.error)")
+        #expect(try punches(piped.output) == punches(try hitthat(["detect", "--json", files.csv]).output))
+    }
+
+    @Test func aTruncatedEventEndsWithAClearMessage() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let files = try session(seed: 8, in: directory)
+        let raw = try Data(contentsOf: URL(fileURLWithPath: files.events)).prefix(24 * 100 + 10)
+        let result = try hitthat(["listen", "-", "--resolution", "2048"], input: Data(raw))
+        #expect(result.status != 0)
+        #expect(result.error.contains("truncated"), "\(result.error)")
+    }
+
+    @Test func aPipeWithoutUnitsIsRefusedWithTheOptionToGive() throws {
+        let result = try hitthat(["listen", "-"], input: Data())
+        #expect(result.status != 0)
+        #expect(result.error.contains("--resolution") || result.error.contains("scale"), "\(result.error)")
+    }
+
+    @Test func aFileThatIsNotAnInputDeviceIsRefused() throws {
+        let result = try hitthat(["listen", "Package.swift"])
+        #expect(result.status != 0)
+        #expect(result.error.contains("not an input device"), "\(result.error)")
+    }
+
+    @Test func devicesSaysWhatItFoundInADirectory() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let empty = try hitthat(["devices", "--directory", directory.path])
+        #expect(empty.status == 0, "\(empty.error)")
+        #expect(empty.error.contains("0 motion sensors"))
+        let missing = try hitthat(["devices", "--directory", directory.appendingPathComponent("none").path])
+        #expect(missing.status != 0)
+        #expect(missing.error.contains("none"))
+    }
+}
