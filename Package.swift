@@ -53,13 +53,15 @@ let package = Package(
         // MARK: - Tests
         .testTarget(name: "PunchKitTests", dependencies: ["PunchKit", "PunchSimulator"]),
         .testTarget(name: "PunchSimulatorTests", dependencies: ["PunchKit", "PunchSimulator"]),
-        .testTarget(name: "InputDevicesTests", dependencies: ["InputDevices"]),
+        // Serves fake input nodes through FUSE, for the library's tests and the CLI's.
+        .target(name: "InputDevicesTestSupport", path: "Tests/InputDevicesTestSupport"),
+        .testTarget(name: "InputDevicesTests", dependencies: ["InputDevices", "InputDevicesTestSupport"]),
         .testTarget(name: "FightEngineTests", dependencies: ["FightEngine"]),
         .testTarget(
             name: "FightStoreTests",
             dependencies: ["FightStore", "FightEngine", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .testTarget(name: "HitThatEndToEndTests", dependencies: ["hitthat"]),
+        .testTarget(name: "HitThatEndToEndTests", dependencies: ["hitthat", "InputDevicesTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

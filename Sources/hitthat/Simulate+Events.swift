@@ -4,19 +4,18 @@ import PunchKit
 // MARK: - Simulated input device
 
 /// How `simulate` writes a session as an input device would report it: a generic accelerometer
-/// node (`INPUT_PROP_ACCELEROMETER`) with ABS_X/Y/Z at 2048 units per g (±16 g), the sensor's own
-/// clock in MSC_TIMESTAMP, and a SYN_REPORT closing each sample's frame.
+/// node (`INPUT_PROP_ACCELEROMETER`) with 16-bit ABS_X/Y/Z at a given number of units per g, the
+/// sensor's own clock in MSC_TIMESTAMP, and a SYN_REPORT closing each sample's frame.
 enum SimulatedInputDevice {
-    static let unitsPerG = 2048.0
-
-    static let description: DeviceDescription = {
+    /// The device's description, with `unitsPerG` as the axes' resolution.
+    static func description(unitsPerG: Int32) -> DeviceDescription {
         var properties = KernelBitmap(bytes: [])
         properties.insert(Int(InputProperty.accelerometer.rawValue))
-        let axis = AbsoluteAxisInfo(minimum: -32768, maximum: 32767, fuzz: 0, flat: 0, resolution: Int32(unitsPerG))
+        let axis = AbsoluteAxisInfo(minimum: -32768, maximum: 32767, fuzz: 0, flat: 0, resolution: unitsPerG)
         return DeviceDescription(
             name: "HitThat Simulated Motion Sensors", id: InputID(bus: 0x06, vendor: 0x1209, product: 0x0001, version: 1),
             properties: properties, axes: [.x: axis, .y: axis, .z: axis])
-    }()
+    }
 
     /// The event types and codes the device reports, for an evemu header.
     static let codes: [EventType: KernelBitmap] = [
@@ -35,7 +34,11 @@ enum SimulatedInputDevice {
 /// Turns samples into the events a device reports for them. Like evdev, an axis whose value has
 /// not changed is not reported again.
 struct InputEventEncoder {
+    /// Axis units per g.
+    let unitsPerG: Double
     private var last: [Int32?] = [nil, nil, nil]
+
+    init(unitsPerG: Double) { self.unitsPerG = unitsPerG }
 
     /// The events of one sample's frame.
     mutating func events(for sample: MotionSample) -> [InputEvent] {
@@ -48,7 +51,7 @@ struct InputEventEncoder {
         var frame: [InputEvent] = []
         let components = [sample.acceleration.x, sample.acceleration.y, sample.acceleration.z]
         for (index, component) in components.enumerated() {
-            let scaled = (component * SimulatedInputDevice.unitsPerG).rounded()
+            let scaled = (component * unitsPerG).rounded()
             let value = Int32(max(-32768, min(32767, scaled)))
             if last[index] != value {
                 frame.append(event(.absolute, UInt16(index), value))

@@ -55,6 +55,9 @@ struct Simulate: ParsableCommand {
     @Option(name: .customLong("event-size"), help: "Bytes per raw event for input-events: 24 (64-bit) or 16 (32-bit).")
     var eventSize = InputEventLayout.native.rawValue
 
+    @Option(help: "Axis units per g for evemu and input-events (16-bit axes: 2048 reaches ±16 g, 8192 ±4 g).")
+    var scale: Int32 = 2048
+
     @Option(help: "phyphox's separator: comma, tab, semicolon, tab-decimal-comma, semicolon-decimal-comma.")
     var dialect: String = "comma"
 
@@ -69,6 +72,7 @@ struct Simulate: ParsableCommand {
         guard !kinds.isEmpty else { throw ValidationError("--kinds needs at least one kind.") }
         _ = try phyphoxDialect()
         guard InputEventLayout(eventSize: eventSize) != nil else { throw ValidationError("--event-size must be 24 or 16.") }
+        guard scale > 0 else { throw ValidationError("--scale must be a positive number of units per g.") }
     }
 
     func run() throws {
@@ -112,8 +116,9 @@ struct Simulate: ParsableCommand {
     }
 
     private func writeEvemu(_ samples: SampledSession, to sink: FileSink) throws {
-        var text = EvemuRecording.header(for: SimulatedInputDevice.description, codes: SimulatedInputDevice.codes)
-        var encoder = InputEventEncoder()
+        var text = EvemuRecording.header(
+            for: SimulatedInputDevice.description(unitsPerG: scale), codes: SimulatedInputDevice.codes)
+        var encoder = InputEventEncoder(unitsPerG: Double(scale))
         for sample in samples {
             for event in encoder.events(for: sample) { text += event.evemuLine + "\n" }
             if text.utf8.count >= 1 << 16 {
@@ -127,7 +132,7 @@ struct Simulate: ParsableCommand {
     private func writeEvents(_ samples: SampledSession, to sink: FileSink) throws {
         let layout = InputEventLayout(eventSize: eventSize) ?? .native
         var bytes: [UInt8] = []
-        var encoder = InputEventEncoder()
+        var encoder = InputEventEncoder(unitsPerG: Double(scale))
         for sample in samples {
             for event in encoder.events(for: sample) { event.append(to: &bytes, layout: layout) }
             if bytes.count >= 1 << 16 {

@@ -1,4 +1,5 @@
 import InputDevices
+import InputDevicesTestSupport
 import Testing
 
 @Suite struct EvemuTests {

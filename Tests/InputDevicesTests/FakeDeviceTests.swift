@@ -1,4 +1,5 @@
 import InputDevices
+import InputDevicesTestSupport
 import Testing
 
 /// Discovery and reading through real open(2), ioctl(2) and read(2) on nodes served by the FUSE fixture.
@@ -9,35 +10,11 @@ import Testing
 struct FakeDeviceTests {
     // MARK: Devices like the real ones (ids, names, ranges from the drivers)
 
-    /// hid-playstation's motion node: ±32768 at 8192 per g, gyroscope at 1024 per deg/s, MSC_TIMESTAMP.
-    /// EVIOCGABS reports X=100, Y=4096, Z=0 as the "current" state, which a re-read after SYN_DROPPED returns.
-    static func dualSense(_ node: String = "event3", events: [UInt8]) -> FakeNode {
-        let accelerometer = [UInt8(0), 1, 2].map { FakeNode.Axis(code: $0, value: [100, 4096, 0][Int($0)], minimum: -32768, maximum: 32767, fuzz: 16, resolution: 8192) }
-        let gyroscope = [UInt8(3), 4, 5].map { FakeNode.Axis(code: $0, minimum: -2_097_152, maximum: 2_097_152, fuzz: 16, resolution: 1024) }
-        return .evdev(node, name: "Sony Interactive Entertainment DualSense Wireless Controller Motion Sensors",
-                      id: [0x0005, 0x054C, 0x0CE6, 0x8100], accelerometer: true, axes: accelerometer + gyroscope, timestamp: true, events: events)
-    }
-
     static var dualSenseEvents: EventScript {
         var script = EventScript()
         script.frame(at: 0, [(Raw.ABS_X, 0), (Raw.ABS_Y, 8192), (Raw.ABS_Z, 0), (Raw.ABS_RX, 1024), (Raw.ABS_RY, 0), (Raw.ABS_RZ, 0)], timestamp: 1000)
         script.frame(at: 4000, [(Raw.ABS_X, 16384)], timestamp: 5000)
         return script
-    }
-
-    /// hid-nintendo's "(IMU)" node: ±32767 at 4096 per g, no MSC_TIMESTAMP here, a report every 15 ms.
-    static func joyCon(events: [UInt8]) -> FakeNode {
-        let accelerometer = [UInt8(0), 1, 2].map { FakeNode.Axis(code: $0, minimum: -32767, maximum: 32767, resolution: 4096) }
-        let gyroscope = [UInt8(3), 4, 5].map { FakeNode.Axis(code: $0, minimum: -32767 * 1000, maximum: 32767 * 1000, resolution: 14247) }
-        return .evdev("event5", name: "Nintendo Switch Right Joy-Con (IMU)", id: [0x0005, 0x057E, 0x2007, 0x8001],
-                      accelerometer: true, axes: accelerometer + gyroscope, events: events)
-    }
-
-    /// hid-wiimote's accelerometer: ABS_RX/RY/RZ, −500…500, no property, no resolution.
-    static func wiiRemote(events: [UInt8]) -> FakeNode {
-        let axes = [UInt8(3), 4, 5].map { FakeNode.Axis(code: $0, minimum: -500, maximum: 500, fuzz: 2, flat: 4) }
-        return .evdev("event7", name: "Nintendo Wii Remote Accelerometer", id: [0x0005, 0x057E, 0x0306, 0x0600],
-                      accelerometer: false, axes: axes, events: events)
     }
 
     static let keyboard = FakeNode.evdev("event0", name: "AT Translated Set 2 keyboard", id: [0x0011, 0x0001, 0x0001, 0xAB41],
@@ -57,7 +34,7 @@ struct FakeDeviceTests {
     // MARK: Discovery
 
     @Test func discoveryListsMotionNodesWithAxesScalesAndKnownDevices() throws {
-        let fixture = try FakeInputDirectory([Self.keyboard, Self.dualSense(events: []), Self.joyCon(events: []), Self.wiiRemote(events: []), Self.gamepad])
+        let fixture = try FakeInputDirectory([Self.keyboard, FakeNode.dualSense(events: []), FakeNode.joyCon(events: []), FakeNode.wiiRemote(events: []), Self.gamepad])
         defer { fixture.stop() }
         let report = try InputDeviceDiscovery.scan(directory: fixture.path)
         #expect(report.failures.isEmpty)
@@ -105,7 +82,7 @@ struct FakeDeviceTests {
         script.add(100, 8000, Raw.EV_ABS, Raw.ABS_Y, 123)
         script.add(100, 8000, Raw.EV_SYN, Raw.SYN_REPORT, 0)
         script.frame(at: 12000, [(Raw.ABS_Z, -8192)], timestamp: 13000)
-        let fixture = try FakeInputDirectory([Self.dualSense(events: script.bytes)])
+        let fixture = try FakeInputDirectory([FakeNode.dualSense(events: script.bytes)])
         defer { fixture.stop() }
         let node = try EvdevNode.open(fixture.node("event3"))
         defer { node.close() }
@@ -133,7 +110,7 @@ struct FakeDeviceTests {
         for index in 1 ..< 600 {
             script.frame(at: Int64(index) * 1666, [(Raw.ABS_X, Int32(index)), (Raw.ABS_Y, Int32(-index))], timestamp: UInt32(index) * 1666)
         }
-        let fixture = try FakeInputDirectory([Self.dualSense(events: script.bytes)])
+        let fixture = try FakeInputDirectory([FakeNode.dualSense(events: script.bytes)])
         defer { fixture.stop() }
         let node = try EvdevNode.open(fixture.node("event3"))
         defer { node.close() }
@@ -151,7 +128,7 @@ struct FakeDeviceTests {
         var script = EventScript()
         script.frame(at: 0, [(Raw.ABS_X, 4096), (Raw.ABS_Y, 0), (Raw.ABS_Z, -4096), (Raw.ABS_RX, 14247), (Raw.ABS_RY, 0), (Raw.ABS_RZ, 0)])
         script.frame(at: 15000, [(Raw.ABS_Y, 2048)])
-        let fixture = try FakeInputDirectory([Self.joyCon(events: script.bytes)])
+        let fixture = try FakeInputDirectory([FakeNode.joyCon(events: script.bytes)])
         defer { fixture.stop() }
         let node = try EvdevNode.open(fixture.node("event5"))
         defer { node.close() }
@@ -166,7 +143,7 @@ struct FakeDeviceTests {
         var script = EventScript()
         script.frame(at: 0, [(Raw.ABS_RX, 0), (Raw.ABS_RY, 0), (Raw.ABS_RZ, 100)])
         script.frame(at: 10000, [(Raw.ABS_RX, -100)])
-        let fixture = try FakeInputDirectory([Self.wiiRemote(events: script.bytes)])
+        let fixture = try FakeInputDirectory([FakeNode.wiiRemote(events: script.bytes)])
         defer { fixture.stop() }
         let node = try EvdevNode.open(fixture.node("event7"))
         defer { node.close() }
@@ -192,7 +169,7 @@ struct FakeDeviceTests {
     // MARK: Failures
 
     @Test func unplugMidStreamIsAClearErrorAndTheNodeDisappears() throws {
-        var node = Self.dualSense(events: Self.dualSenseEvents.bytes + Self.dualSenseEvents.bytes)
+        var node = FakeNode.dualSense(events: Self.dualSenseEvents.bytes + Self.dualSenseEvents.bytes)
         node.unplugAt = Self.dualSenseEvents.bytes.count
         let fixture = try FakeInputDirectory([node])
         defer { fixture.stop() }
@@ -208,7 +185,7 @@ struct FakeDeviceTests {
 
     @Test func permissionDeniedNamesTheGroupToJoin() throws {
         let group = try #require(TemporaryFiles.existingGroup(), "no group to give the node")
-        var node = Self.dualSense(events: [])
+        var node = FakeNode.dualSense(events: [])
         node.denyOpen = true
         node.gid = group.gid
         let fixture = try FakeInputDirectory([node])
@@ -219,7 +196,7 @@ struct FakeDeviceTests {
     }
 
     @Test func truncatedRecordingOnANodeIsReported() throws {
-        let fixture = try FakeInputDirectory([Self.dualSense(events: Self.dualSenseEvents.bytes + Array(Bytes.event24(100, 9000, Raw.EV_ABS, Raw.ABS_X, 1).prefix(12)))])
+        let fixture = try FakeInputDirectory([FakeNode.dualSense(events: Self.dualSenseEvents.bytes + Array(Bytes.event24(100, 9000, Raw.EV_ABS, Raw.ABS_X, 1).prefix(12)))])
         defer { fixture.stop() }
         let path = fixture.node("event3")
         let node = try EvdevNode.open(path)

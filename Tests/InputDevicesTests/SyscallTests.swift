@@ -1,5 +1,6 @@
 import Glibc
 import InputDevices
+import InputDevicesTestSupport
 import Testing
 
 @Suite struct IOControlRequestTests {

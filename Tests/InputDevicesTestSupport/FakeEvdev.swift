@@ -5,26 +5,39 @@ import Foundation
 
 /// One node served by the FUSE fixture (Tests/Fixtures/FakeEvdev/fake_evdev.c): ioctl replies keyed by
 /// `_IOC_TYPE-_IOC_NR` in hex, the bytes read(2) returns, and how it ends.
-struct FakeNode {
-    var name: String
-    var replies: [String: [UInt8]] = [:]
-    var events: [UInt8] = []
-    var unplugAt: Int?
-    var denyOpen = false
-    var gid: gid_t?
+public struct FakeNode: Sendable {
+    public var name: String
+    public var replies: [String: [UInt8]] = [:]
+    public var events: [UInt8] = []
+    public var unplugAt: Int?
+    public var denyOpen = false
+    public var gid: gid_t?
 
-    struct Axis {
-        var code: UInt8
-        var value: Int32 = 0
-        var minimum: Int32
-        var maximum: Int32
-        var fuzz: Int32 = 0
-        var flat: Int32 = 0
-        var resolution: Int32 = 0
+    public struct Axis: Sendable {
+        public var code: UInt8
+        public var value: Int32 = 0
+        public var minimum: Int32
+        public var maximum: Int32
+        public var fuzz: Int32 = 0
+        public var flat: Int32 = 0
+        public var resolution: Int32 = 0
+
+        public init(
+            code: UInt8, value: Int32 = 0, minimum: Int32, maximum: Int32, fuzz: Int32 = 0, flat: Int32 = 0,
+            resolution: Int32 = 0
+        ) {
+            self.code = code
+            self.value = value
+            self.minimum = minimum
+            self.maximum = maximum
+            self.fuzz = fuzz
+            self.flat = flat
+            self.resolution = resolution
+        }
     }
 
     /// An evdev node answering EVIOCGNAME, EVIOCGID, EVIOCGPROP, EVIOCGBIT(0/EV_ABS/EV_MSC), EVIOCGABS.
-    static func evdev(_ node: String, name: String, id: [UInt16], accelerometer: Bool, axes: [Axis], timestamp: Bool = false,
+    public static func evdev(_ node: String, name: String, id: [UInt16], accelerometer: Bool, axes: [Axis], timestamp: Bool = false,
                       keys: Bool = false, events: [UInt8]) -> FakeNode {
         var types: UInt32 = 1 << 0 // EV_SYN
         if keys { types |= 1 << 1 }
@@ -33,22 +46,22 @@ struct FakeNode {
         var absBits: UInt64 = 0
         var replies: [String: [UInt8]] = [
             "45-06": Array(name.utf8) + [0],
-            "45-02": id.flatMap(Bytes.little),
-            "45-09": Bytes.little(UInt32(accelerometer ? 1 << 6 : 0)),
-            "45-20": Bytes.little(types),
+            "45-02": id.flatMap(littleEndian),
+            "45-09": littleEndian(UInt32(accelerometer ? 1 << 6 : 0)),
+            "45-20": littleEndian(types),
         ]
         for axis in axes {
             absBits |= 1 << UInt64(axis.code)
             replies[String(format: "45-%02x", 0x40 + Int(axis.code))] =
-                [axis.value, axis.minimum, axis.maximum, axis.fuzz, axis.flat, axis.resolution].flatMap(Bytes.little)
+                [axis.value, axis.minimum, axis.maximum, axis.fuzz, axis.flat, axis.resolution].flatMap(littleEndian)
         }
-        if !axes.isEmpty { replies["45-23"] = Bytes.little(absBits) }
+        if !axes.isEmpty { replies["45-23"] = littleEndian(absBits) }
         if timestamp { replies["45-24"] = [1 << 5] } // MSC_TIMESTAMP
         return FakeNode(name: node, replies: replies, events: events)
     }
 
     /// A joydev node answering JSIOCGNAME and JSIOCGAXES.
-    static func joystick(_ node: String, name: String, axisCount: UInt8, events: [UInt8]) -> FakeNode {
+    public static func joystick(_ node: String, name: String, axisCount: UInt8, events: [UInt8]) -> FakeNode {
         FakeNode(name: node, replies: ["6a-13": Array(name.utf8) + [0], "6a-11": [axisCount]], events: events)
     }
 }
@@ -56,19 +69,19 @@ struct FakeNode {
 // MARK: - Fixture process
 
 /// Builds the fixture once per test process, or says why it cannot.
-enum FakeEvdev {
-    struct Unavailable: Error, CustomStringConvertible {
-        var description: String
+public enum FakeEvdev {
+    public struct Unavailable: Error, CustomStringConvertible {
+        public var description: String
     }
 
-    /// The package's root directory, found from this file's path (Tests/InputDevicesTests/Support/…).
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// The package's root directory, found from this file's path (Tests/InputDevicesTestSupport/…).
+    public static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    static let fixtureSource = packageRoot.appendingPathComponent("Tests/Fixtures/FakeEvdev/fake_evdev.c").path
+    public static let fixtureSource = packageRoot.appendingPathComponent("Tests/Fixtures/FakeEvdev/fake_evdev.c").path
 
     /// The compiled fixture (in .build/fixtures, rebuilt each test run), or why the FUSE tests are skipped.
-    static let binary: Result<String, Unavailable> = {
+    public static let binary: Result<String, Unavailable> = {
         guard access("/dev/fuse", R_OK | W_OK) == 0 else {
             return .failure(Unavailable(description: "/dev/fuse is missing or not accessible"))
         }
@@ -90,7 +103,7 @@ enum FakeEvdev {
     }()
 
     /// Whether to run the FUSE tests. Set HITTHAT_REQUIRE_FUSE=1 (in CI) to fail instead of skipping.
-    static let isAvailable: Bool = {
+    public static let isAvailable: Bool = {
         if case let .failure(reason) = binary {
             if ProcessInfo.processInfo.environment["HITTHAT_REQUIRE_FUSE"] == "1" { return true }
             print("note: skipping the FUSE-backed input tests: \(reason)")
@@ -113,12 +126,12 @@ enum FakeEvdev {
 }
 
 /// A mounted directory of fake input nodes. Call `stop()` when done (after closing every node).
-final class FakeInputDirectory {
-    let root: String
-    let path: String
+public final class FakeInputDirectory {
+    public let root: String
+    public let path: String
     private let process = Process()
 
-    init(_ nodes: [FakeNode]) throws {
+    public init(_ nodes: [FakeNode]) throws {
         let binary = try FakeEvdev.binary.get()
         root = try TemporaryFiles.directory()
         path = root + "/input"
@@ -151,13 +164,13 @@ final class FakeInputDirectory {
     }
 
     /// The path of node `name`.
-    func node(_ name: String) -> String { path + "/" + name }
+    public func node(_ name: String) -> String { path + "/" + name }
 
     /// Unmounts (the fixture does so on SIGTERM) and removes the temporary files.
     ///
     /// If the fixture has not exited after 5 s it is killed and the mount detached, so a broken
     /// fixture fails its test instead of hanging the run.
-    func stop() {
+    public func stop() {
         process.terminate()
         for _ in 0 ..< 50 where process.isRunning { usleep(100_000) }
         if process.isRunning {
@@ -167,4 +180,10 @@ final class FakeInputDirectory {
         process.waitUntilExit()
         TemporaryFiles.remove(root)
     }
+}
+
+
+/// The little-endian bytes of an integer, as the kernel lays out its structs on x86_64 and arm64.
+func littleEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
+    withUnsafeBytes(of: value.littleEndian) { Array($0) }
 }

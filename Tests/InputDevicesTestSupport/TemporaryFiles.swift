@@ -1,19 +1,19 @@
 import Glibc
 
-enum TemporaryFiles {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+public enum TemporaryFiles {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
     }
 
     /// A new empty directory under /tmp.
-    static func directory() throws -> String {
+    public static func directory() throws -> String {
         var template = Array("/tmp/hitthat-input-XXXXXX".utf8CString)
         guard let path = mkdtemp(&template) else { throw Failure(description: "mkdtemp failed: errno \(errno)") }
         return String(cString: path)
     }
 
     /// A new file under /tmp with `contents`.
-    static func file(contents: [UInt8]) throws -> String {
+    public static func file(contents: [UInt8]) throws -> String {
         var template = Array("/tmp/hitthat-input-XXXXXX".utf8CString)
         let descriptor = mkstemp(&template)
         guard descriptor >= 0 else { throw Failure(description: "mkstemp failed: errno \(errno)") }
@@ -23,14 +23,14 @@ enum TemporaryFiles {
     }
 
     /// Writes `contents` to `path`, replacing it.
-    static func write(_ contents: [UInt8], to path: String) throws {
+    public static func write(_ contents: [UInt8], to path: String) throws {
         guard let file = fopen(path, "wb") else { throw Failure(description: "cannot create \(path): errno \(errno)") }
         defer { fclose(file) }
         guard fwrite(contents, 1, contents.count, file) == contents.count else { throw Failure(description: "cannot write \(path)") }
     }
 
     /// Removes a directory tree (only ever one this file created).
-    static func remove(_ path: String) {
+    public static func remove(_ path: String) {
         guard let directory = opendir(path) else {
             unlink(path)
             return
@@ -46,7 +46,7 @@ enum TemporaryFiles {
     }
 
     /// A group other than root's from the group database, to give a file a recognisable group.
-    static func existingGroup() -> (name: String, gid: gid_t)? {
+    public static func existingGroup() -> (name: String, gid: gid_t)? {
         for name in ["input", "video", "plugdev", "daemon"] {
             if let entry = getgrnam(name) { return (name, entry.pointee.gr_gid) }
         }
