@@ -73,7 +73,7 @@ extension TraceLayout {
             "a header naming a time column and x, y, z columns (such as t,x,y,z), "
                 + "or a phyphox, Sensor Logger or Physics Toolbox header"
         case .generic?:
-            "a header with a time column (\"t\", \"time\" or \"timestamp\") and x, y, z columns "
+            "a header with a time column (\"t\", \"time\", \"timestamp\" or \"elapsed\") and x, y, z columns "
                 + "(\"x\", \"ax\", \"acc_x\"…)"
         case .phyphox?:
             "a phyphox header (\"Time (s)\",\"Acceleration x (m/s^2)\",…)"
@@ -123,9 +123,15 @@ extension TraceLayout {
             gravity = withGravity != nil
 
         case .generic:
+            // Also MetaWear/MetaBase exports: `epoch (ms),time (-08:00),elapsed (s),x-axis (g),…`,
+            // whose `time` is a wall-clock string and `elapsed` the seconds to use.
             let axisPrefixes = ["", "a", "acc", "accel", "acceleration"]
-            guard let found = first({ ["t", "time", "timestamp"].contains($0.compact) }),
-                let foundAxes = firstAxes({ name, axis in axisPrefixes.contains { name.compact == $0 + axis } })
+            guard
+                let found = first({ $0.compact == "elapsed" })
+                    ?? first({ ["t", "time", "timestamp"].contains($0.compact) }),
+                let foundAxes = firstAxes({ name, axis in
+                    axisPrefixes.contains { name.compact == $0 + axis } || name.compact == axis + "axis"
+                })
             else { return nil }
             (time, axes) = (found, foundAxes)
             timeUnit = names[time].timeUnit

@@ -148,7 +148,9 @@ struct Simulate: ParsableCommand {
         case .phyphox: .phyphox(try phyphoxDialect(), gravityIncluded: !linear)
         case .sensorLogger: .sensorLogger()
         case .physicsToolbox: .physicsToolbox
-        case .generic, .evemu, .inputEvents: .generic
+        // Without gravity a plain t,x,y,z file could not say it is in g: near zero the reader
+        // cannot tell the unit from the data, so the header says it.
+        case .generic, .evemu, .inputEvents: linear ? .genericWithUnits : .generic
         }
     }
 
