@@ -50,6 +50,13 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
 
+        .executableTarget(
+            name: "PunchBenchmarks",
+            dependencies: ["PunchKit", "PunchSimulator", .product(name: "Benchmark", package: "benchmark")],
+            path: "Benchmarks/PunchBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+
         // MARK: - Tests
         .testTarget(name: "PunchKitTests", dependencies: ["PunchKit", "PunchSimulator"]),
         .testTarget(name: "PunchSimulatorTests", dependencies: ["PunchKit", "PunchSimulator"]),

@@ -156,6 +156,13 @@ final class InterruptFlag: Sendable {
         sigemptyset(&action.sa_mask)
         sigaction(SIGINT, &action, nil)
         sigaction(SIGTERM, &action, nil)
+        // A parent may have left them blocked (test runners and some shells do): then they would
+        // never arrive, and Ctrl-C would hang.
+        var wanted = sigset_t()
+        sigemptyset(&wanted)
+        sigaddset(&wanted, SIGINT)
+        sigaddset(&wanted, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &wanted, nil)
         return InterruptFlag()
     }
 }

@@ -97,3 +97,36 @@ import Testing
         #expect(missing.error.contains("none"))
     }
 }
+
+@Suite struct ListenInterruptTests {
+    @Test func ctrlCEndsABlockedListenWithASummary() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let events = directory.appendingPathComponent("s.events").path
+        #expect(try hitthat(["simulate", "--seed", "2", "--punches", "3", "--format", "input-events", "--output", events]).status == 0)
+
+        let process = Process()
+        process.executableURL = productsDirectory.appendingPathComponent("hitthat")
+        process.arguments = ["listen", "-", "--scale", "2048"]
+        let input = Pipe()
+        let errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        // The events arrive, then the pipe stays open: listen blocks in read(2) until Ctrl-C.
+        input.fileHandleForWriting.write(try Data(contentsOf: URL(fileURLWithPath: events)))
+        Thread.sleep(forTimeInterval: 1)
+        process.interrupt()
+        let watchdog = DispatchWorkItem { process.terminate() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 30, execute: watchdog)
+        process.waitUntilExit()
+        watchdog.cancel()
+        try input.fileHandleForWriting.close()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 0, "\(message)")
+        #expect(message.contains("stopped by Ctrl-C"), "\(message)")
+        #expect(message.contains("3 punches"), "\(message)")
+    }
+}
