@@ -20,7 +20,7 @@ let package = Package(
     targets: [
         // MARK: - Punches (standard library only)
         .target(name: "PunchKit"),
-        .target(name: "PunchSimulator", dependencies: ["PunchKit"]),
+        .target(name: "PunchSimulator", dependencies: ["PunchKit", "InputDevices"]),
 
         // MARK: - Live input (Glibc)
         // A C shim only because Swift cannot call the variadic ioctl(2).
@@ -52,7 +52,7 @@ let package = Package(
 
         .executableTarget(
             name: "PunchBenchmarks",
-            dependencies: ["PunchKit", "PunchSimulator", .product(name: "Benchmark", package: "benchmark")],
+            dependencies: ["PunchKit", "PunchSimulator", "InputDevices", .product(name: "Benchmark", package: "benchmark")],
             path: "Benchmarks/PunchBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),

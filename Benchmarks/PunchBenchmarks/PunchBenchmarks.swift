@@ -12,6 +12,7 @@ let benchmarks: @Sendable () -> Void = {
     detectorBenchmarks()
     decisionLatencyBenchmarks()
     ingestionBenchmarks()
+    livePathBenchmarks()
 }
 
 // MARK: - Metrics
@@ -32,6 +33,7 @@ enum PunchMetric {
     static let megabytesPerCPUSecond = BenchmarkMetric.custom(
         "MB/CPU-s", polarity: .prefersLarger, useScalingFactor: false)
     static let punches = BenchmarkMetric.custom("punches", polarity: .prefersLarger, useScalingFactor: false)
+    static let eventsPerSecond = BenchmarkMetric.custom("events/s", polarity: .prefersLarger, useScalingFactor: false)
     static let decisionLatency = BenchmarkMetric.custom("decision latency (ns)", useScalingFactor: false)
     /// Two clock reads back to back: what the latency's own measurement adds.
     static let clockReadPair = BenchmarkMetric.custom("clock read pair (ns)", useScalingFactor: false)

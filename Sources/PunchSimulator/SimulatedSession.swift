@@ -225,7 +225,9 @@ public struct SessionPlan: Sendable {
         }
         var orientation = grip.turned(
             by: Rotation(axis: wobbleAxis, angle: wobble.amplitude * sin(2 * .pi * wobble.frequency * t)))
-        for stroke in distractions { acceleration += stroke.acceleration(at: t) }
+        if let stroke = latest(of: distractions, startingBy: t, start: \.start) {
+            acceleration += stroke.acceleration(at: t)
+        }
         if let punch = activePunch(at: t) {
             for stroke in punch.strokes { acceleration += stroke.acceleration(at: t) }
             orientation = orientation.turned(by: Rotation(axis: punch.twistAxis, angle: twistAngle(punch, at: t)))
@@ -236,15 +238,7 @@ public struct SessionPlan: Sendable {
     }
 
     private func activePunch(at t: Double) -> PlannedPunch? {
-        // Punches are in time order; a binary search keeps long sessions fast.
-        var low = 0
-        var high = punches.count
-        while low < high {
-            let mid = (low + high) / 2
-            if punches[mid].label.start <= t { low = mid + 1 } else { high = mid }
-        }
-        guard low > 0 else { return nil }
-        let candidate = punches[low - 1]
+        guard let candidate = latest(of: punches, startingBy: t, start: \.label.start) else { return nil }
         return t < (candidate.strokes.last?.end ?? candidate.label.end) ? candidate : nil
     }
 
@@ -262,4 +256,16 @@ public struct SessionPlan: Sendable {
         let clamped = min(1, max(0, progress))
         return punch.twist * clamped * clamped * (3 - 2 * clamped)
     }
+}
+
+/// The last of `items` (in order of `start`) that starts no later than `t`: a binary search, so a
+/// long session costs the same per sample as a short one.
+func latest<Item>(of items: [Item], startingBy t: Double, start: (Item) -> Double) -> Item? {
+    var low = 0
+    var high = items.count
+    while low < high {
+        let mid = (low + high) / 2
+        if start(items[mid]) <= t { low = mid + 1 } else { high = mid }
+    }
+    return low > 0 ? items[low - 1] : nil
 }

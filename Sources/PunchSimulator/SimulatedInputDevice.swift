@@ -6,9 +6,9 @@ import PunchKit
 /// How `simulate` writes a session as an input device would report it: a generic accelerometer
 /// node (`INPUT_PROP_ACCELEROMETER`) with 16-bit ABS_X/Y/Z at a given number of units per g, the
 /// sensor's own clock in MSC_TIMESTAMP, and a SYN_REPORT closing each sample's frame.
-enum SimulatedInputDevice {
+public enum SimulatedInputDevice {
     /// The device's description, with `unitsPerG` as the axes' resolution.
-    static func description(unitsPerG: Int32) -> DeviceDescription {
+    public static func description(unitsPerG: Int32) -> DeviceDescription {
         var properties = KernelBitmap(bytes: [])
         properties.insert(Int(InputProperty.accelerometer.rawValue))
         let axis = AbsoluteAxisInfo(minimum: -32768, maximum: 32767, fuzz: 0, flat: 0, resolution: unitsPerG)
@@ -18,7 +18,7 @@ enum SimulatedInputDevice {
     }
 
     /// The event types and codes the device reports, for an evemu header.
-    static let codes: [EventType: KernelBitmap] = [
+    public static let codes: [EventType: KernelBitmap] = [
         .synchronization: bitmap([Int(EventCode.synReport), Int(EventCode.synDropped)]),
         .absolute: bitmap([Int(AbsoluteAxis.x.rawValue), Int(AbsoluteAxis.y.rawValue), Int(AbsoluteAxis.z.rawValue)]),
         .miscellaneous: bitmap([Int(EventCode.mscTimestamp)]),
@@ -33,15 +33,16 @@ enum SimulatedInputDevice {
 
 /// Turns samples into the events a device reports for them. Like evdev, an axis whose value has
 /// not changed is not reported again.
-struct InputEventEncoder {
+public struct InputEventEncoder: Sendable {
     /// Axis units per g.
-    let unitsPerG: Double
+    public let unitsPerG: Double
     private var last: [Int32?] = [nil, nil, nil]
 
-    init(unitsPerG: Double) { self.unitsPerG = unitsPerG }
+    /// Creates an encoder for axes at `unitsPerG` units per g.
+    public init(unitsPerG: Double) { self.unitsPerG = unitsPerG }
 
     /// The events of one sample's frame.
-    mutating func events(for sample: MotionSample) -> [InputEvent] {
+    public mutating func events(for sample: MotionSample) -> [InputEvent] {
         let microseconds = Int64((sample.time * 1_000_000).rounded())
         let seconds = microseconds / 1_000_000
         let fraction = microseconds % 1_000_000
