@@ -15,7 +15,8 @@ let benchmarks: @Sendable () -> Void = {
         let fixture = Fixture(fighters: count)
         Benchmark(
             "nearest unseen, \(count) fighters",
-            configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal], maxDuration: .seconds(5), maxIterations: 10_000),
+            configuration: .init(
+                metrics: [.wallClock, .throughput, .mallocCountTotal], maxDuration: .seconds(5), maxIterations: 10_000),
             closure: { benchmark in
                 guard let store = fixture.store else { return }
                 var random = SplitMix(seed: 42)
@@ -41,7 +42,8 @@ final class Fixture: @unchecked Sendable {  // touched only by the benchmark run
     init(fighters: Int) { self.fighters = fighters }
 
     func build() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("MatchmakingBenchmark-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "MatchmakingBenchmark-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.directory = directory
         let store = try FightStore(path: directory.appendingPathComponent("fights.sqlite").path)
@@ -50,10 +52,12 @@ final class Fixture: @unchecked Sendable {  // touched only by the benchmark run
         // Registered in batches: one transaction (one fsync) per 10,000 fighters.
         for first in stride(from: 1, through: fighters, by: 10_000) {
             let commands = (first..<min(first + 10_000, fighters + 1)).map { n in
-                Command.register(Registration(
-                    username: "fighter\(n)", displayName: "Fighter \(n)",
-                    location: Coordinate(
-                        latitude: Double.random(in: 43...51, using: &random), longitude: Double.random(in: -4...8, using: &random))))
+                Command.register(
+                    Registration(
+                        username: "fighter\(n)", displayName: "Fighter \(n)",
+                        location: Coordinate(
+                            latitude: Double.random(in: 43...51, using: &random),
+                            longitude: Double.random(in: -4...8, using: &random))))
             }
             for outcome in try store.execute(commands, at: now) { _ = try outcome.get() }
         }

@@ -3,9 +3,9 @@ import PunchKit
 import PunchSimulator
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 // MARK: - Simulated recordings

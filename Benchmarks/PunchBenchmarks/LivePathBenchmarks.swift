@@ -12,7 +12,10 @@ import PunchSimulator
 func livePathBenchmarks() {
     let metrics: [BenchmarkMetric] =
         [.wallClock, PunchMetric.eventsPerSecond, PunchMetric.samplesPerSecond, PunchMetric.punches]
-    Benchmark("Live-path-input-events", configuration: configuration(metrics, maxIterations: 5, allocations: Tolerance.fewAllocations)) {
+    Benchmark(
+        "Live-path-input-events",
+        configuration: configuration(metrics, maxIterations: 5, allocations: Tolerance.fewAllocations)
+    ) {
         benchmark, recording in
         let calibration = MotionCalibration(unitsPerG: 2048)
         var reader = EvdevMotionReader(
@@ -27,7 +30,8 @@ func livePathBenchmarks() {
             while let frame = try reader.nextFrame() {
                 frames += 1
                 let sample = MotionSample(
-                    time: frame.time, acceleration: Vector3(frame.acceleration.x, frame.acceleration.y, frame.acceleration.z))
+                    time: frame.time,
+                    acceleration: Vector3(frame.acceleration.x, frame.acceleration.y, frame.acceleration.z))
                 if detector.process(sample) != nil { punches += 1 }
             }
         } catch {

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc  // libm's trigonometry: the standard library has none.
+    import Glibc  // libm's trigonometry: the standard library has none.
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 // MARK: - Coordinate

@@ -18,7 +18,9 @@ public struct Fight: Identifiable, Hashable, Sendable, Codable {
     public var lastSequence: Int
 
     /// Creates a fight.
-    public init(id: FightID, challenger: FighterID, opponent: FighterID, phase: Phase, stamina: Int, lastSequence: Int = 0) {
+    public init(
+        id: FightID, challenger: FighterID, opponent: FighterID, phase: Phase, stamina: Int, lastSequence: Int = 0
+    ) {
         self.id = id
         self.challenger = challenger
         self.opponent = opponent

@@ -127,7 +127,8 @@ extension Fighter {
     /// Checks a display name: 1–50 characters, not only white space.
     public static func validate(displayName: String) throws(FieldError) {
         guard (1...50).contains(displayName.count), !displayName.allSatisfy(\.isWhitespace) else {
-            throw FieldError(.displayName, expected: "1 to 50 characters, not all blank", got: "\(displayName.count) characters")
+            throw FieldError(
+                .displayName, expected: "1 to 50 characters, not all blank", got: "\(displayName.count) characters")
         }
     }
 

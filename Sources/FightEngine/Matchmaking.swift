@@ -59,7 +59,8 @@ public struct VersusScreen: Hashable, Sendable {
     public mutating func next(in state: FightState, maxDistanceKm: Double) throws(Refusal) -> Matchup? {
         guard let me = state.fighters[viewer] else { throw .unknownFighter(viewer) }
         let excluded = shown.union(state.opponents(of: viewer))
-        let matchup = try Matchmaking.nearest(to: me, among: state.fighters.values, excluding: excluded, maxDistanceKm: maxDistanceKm)
+        let matchup = try Matchmaking.nearest(
+            to: me, among: state.fighters.values, excluding: excluded, maxDistanceKm: maxDistanceKm)
         if let matchup { shown.insert(matchup.opponent.id) }
         return matchup
     }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc  // exp for the logistic
+    import Glibc  // exp for the logistic
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 // MARK: - Odds
@@ -29,7 +29,8 @@ public struct Odds: Hashable, Sendable {
 
     /// Odds of `viewer` against `opponent`, by the formula above.
     public init(_ viewer: Fighter, against opponent: Fighter) {
-        let score = 4 * (Self.rate(viewer.record) - Self.rate(opponent.record))
+        let score =
+            4 * (Self.rate(viewer.record) - Self.rate(opponent.record))
             + 0.05 * Self.difference(viewer.profile.reachCm, opponent.profile.reachCm)
             + 0.02 * Self.difference(viewer.profile.weightKg, opponent.profile.weightKg)
         viewerWins = 1 / (1 + exp(-score))

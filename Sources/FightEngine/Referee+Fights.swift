@@ -39,7 +39,9 @@ extension Draft {
     }
 
     mutating func startFight(challenger: FighterID, opponent: FighterID, phase: Fight.Phase) -> Fight {
-        let fight = Fight(id: state.nextFightID, challenger: challenger, opponent: opponent, phase: phase, stamina: rules.startingStamina)
+        let fight = Fight(
+            id: state.nextFightID, challenger: challenger, opponent: opponent, phase: phase,
+            stamina: rules.startingStamina)
         state.nextFightID = FightID(fight.id.rawValue + 1)
         return fight
     }
@@ -67,16 +69,21 @@ extension Draft {
         fight.stamina[target] = max(0, fight.stamina[target] - damage)
         fight.punches[corner] += 1
         let knockedOut = fight.stamina[target] == 0
-        let roundsOver = fight.punches[corner] >= rules.punchesPerFighter && fight.punches[target] >= rules.punchesPerFighter
+        let roundsOver =
+            fight.punches[corner] >= rules.punchesPerFighter && fight.punches[target] >= rules.punchesPerFighter
         if knockedOut || roundsOver {
-            emit(&fight, .punched(by: fighter, kind: kind, damage: damage, staminaLeft: fight.stamina[target], turn: nil))
+            emit(
+                &fight, .punched(by: fighter, kind: kind, damage: damage, staminaLeft: fight.stamina[target], turn: nil)
+            )
             let result = knockedOut ? fight.result(winner: fighter, by: .knockout) : fight.resultOnPoints
             end(&fight, result, at: now)
         } else {
             // A fighter with no punches left is skipped; the other keeps throwing.
             let next = fight.punches[target] < rules.punchesPerFighter ? target : corner
             let turn = beginTurn(of: next, in: &fight, at: now)
-            emit(&fight, .punched(by: fighter, kind: kind, damage: damage, staminaLeft: fight.stamina[target], turn: turn))
+            emit(
+                &fight,
+                .punched(by: fighter, kind: kind, damage: damage, staminaLeft: fight.stamina[target], turn: turn))
         }
     }
 
@@ -163,7 +170,8 @@ extension Draft {
             guard (try? ensureNoOpenFight(room.fighter, id)) != nil else { continue }
             state.rooms.removeAll { $0.fighter == room.fighter }
             let turn = Turn(fighter: room.fighter, deadline: now + rules.turnTimeout)
-            var fight = startFight(challenger: room.fighter, opponent: id, phase: .active(turn: .challenger, deadline: turn.deadline))
+            var fight = startFight(
+                challenger: room.fighter, opponent: id, phase: .active(turn: .challenger, deadline: turn.deadline))
             emit(&fight, .matched(challenger: room.fighter, opponent: id, turn: turn))
             return
         }

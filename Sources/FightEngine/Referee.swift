@@ -75,7 +75,8 @@ struct Draft {
     /// Records a step of `fight` and stores the fight.
     mutating func emit(_ fight: inout Fight, at moment: Timestamp? = nil, _ change: FightEvent.Change) {
         fight.lastSequence += 1
-        events.append(.fight(FightEvent(fight: fight.id, sequence: fight.lastSequence, at: moment ?? now, change: change)))
+        events.append(
+            .fight(FightEvent(fight: fight.id, sequence: fight.lastSequence, at: moment ?? now, change: change)))
         state.fights[fight.id] = fight
     }
 }
@@ -105,7 +106,9 @@ extension Draft {
         emit(fighter.id, .registered(fighter))
     }
 
-    mutating func updateProfile(_ id: FighterID, displayName: String, bio: String, profile: ProfileStats) throws(Refusal) {
+    mutating func updateProfile(
+        _ id: FighterID, displayName: String, bio: String, profile: ProfileStats
+    ) throws(Refusal) {
         var fighter = try fighter(id)
         do {
             try Fighter.validate(displayName: displayName)

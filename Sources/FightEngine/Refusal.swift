@@ -43,7 +43,8 @@ public enum Refusal: Error, Hashable, Sendable, CustomStringConvertible {
         case .cannotChallengeSelf: "you cannot challenge yourself"
         case .pairAlreadyFighting(let id): "you already have an open fight with this fighter (\(id))"
         case .notInFight(let fighter, let fight): "\(fighter) is not in \(fight)"
-        case .notTheChallenged(let fighter, let fight): "only the challenged fighter may answer \(fight), not \(fighter)"
+        case .notTheChallenged(let fighter, let fight):
+            "only the challenged fighter may answer \(fight), not \(fighter)"
         case .challengeExpired(let id): "the challenge (\(id)) has expired"
         case .challengeNotPending(let id): "\(id) is not waiting for an answer"
         case .fightNotActive(let id): "\(id) is not under way"

@@ -11,7 +11,8 @@ extension FightStore {
         for viewer: FighterID, at now: Timestamp, maxDistanceKm: Double? = nil
     ) throws -> Result<Matchup?, Refusal> {
         try immediateTransaction { db in
-            let found = try nearestUnseen(for: viewer, maxDistanceKm: maxDistanceKm ?? referee.rules.matchRadiusKm, in: db)
+            let found = try nearestUnseen(
+                for: viewer, maxDistanceKm: maxDistanceKm ?? referee.rules.matchRadiusKm, in: db)
             if case .success(let matchup?) = found {
                 try db.execute(
                     sql: "INSERT INTO shown (viewer_id, shown_id, shown_at) VALUES (?, ?, ?)",
@@ -22,7 +23,9 @@ extension FightStore {
     }
 
     /// The opponent `nextOpponent` would show, without remembering them (a read; no write lock).
-    public func peekNextOpponent(for viewer: FighterID, maxDistanceKm: Double? = nil) throws -> Result<Matchup?, Refusal> {
+    public func peekNextOpponent(
+        for viewer: FighterID, maxDistanceKm: Double? = nil
+    ) throws -> Result<Matchup?, Refusal> {
         try database.read { db in
             try nearestUnseen(for: viewer, maxDistanceKm: maxDistanceKm ?? referee.rules.matchRadiusKm, in: db)
         }
@@ -32,7 +35,9 @@ extension FightStore {
     /// a circle of radius r; if the nearest of them is within r, nobody outside the box can be
     /// nearer, so it is the answer. Otherwise r doubles, up to `limit`. Dense places answer from a
     /// small box.
-    func nearestUnseen(for viewer: FighterID, maxDistanceKm limit: Double, in db: Database) throws -> Result<Matchup?, Refusal> {
+    func nearestUnseen(
+        for viewer: FighterID, maxDistanceKm limit: Double, in db: Database
+    ) throws -> Result<Matchup?, Refusal> {
         guard let me = try FighterRows.fetch(db, where: "id = ?", [viewer.rawValue]).first else {
             return .failure(.unknownFighter(viewer))
         }

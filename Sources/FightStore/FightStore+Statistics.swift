@@ -27,7 +27,8 @@ enum StatisticsRows {
             let key = columns(entry.scope)
             let arguments: StatementArguments = [key.scope, key.fighter, key.versus]
             let saved = try Row.fetchOne(
-                db, sql: "SELECT * FROM statistics WHERE scope = ? AND fighter_id = ? AND versus_id = ?", arguments: arguments)
+                db, sql: "SELECT * FROM statistics WHERE scope = ? AND fighter_id = ? AND versus_id = ?",
+                arguments: arguments)
             let line = (saved.map(decode) ?? StatLine()).recording(battleAt: entry.at, won: entry.won)
             try db.execute(
                 sql: "INSERT OR REPLACE INTO statistics VALUES (?, ?, ?, ?, ?, ?, ?)",

@@ -89,14 +89,18 @@ extension FightStore {
             }
         case .challenge(let a, let b):
             let (low, high) = (min(a, b), max(a, b))
-            fights += try FightRows.fetch(db, where: "is_open AND pair_low = ? AND pair_high = ?", [low.rawValue, high.rawValue])
+            fights += try FightRows.fetch(
+                db, where: "is_open AND pair_low = ? AND pair_high = ?", [low.rawValue, high.rawValue])
         case .quickMatch(let id):
-            fights += try FightRows.fetch(db, where: "is_open AND (challenger_id = ? OR opponent_id = ?)", [id.rawValue, id.rawValue])
+            fights += try FightRows.fetch(
+                db, where: "is_open AND (challenger_id = ? OR opponent_id = ?)", [id.rawValue, id.rawValue])
             state.rooms = try Row.fetchAll(db, sql: "SELECT fighter_id, opened_at FROM rooms").map { row in
                 Room(fighter: FighterID(row["fighter_id"]), openedAt: Timestamp(secondsSince1970: row["opened_at"]))
             }
         case .leaveQuickMatch(let id):
-            if let openedAt = try Int64.fetchOne(db, sql: "SELECT opened_at FROM rooms WHERE fighter_id = ?", arguments: [id.rawValue]) {
+            if let openedAt = try Int64.fetchOne(
+                db, sql: "SELECT opened_at FROM rooms WHERE fighter_id = ?", arguments: [id.rawValue])
+            {
                 state.rooms = [Room(fighter: id, openedAt: Timestamp(secondsSince1970: openedAt))]
             }
         case .settleDeadlines:
@@ -107,7 +111,9 @@ extension FightStore {
         for fight in fights { state.fights[fight.id] = fight }
         let fighterIDs = Set(command.fighters + fights.flatMap { [$0.challenger, $0.opponent] })
         for id in fighterIDs.sorted() {
-            for fighter in try FighterRows.fetch(db, where: "id = ?", [id.rawValue]) { state.fighters[fighter.id] = fighter }
+            for fighter in try FighterRows.fetch(db, where: "id = ?", [id.rawValue]) {
+                state.fighters[fighter.id] = fighter
+            }
         }
         return state
     }
@@ -191,7 +197,8 @@ extension FightStore {
     /// The quick-match rooms, oldest first.
     public func rooms() throws -> [Room] {
         try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT fighter_id, opened_at FROM rooms ORDER BY opened_at, fighter_id").map { row in
+            try Row.fetchAll(db, sql: "SELECT fighter_id, opened_at FROM rooms ORDER BY opened_at, fighter_id").map {
+                row in
                 Room(fighter: FighterID(row["fighter_id"]), openedAt: Timestamp(secondsSince1970: row["opened_at"]))
             }
         }
@@ -201,7 +208,9 @@ extension FightStore {
     /// sends `Command.settleDeadlines` then.
     public func nextDeadline() throws -> Timestamp? {
         try database.read { db in
-            try Int64.fetchOne(db, sql: "SELECT min(deadline) FROM fights WHERE is_open").map { Timestamp(secondsSince1970: $0) }
+            try Int64.fetchOne(db, sql: "SELECT min(deadline) FROM fights WHERE is_open").map {
+                Timestamp(secondsSince1970: $0)
+            }
         }
     }
 }

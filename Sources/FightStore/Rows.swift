@@ -25,7 +25,8 @@ enum FighterRows {
     }
 
     static func fetch(_ db: Database, where condition: String, _ arguments: StatementArguments) throws -> [Fighter] {
-        try Row.fetchAll(db, sql: "SELECT \(columns) FROM fighters WHERE \(condition)", arguments: arguments).map(decode)
+        try Row.fetchAll(db, sql: "SELECT \(columns) FROM fighters WHERE \(condition)", arguments: arguments).map(
+            decode)
     }
 
     /// Inserts or updates `fighter`, and its R*Tree entry when the location changed.
@@ -49,7 +50,9 @@ enum FighterRows {
         if let location = fighter.location {
             try db.execute(
                 sql: "INSERT OR REPLACE INTO fighter_locations VALUES (?, ?, ?, ?, ?)",
-                arguments: [fighter.id.rawValue, location.latitude, location.latitude, location.longitude, location.longitude])
+                arguments: [
+                    fighter.id.rawValue, location.latitude, location.latitude, location.longitude, location.longitude,
+                ])
         } else {
             try db.execute(sql: "DELETE FROM fighter_locations WHERE id = ?", arguments: [fighter.id.rawValue])
         }
@@ -94,10 +97,13 @@ enum EventRows {
             arguments: [fight, sequence, fighter, event.at.secondsSince1970, try JSON.encode(event)])
     }
 
-    static func fetch(_ db: Database, where condition: String = "1", _ arguments: StatementArguments = []) throws -> [Event] {
-        try Row.fetchAll(db, sql: "SELECT id, body FROM events WHERE \(condition) ORDER BY id", arguments: arguments).map { row in
-            try JSON.decode(Event.self, from: row["body"], table: "events", rowID: row["id"])
-        }
+    static func fetch(
+        _ db: Database, where condition: String = "1", _ arguments: StatementArguments = []
+    ) throws -> [Event] {
+        try Row.fetchAll(db, sql: "SELECT id, body FROM events WHERE \(condition) ORDER BY id", arguments: arguments)
+            .map { row in
+                try JSON.decode(Event.self, from: row["body"], table: "events", rowID: row["id"])
+            }
     }
 }
 

@@ -7,77 +7,78 @@ enum Schema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: fighters, fights, events, rooms, shown, statistics") { db in
-            try db.execute(sql: """
-                CREATE TABLE fighters (
-                    id INTEGER PRIMARY KEY,
-                    username TEXT NOT NULL,
-                    username_key TEXT NOT NULL UNIQUE,
-                    display_name TEXT NOT NULL,
-                    bio TEXT NOT NULL,
-                    latitude REAL,
-                    longitude REAL,
-                    height_cm INTEGER,
-                    weight_kg INTEGER,
-                    reach_cm INTEGER,
-                    wins INTEGER NOT NULL,
-                    losses INTEGER NOT NULL,
-                    draws INTEGER NOT NULL,
-                    joined_at INTEGER NOT NULL
-                );
-                -- Locations as degenerate boxes: the R*Tree finds fighters in a rectangle without a scan.
-                CREATE VIRTUAL TABLE fighter_locations USING rtree(id, min_lat, max_lat, min_lon, max_lon);
+            try db.execute(
+                sql: """
+                    CREATE TABLE fighters (
+                        id INTEGER PRIMARY KEY,
+                        username TEXT NOT NULL,
+                        username_key TEXT NOT NULL UNIQUE,
+                        display_name TEXT NOT NULL,
+                        bio TEXT NOT NULL,
+                        latitude REAL,
+                        longitude REAL,
+                        height_cm INTEGER,
+                        weight_kg INTEGER,
+                        reach_cm INTEGER,
+                        wins INTEGER NOT NULL,
+                        losses INTEGER NOT NULL,
+                        draws INTEGER NOT NULL,
+                        joined_at INTEGER NOT NULL
+                    );
+                    -- Locations as degenerate boxes: the R*Tree finds fighters in a rectangle without a scan.
+                    CREATE VIRTUAL TABLE fighter_locations USING rtree(id, min_lat, max_lat, min_lon, max_lon);
 
-                -- The fight itself is JSON (the engine's value); the columns are what queries need.
-                CREATE TABLE fights (
-                    id INTEGER PRIMARY KEY,
-                    challenger_id INTEGER NOT NULL REFERENCES fighters(id),
-                    opponent_id INTEGER NOT NULL REFERENCES fighters(id),
-                    pair_low INTEGER NOT NULL,
-                    pair_high INTEGER NOT NULL,
-                    is_open INTEGER NOT NULL,
-                    deadline INTEGER,
-                    body TEXT NOT NULL
-                );
-                -- The engine refuses a second open fight per pair; the database refuses it too.
-                CREATE UNIQUE INDEX fights_one_open_per_pair ON fights(pair_low, pair_high) WHERE is_open;
-                CREATE INDEX fights_open_by_deadline ON fights(deadline) WHERE is_open;
-                CREATE INDEX fights_by_challenger ON fights(challenger_id) WHERE is_open;
-                CREATE INDEX fights_by_opponent ON fights(opponent_id) WHERE is_open;
+                    -- The fight itself is JSON (the engine's value); the columns are what queries need.
+                    CREATE TABLE fights (
+                        id INTEGER PRIMARY KEY,
+                        challenger_id INTEGER NOT NULL REFERENCES fighters(id),
+                        opponent_id INTEGER NOT NULL REFERENCES fighters(id),
+                        pair_low INTEGER NOT NULL,
+                        pair_high INTEGER NOT NULL,
+                        is_open INTEGER NOT NULL,
+                        deadline INTEGER,
+                        body TEXT NOT NULL
+                    );
+                    -- The engine refuses a second open fight per pair; the database refuses it too.
+                    CREATE UNIQUE INDEX fights_one_open_per_pair ON fights(pair_low, pair_high) WHERE is_open;
+                    CREATE INDEX fights_open_by_deadline ON fights(deadline) WHERE is_open;
+                    CREATE INDEX fights_by_challenger ON fights(challenger_id) WHERE is_open;
+                    CREATE INDEX fights_by_opponent ON fights(opponent_id) WHERE is_open;
 
-                CREATE TABLE events (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    fight_id INTEGER REFERENCES fights(id),
-                    sequence INTEGER,
-                    fighter_id INTEGER REFERENCES fighters(id),
-                    at INTEGER NOT NULL,
-                    body TEXT NOT NULL,
-                    UNIQUE (fight_id, sequence)
-                );
+                    CREATE TABLE events (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        fight_id INTEGER REFERENCES fights(id),
+                        sequence INTEGER,
+                        fighter_id INTEGER REFERENCES fighters(id),
+                        at INTEGER NOT NULL,
+                        body TEXT NOT NULL,
+                        UNIQUE (fight_id, sequence)
+                    );
 
-                CREATE TABLE rooms (
-                    fighter_id INTEGER PRIMARY KEY REFERENCES fighters(id),
-                    opened_at INTEGER NOT NULL
-                );
+                    CREATE TABLE rooms (
+                        fighter_id INTEGER PRIMARY KEY REFERENCES fighters(id),
+                        opened_at INTEGER NOT NULL
+                    );
 
-                CREATE TABLE shown (
-                    viewer_id INTEGER NOT NULL REFERENCES fighters(id),
-                    shown_id INTEGER NOT NULL REFERENCES fighters(id),
-                    shown_at INTEGER NOT NULL,
-                    PRIMARY KEY (viewer_id, shown_id)
-                ) WITHOUT ROWID;
+                    CREATE TABLE shown (
+                        viewer_id INTEGER NOT NULL REFERENCES fighters(id),
+                        shown_id INTEGER NOT NULL REFERENCES fighters(id),
+                        shown_at INTEGER NOT NULL,
+                        PRIMARY KEY (viewer_id, shown_id)
+                    ) WITHOUT ROWID;
 
-                -- scope: 'overall' (0, 0), 'fighter' (id, 0) or 'pair' (id, versus).
-                CREATE TABLE statistics (
-                    scope TEXT NOT NULL,
-                    fighter_id INTEGER NOT NULL,
-                    versus_id INTEGER NOT NULL,
-                    qty_battles INTEGER NOT NULL,
-                    qty_wins INTEGER NOT NULL,
-                    last_battle INTEGER,
-                    last_win INTEGER,
-                    PRIMARY KEY (scope, fighter_id, versus_id)
-                ) WITHOUT ROWID;
-                """)
+                    -- scope: 'overall' (0, 0), 'fighter' (id, 0) or 'pair' (id, versus).
+                    CREATE TABLE statistics (
+                        scope TEXT NOT NULL,
+                        fighter_id INTEGER NOT NULL,
+                        versus_id INTEGER NOT NULL,
+                        qty_battles INTEGER NOT NULL,
+                        qty_wins INTEGER NOT NULL,
+                        last_battle INTEGER,
+                        last_win INTEGER,
+                        PRIMARY KEY (scope, fighter_id, versus_id)
+                    ) WITHOUT ROWID;
+                    """)
         }
         return migrator
     }

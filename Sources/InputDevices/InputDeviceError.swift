@@ -32,7 +32,8 @@ public enum InputDeviceError: Error, Hashable, Sendable, CustomStringConvertible
     public init(_ errno: Errno, path: String, operation: Operation) {
         switch errno {
         case .noDevice: self = .unplugged(path: path)
-        case .permissionDenied, .notPermitted: self = .permissionDenied(path: path, group: Self.groupName(ofFileAt: path))
+        case .permissionDenied, .notPermitted:
+            self = .permissionDenied(path: path, group: Self.groupName(ofFileAt: path))
         case .inappropriateIOControl: self = .notAnInputDevice(path: path)
         case .noSuchFile: self = .notFound(path: path)
         case .interrupted: self = .interrupted(path: path)
@@ -43,8 +44,8 @@ public enum InputDeviceError: Error, Hashable, Sendable, CustomStringConvertible
     /// The path the error is about.
     public var path: String {
         switch self {
-        case let .unplugged(path), let .permissionDenied(path, _), let .notAnInputDevice(path),
-             let .notFound(path), let .interrupted(path), let .system(path, _, _):
+        case .unplugged(let path), .permissionDenied(let path, _), .notAnInputDevice(let path),
+            .notFound(let path), .interrupted(let path), .system(let path, _, _):
             path
         }
     }
@@ -52,19 +53,19 @@ public enum InputDeviceError: Error, Hashable, Sendable, CustomStringConvertible
     /// A one-line message for the user that says what to do.
     public var description: String {
         switch self {
-        case let .unplugged(path):
+        case .unplugged(let path):
             "\(path): the device was unplugged (ENODEV)"
-        case let .permissionDenied(path, group?):
+        case .permissionDenied(let path, let group?):
             "\(path): permission denied; join the group that owns it: sudo usermod -aG \(group) $USER, then log in again"
-        case let .permissionDenied(path, nil):
+        case .permissionDenied(let path, nil):
             "\(path): permission denied, and the node's group could not be read"
-        case let .notAnInputDevice(path):
+        case .notAnInputDevice(let path):
             "\(path): not an input device (the evdev/joydev queries fail with ENOTTY)"
-        case let .notFound(path):
+        case .notFound(let path):
             "\(path): no such file"
-        case let .interrupted(path):
+        case .interrupted(let path):
             "\(path): interrupted"
-        case let .system(path, operation, errno):
+        case .system(let path, let operation, let errno):
             "\(path): \(operation.rawValue) failed: \(errno) (errno \(errno.rawValue))"
         }
     }

@@ -13,7 +13,8 @@ public enum SimulatedInputDevice {
         properties.insert(Int(InputProperty.accelerometer.rawValue))
         let axis = AbsoluteAxisInfo(minimum: -32768, maximum: 32767, fuzz: 0, flat: 0, resolution: unitsPerG)
         return DeviceDescription(
-            name: "HitThat Simulated Motion Sensors", id: InputID(bus: 0x06, vendor: 0x1209, product: 0x0001, version: 1),
+            name: "HitThat Simulated Motion Sensors",
+            id: InputID(bus: 0x06, vendor: 0x1209, product: 0x0001, version: 1),
             properties: properties, axes: [.x: axis, .y: axis, .z: axis])
     }
 
@@ -59,7 +60,8 @@ public struct InputEventEncoder: Sendable {
                 last[index] = value
             }
         }
-        frame.append(event(.miscellaneous, EventCode.mscTimestamp, Int32(bitPattern: UInt32(truncatingIfNeeded: microseconds))))
+        frame.append(
+            event(.miscellaneous, EventCode.mscTimestamp, Int32(bitPattern: UInt32(truncatingIfNeeded: microseconds))))
         frame.append(event(.synchronization, EventCode.synReport, 0))
         return frame
     }

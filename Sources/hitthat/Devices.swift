@@ -2,7 +2,7 @@ import ArgumentParser
 import InputDevices
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // MARK: - devices
@@ -53,7 +53,8 @@ struct Devices: ParsableCommand {
         switch device.kind {
         case .evdev(let description, let calibration):
             let id = description.id
-            var line = "  id bus \(hex(id.bus)) vendor \(hex(id.vendor)) product \(hex(id.product)) version \(hex(id.version))"
+            var line =
+                "  id bus \(hex(id.bus)) vendor \(hex(id.vendor)) product \(hex(id.product)) version \(hex(id.version))"
             if description.isAccelerometer { line += "; accelerometer" }
             lines.append(line)
             for (axis, info) in description.sortedAxes {
@@ -64,12 +65,15 @@ struct Devices: ParsableCommand {
             switch calibration {
             case .success(let calibration):
                 let known = calibration.knownDevice.map { "matched \($0)" } ?? "no known device matched"
-                lines.append("  \(formatted(calibration.unitsPerG, decimals: 0)) units per g, axes \(calibration.axisMap); \(known)")
+                lines.append(
+                    "  \(formatted(calibration.unitsPerG, decimals: 0)) units per g, axes \(calibration.axisMap); \(known)"
+                )
             case .failure(let problem):
                 lines.append("  cannot be read as motion yet: \(problem)")
             }
         case .joystick(_, let axisCount):
-            lines.append("  joystick interface, \(axisCount) axes; joydev has no units: give listen --scale (units per g)")
+            lines.append(
+                "  joystick interface, \(axisCount) axes; joydev has no units: give listen --scale (units per g)")
         }
         return lines.joined(separator: "\n")
     }
@@ -88,7 +92,9 @@ struct Devices: ParsableCommand {
             case .evdev(let description, let calibration):
                 let id = description.id
                 fields.append("\"interface\":\"evdev\"")
-                fields.append("\"id\":{\"bus\":\(id.bus),\"vendor\":\(id.vendor),\"product\":\(id.product),\"version\":\(id.version)}")
+                fields.append(
+                    "\"id\":{\"bus\":\(id.bus),\"vendor\":\(id.vendor),\"product\":\(id.product),\"version\":\(id.version)}"
+                )
                 fields.append("\"accelerometer\":\(description.isAccelerometer)")
                 let axes = description.sortedAxes.map { axis, info in
                     "{\"axis\":\"\(axis)\",\"min\":\(info.minimum),\"max\":\(info.maximum),\"fuzz\":\(info.fuzz),"
@@ -99,7 +105,8 @@ struct Devices: ParsableCommand {
                 case .success(let calibration):
                     fields.append("\"units_per_g\":\(calibration.unitsPerG)")
                     fields.append("\"axis_map\":\(jsonString(calibration.axisMap.description))")
-                    fields.append("\"known_device\":\(calibration.knownDevice.map { jsonString($0.description) } ?? "null")")
+                    fields.append(
+                        "\"known_device\":\(calibration.knownDevice.map { jsonString($0.description) } ?? "null")")
                 case .failure(let problem):
                     fields.append("\"problem\":\(jsonString(problem.description))")
                 }

@@ -3,7 +3,7 @@ import InputDevices
 import PunchKit
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // MARK: - listen
@@ -35,7 +35,9 @@ struct Listen: ParsableCommand {
 
     @Option(
         name: [.customLong("scale"), .customLong("resolution")],
-        help: "Accelerometer units per g: needed for a pipe or a joystick node; overrides a node's own resolution and the known device's scale.")
+        help:
+            "Accelerometer units per g: needed for a pipe or a joystick node; overrides a node's own resolution and the known device's scale."
+    )
     var resolution: Double?
 
     @Option(name: .customLong("device-info"), help: "An evemu-describe file naming the device behind a pipe.")
@@ -47,8 +49,12 @@ struct Listen: ParsableCommand {
     @OptionGroup var detectorOptions: DetectorOptions
 
     func validate() throws {
-        guard (node == nil) != (evemu == nil) else { throw ValidationError("Give a node (or -) or --evemu FILE, not both.") }
-        guard InputEventLayout(eventSize: eventSize) != nil else { throw ValidationError("--event-size must be 24 or 16.") }
+        guard (node == nil) != (evemu == nil) else {
+            throw ValidationError("Give a node (or -) or --evemu FILE, not both.")
+        }
+        guard InputEventLayout(eventSize: eventSize) != nil else {
+            throw ValidationError("--event-size must be 24 or 16.")
+        }
         if let resolution, !(resolution > 0 && resolution.isFinite) {
             throw ValidationError("--resolution must be a positive number of units per g.")
         }
@@ -122,7 +128,8 @@ struct Listen: ParsableCommand {
             return EvdevMotionReader(
                 source: InterruptibleDescriptor(.standardInput), sourceName: "-",
                 layout: InputEventLayout(eventSize: eventSize) ?? .native,
-                assembler: EvdevFrameAssembler(calibration: try MotionCalibration.resolve(for: device, overrides: overrides())))
+                assembler: EvdevFrameAssembler(
+                    calibration: try MotionCalibration.resolve(for: device, overrides: overrides())))
         }
         if (path.split(separator: "/").last ?? "").hasPrefix("js") {
             guard let resolution else {

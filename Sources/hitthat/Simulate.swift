@@ -49,7 +49,10 @@ struct Simulate: ParsableCommand {
     @Flag(help: "Hold the device upright (its Y axis up, as the original app assumed) instead of in a random grip.")
     var upright = false
 
-    @Option(help: "What to write: a CSV trace (generic, phyphox, sensor-logger, physics-toolbox), an evemu recording (evemu), or raw input_event records (input-events).")
+    @Option(
+        help:
+            "What to write: a CSV trace (generic, phyphox, sensor-logger, physics-toolbox), an evemu recording (evemu), or raw input_event records (input-events)."
+    )
     var format: SimulationFormat = .generic
 
     @Option(name: .customLong("event-size"), help: "Bytes per raw event for input-events: 24 (64-bit) or 16 (32-bit).")
@@ -71,7 +74,9 @@ struct Simulate: ParsableCommand {
         guard (0..<1).contains(hold) else { throw ValidationError("--hold must be a share from 0 to below 1.") }
         guard !kinds.isEmpty else { throw ValidationError("--kinds needs at least one kind.") }
         _ = try phyphoxDialect()
-        guard InputEventLayout(eventSize: eventSize) != nil else { throw ValidationError("--event-size must be 24 or 16.") }
+        guard InputEventLayout(eventSize: eventSize) != nil else {
+            throw ValidationError("--event-size must be 24 or 16.")
+        }
         guard scale > 0 else { throw ValidationError("--scale must be a positive number of units per g.") }
     }
 

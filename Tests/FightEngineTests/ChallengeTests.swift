@@ -7,12 +7,24 @@ import Testing
         let a = try ring.register("alice"), b = try ring.register("bob")
         let challenged = try ring.run(.challenge(a, opponent: b))
         let id = FightID(1)
-        #expect(challenged == [.fight(FightEvent(fight: id, sequence: 1, at: ring.now, change: .challenged(
-            challenger: a, opponent: b, expiresAt: ring.now + 86_400)))])
+        #expect(
+            challenged == [
+                .fight(
+                    FightEvent(
+                        fight: id, sequence: 1, at: ring.now,
+                        change: .challenged(
+                            challenger: a, opponent: b, expiresAt: ring.now + 86_400)))
+            ])
         ring.now = ring.now + 30
         let accepted = try ring.run(.accept(id, by: b))
-        #expect(accepted == [.fight(FightEvent(fight: id, sequence: 2, at: ring.now, change: .accepted(
-            turn: Turn(fighter: a, deadline: ring.now + 60))))])
+        #expect(
+            accepted == [
+                .fight(
+                    FightEvent(
+                        fight: id, sequence: 2, at: ring.now,
+                        change: .accepted(
+                            turn: Turn(fighter: a, deadline: ring.now + 60))))
+            ])
         let fight = try ring.fight(id)
         #expect(fight.stamina == Both(100, 100))
         #expect(fight.phase == .active(turn: .challenger, deadline: ring.now + 60))
@@ -85,7 +97,8 @@ import Testing
         try ring.run(.challenge(a, opponent: b))
         ring.now = ring.now + 86_400
         let events = try ring.run(.challenge(b, opponent: a))
-        #expect(events.fightChanges == [.expired, .challenged(challenger: b, opponent: a, expiresAt: ring.now + 86_400)])
+        #expect(
+            events.fightChanges == [.expired, .challenged(challenger: b, opponent: a, expiresAt: ring.now + 86_400)])
     }
 
     @Test func refusesSelfAndStrangers() throws {

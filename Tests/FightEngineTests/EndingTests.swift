@@ -9,7 +9,10 @@ import Testing
         try ring.run(.punch(fight, by: b, kind: .jab, damage: 10))
         let events = try ring.run(.punch(fight, by: a, kind: .hook, damage: 45))
         let result = FightResult(challenger: a, opponent: b, winner: a, decision: .knockout)
-        #expect(events.fightChanges == [.punched(by: a, kind: .hook, damage: 45, staminaLeft: 0, turn: nil), .ended(result)])
+        #expect(
+            events.fightChanges == [
+                .punched(by: a, kind: .hook, damage: 45, staminaLeft: 0, turn: nil), .ended(result),
+            ])
         #expect(try ring.fight(fight).phase == .finished(.decided(result), at: ring.now))
         #expect(try ring.fighter(a).record == Record(wins: 1) && ring.fighter(b).record == Record(losses: 1))
         // Nothing more can happen to a finished fight, so the records cannot change again.
@@ -24,7 +27,8 @@ import Testing
         var ring = Ring()
         let (fight, a, b) = try ring.startFight()
         let events = try ring.run(.punch(fight, by: a, kind: .jab, damage: 100))
-        #expect(events.fightChanges.last == .ended(FightResult(challenger: a, opponent: b, winner: a, decision: .knockout)))
+        #expect(
+            events.fightChanges.last == .ended(FightResult(challenger: a, opponent: b, winner: a, decision: .knockout)))
     }
 
     @Test func forfeitGivesTheOtherTheWin() throws {
@@ -65,14 +69,16 @@ import Testing
         // The challenger hits 3 a punch, the opponent 2: after 20 each the challenger has
         // 100 − 40 = 60 left and the opponent 100 − 60 = 40.
         let (ring, events, a, b) = try fightToTheLimit(limit: 20) { corner, _ in corner == .challenger ? 3 : 2 }
-        #expect(events.fightChanges.last == .ended(FightResult(challenger: a, opponent: b, winner: a, decision: .points)))
+        #expect(
+            events.fightChanges.last == .ended(FightResult(challenger: a, opponent: b, winner: a, decision: .points)))
         #expect(try ring.fight(FightID(1)).stamina == Both(60, 40))
         #expect(try ring.fighter(a).record == Record(wins: 1) && ring.fighter(b).record == Record(losses: 1))
     }
 
     @Test func roundLimitEqualStaminaIsADraw() throws {
         let (ring, events, a, b) = try fightToTheLimit(limit: 20) { _, _ in 4 }
-        #expect(events.fightChanges.last == .ended(FightResult(challenger: a, opponent: b, winner: nil, decision: .points)))
+        #expect(
+            events.fightChanges.last == .ended(FightResult(challenger: a, opponent: b, winner: nil, decision: .points)))
         #expect(try ring.fighter(a).record == Record(draws: 1) && ring.fighter(b).record == Record(draws: 1))
     }
 
@@ -88,7 +94,8 @@ import Testing
         // a is out of punches, so b keeps the turn.
         #expect(try ring.fight(fight).phase == .active(turn: .opponent, deadline: ring.now + 60))
         let events = try ring.run(.punch(fight, by: b, kind: .jab, damage: 1))
-        #expect(events.fightChanges.last == .ended(FightResult(challenger: a, opponent: b, winner: nil, decision: .points)))
+        #expect(
+            events.fightChanges.last == .ended(FightResult(challenger: a, opponent: b, winner: nil, decision: .points)))
     }
 
     @Test func lettingTheLastTurnLapseEndsOnPoints() throws {
@@ -99,7 +106,13 @@ import Testing
         let deadline = ring.now + 60
         ring.now = ring.now + 500
         let events = try ring.run(.settleDeadlines)
-        #expect(events == [.fight(FightEvent(fight: fight, sequence: 4, at: deadline, change: .ended(
-            FightResult(challenger: a, opponent: b, winner: a, decision: .points))))])
+        #expect(
+            events == [
+                .fight(
+                    FightEvent(
+                        fight: fight, sequence: 4, at: deadline,
+                        change: .ended(
+                            FightResult(challenger: a, opponent: b, winner: a, decision: .points))))
+            ])
     }
 }

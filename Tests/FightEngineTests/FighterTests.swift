@@ -32,8 +32,11 @@ import Testing
         var ring = Ring()
         let paris = Coordinate(latitude: 48.8566, longitude: 2.3522)
         let profile = ProfileStats(heightCm: 180, weightKg: 75, reachCm: 185)
-        let events = try ring.run(.register(Registration(
-            username: "ali", displayName: "Muhammad", bio: "float like a butterfly", location: paris, profile: profile)))
+        let events = try ring.run(
+            .register(
+                Registration(
+                    username: "ali", displayName: "Muhammad", bio: "float like a butterfly", location: paris,
+                    profile: profile)))
         let fighter = try ring.fighter(FighterID(1))
         #expect(fighter.displayName == "Muhammad" && fighter.bio == "float like a butterfly")
         #expect(fighter.location == paris && fighter.profile == profile && fighter.record == Record())
@@ -47,9 +50,18 @@ import Testing
         (Registration(username: "abc", displayName: "   "), .displayName),
         (Registration(username: "abc", displayName: String(repeating: "x", count: 51)), .displayName),
         (Registration(username: "abc", displayName: "x", bio: String(repeating: "b", count: 301)), .bio),
-        (Registration(username: "abc", displayName: "x", location: Coordinate(latitude: 90.5, longitude: 0)), .latitude),
-        (Registration(username: "abc", displayName: "x", location: Coordinate(latitude: .nan, longitude: 0)), .latitude),
-        (Registration(username: "abc", displayName: "x", location: Coordinate(latitude: 0, longitude: -181)), .longitude),
+        (
+            Registration(username: "abc", displayName: "x", location: Coordinate(latitude: 90.5, longitude: 0)),
+            .latitude
+        ),
+        (
+            Registration(username: "abc", displayName: "x", location: Coordinate(latitude: .nan, longitude: 0)),
+            .latitude
+        ),
+        (
+            Registration(username: "abc", displayName: "x", location: Coordinate(latitude: 0, longitude: -181)),
+            .longitude
+        ),
         (Registration(username: "abc", displayName: "x", profile: ProfileStats(heightCm: 20)), .heightCm),
         (Registration(username: "abc", displayName: "x", profile: ProfileStats(weightKg: 1000)), .weightKg),
         (Registration(username: "abc", displayName: "x", profile: ProfileStats(reachCm: -5)), .reachCm),
@@ -64,9 +76,12 @@ import Testing
 
     @Test func limitsAreInclusive() throws {
         var ring = Ring()
-        try ring.run(.register(Registration(
-            username: "edge", displayName: String(repeating: "x", count: 50), bio: String(repeating: "b", count: 300),
-            location: Coordinate(latitude: -90, longitude: 180))))
+        try ring.run(
+            .register(
+                Registration(
+                    username: "edge", displayName: String(repeating: "x", count: 50),
+                    bio: String(repeating: "b", count: 300),
+                    location: Coordinate(latitude: -90, longitude: 180))))
     }
 
     @Test func updatesProfileAndLocation() throws {
@@ -77,10 +92,15 @@ import Testing
         let london = Coordinate(latitude: 51.5074, longitude: -0.1278)
         try ring.run(.move(id, to: london))
         let joe = try ring.fighter(id)
-        #expect(joe.displayName == "Smokin' Joe" && joe.bio == "left hook" && joe.profile == profile && joe.location == london)
-        #expect(ring.refusal(.move(id, to: Coordinate(latitude: 0, longitude: 200)))
-            == .invalid(FieldError(.longitude, expected: "a number from -180 to 180", got: "200.0")))
-        #expect(ring.refusal(.updateProfile(FighterID(99), displayName: "x", bio: "", profile: profile)) == .unknownFighter(FighterID(99)))
+        #expect(
+            joe.displayName == "Smokin' Joe" && joe.bio == "left hook" && joe.profile == profile
+                && joe.location == london)
+        #expect(
+            ring.refusal(.move(id, to: Coordinate(latitude: 0, longitude: 200)))
+                == .invalid(FieldError(.longitude, expected: "a number from -180 to 180", got: "200.0")))
+        #expect(
+            ring.refusal(.updateProfile(FighterID(99), displayName: "x", bio: "", profile: profile))
+                == .unknownFighter(FighterID(99)))
     }
 
     @Test func fieldErrorNamesFieldAndExpectation() {

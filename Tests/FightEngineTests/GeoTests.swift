@@ -48,23 +48,33 @@ import Testing
     @Test(arguments: [0.5, 50, 800, 5000])
     func boxesCoverTheCircle(radiusKm: Double) {
         var random = SeededRandom(seed: 7)
-        let centers = [
-            Coordinate(latitude: 0, longitude: 179.99), Coordinate(latitude: 0, longitude: -179.99),
-            Coordinate(latitude: 89.9, longitude: 10), Coordinate(latitude: -89.99, longitude: -170),
-            Coordinate(latitude: 48.85, longitude: 2.35),
-        ] + (0..<20).map { _ in
-            Coordinate(latitude: Double.random(in: -90...90, using: &random), longitude: Double.random(in: -180...180, using: &random))
-        }
+        let centers =
+            [
+                Coordinate(latitude: 0, longitude: 179.99), Coordinate(latitude: 0, longitude: -179.99),
+                Coordinate(latitude: 89.9, longitude: 10), Coordinate(latitude: -89.99, longitude: -170),
+                Coordinate(latitude: 48.85, longitude: 2.35),
+            ]
+            + (0..<20).map { _ in
+                Coordinate(
+                    latitude: Double.random(in: -90...90, using: &random),
+                    longitude: Double.random(in: -180...180, using: &random))
+            }
         for center in centers {
             let boxes = GeoBox.covering(radiusKm: radiusKm, around: center)
-            #expect(boxes.allSatisfy { $0.minLongitude <= $0.maxLongitude && $0.minLongitude >= -180 && $0.maxLongitude <= 180 })
+            #expect(
+                boxes.allSatisfy {
+                    $0.minLongitude <= $0.maxLongitude && $0.minLongitude >= -180 && $0.maxLongitude <= 180
+                })
             // Points inside and on the circle: a random bearing, a random share of the radius
             // (every fourth point on the rim itself).
             for n in 0..<300 {
                 let share = n % 4 == 0 ? 1 : Double.random(in: 0...1, using: &random)
-                let point = destination(from: center, km: radiusKm * share, bearing: Double.random(in: 0..<(2 * .pi), using: &random))
+                let point = destination(
+                    from: center, km: radiusKm * share, bearing: Double.random(in: 0..<(2 * .pi), using: &random))
                 guard point.distanceKm(to: center) <= radiusKm else { continue }
-                #expect(boxes.contains { $0.contains(point) }, "\(point) is \(point.distanceKm(to: center)) km from \(center)")
+                #expect(
+                    boxes.contains { $0.contains(point) },
+                    "\(point) is \(point.distanceKm(to: center)) km from \(center)")
             }
         }
     }

@@ -2,9 +2,12 @@ import FightEngine
 import Testing
 
 /// The obvious answer, for checking the real one: everyone sorted by distance, then identifier.
-func bruteForceOrder(from viewer: Fighter, among fighters: [Fighter], excluding: Set<FighterID>, maxKm: Double) -> [FighterID] {
+func bruteForceOrder(
+    from viewer: Fighter, among fighters: [Fighter], excluding: Set<FighterID>, maxKm: Double
+) -> [FighterID] {
     guard let origin = viewer.location else { return [] }
-    return fighters
+    return
+        fighters
         .filter { $0.id != viewer.id && !excluding.contains($0.id) && $0.location != nil }
         .map { ($0.id, origin.distanceKm(to: $0.location!)) }
         .filter { $0.1 <= maxKm }
@@ -24,7 +27,8 @@ func randomFighters(count: Int, seed: UInt64) throws -> [Fighter] {
             let (lat, lon) = centres[Int.random(in: 0..<centres.count, using: &random)]
             var longitude = lon + Double.random(in: -0.6...0.6, using: &random)
             if longitude > 180 { longitude -= 360 }
-            spot = Coordinate(latitude: min(90, lat + Double.random(in: -0.4...0.4, using: &random)), longitude: longitude)
+            spot = Coordinate(
+                latitude: min(90, lat + Double.random(in: -0.4...0.4, using: &random)), longitude: longitude)
         }
         return Fighter(
             id: FighterID(Int64(n)), username: try Username(validating: "fighter\(n)"), displayName: "F\(n)",

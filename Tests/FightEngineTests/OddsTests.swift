@@ -5,18 +5,23 @@ import Testing
     func fighter(_ id: Int64, record: Record = Record(), reach: Int? = nil, weight: Int? = nil) throws -> Fighter {
         Fighter(
             id: FighterID(id), username: try Username(validating: "f\(id)xx"), displayName: "F",
-            profile: ProfileStats(weightKg: weight, reachCm: reach), record: record, joinedAt: Timestamp(secondsSince1970: 0))
+            profile: ProfileStats(weightKg: weight, reachCm: reach), record: record,
+            joinedAt: Timestamp(secondsSince1970: 0))
     }
 
     @Test func equalFightersAreEven() throws {
         #expect(Odds(try fighter(1), against: try fighter(2)).viewerWins == 0.5)
         let same = Record(wins: 3, losses: 2)
-        #expect(Odds(try fighter(1, record: same, reach: 180), against: try fighter(2, record: same, reach: 180)).viewerWins == 0.5)
+        #expect(
+            Odds(try fighter(1, record: same, reach: 180), against: try fighter(2, record: same, reach: 180)).viewerWins
+                == 0.5)
     }
 
     @Test func recordsAlone() throws {
         // 3–1 → rate (3 + 1) / (4 + 2) = 2/3; 1–3 → 2/6 = 1/3; s = 4 · 1/3; p = 1 / (1 + e^(−4/3)).
-        let odds = Odds(try fighter(1, record: Record(wins: 3, losses: 1)), against: try fighter(2, record: Record(wins: 1, losses: 3)))
+        let odds = Odds(
+            try fighter(1, record: Record(wins: 3, losses: 1)),
+            against: try fighter(2, record: Record(wins: 1, losses: 3)))
         #expect(abs(odds.viewerWins - 0.791391) < 1e-6)
         #expect(abs(odds.viewerDecimalOdds - 1 / 0.791391) < 1e-5)
     }

@@ -9,7 +9,10 @@ import Testing
         #expect(ring.state.rooms == [Room(fighter: a, openedAt: ring.now)])
         ring.now = ring.now + 5
         let events = try ring.run(.quickMatch(b))
-        #expect(events.fightChanges == [.matched(challenger: a, opponent: b, turn: Turn(fighter: a, deadline: ring.now + 60))])
+        #expect(
+            events.fightChanges == [
+                .matched(challenger: a, opponent: b, turn: Turn(fighter: a, deadline: ring.now + 60))
+            ])
         #expect(ring.state.rooms.isEmpty)
         // The room's owner throws first.
         #expect(ring.refusal(.punch(FightID(1), by: b, kind: .jab, damage: 1)) == .waitYourTurn(FightID(1)))
@@ -26,7 +29,9 @@ import Testing
         #expect(ring.state.rooms.map(\.fighter) == [b, a])
         ring.now = ring.now + 1
         let events = try ring.run(.quickMatch(c))
-        #expect(events.fightChanges.first == .matched(challenger: b, opponent: c, turn: Turn(fighter: b, deadline: ring.now + 60)))
+        #expect(
+            events.fightChanges.first
+                == .matched(challenger: b, opponent: c, turn: Turn(fighter: b, deadline: ring.now + 60)))
         #expect(ring.state.rooms.map(\.fighter) == [a])
     }
 
@@ -48,7 +53,8 @@ import Testing
         let a = try ring.register("alice")
         try ring.run(.quickMatch(a))
         #expect(ring.refusal(.quickMatch(a)) == .alreadyWaiting(a))
-        #expect(try ring.run(.leaveQuickMatch(a)) == [.fighter(FighterEvent(fighter: a, at: ring.now, change: .leftRoom))])
+        #expect(
+            try ring.run(.leaveQuickMatch(a)) == [.fighter(FighterEvent(fighter: a, at: ring.now, change: .leftRoom))])
         #expect(ring.refusal(.leaveQuickMatch(a)) == .notWaiting(a))
         #expect(ring.refusal(.quickMatch(FighterID(5))) == .unknownFighter(FighterID(5)))
     }

@@ -42,8 +42,11 @@ import Testing
     }
 
     @Test func onlyEndingsCount() {
-        let punched = Event.fight(FightEvent(fight: FightID(1), sequence: 3, at: Timestamp(secondsSince1970: 0), change: .punched(
-            by: FighterID(1), kind: .jab, damage: 3, staminaLeft: 97, turn: nil)))
+        let punched = Event.fight(
+            FightEvent(
+                fight: FightID(1), sequence: 3, at: Timestamp(secondsSince1970: 0),
+                change: .punched(
+                    by: FighterID(1), kind: .jab, damage: 3, staminaLeft: 97, turn: nil)))
         #expect(Statistics.entries(for: punched).isEmpty)
         #expect(Statistics(rebuiltFrom: [punched]) == Statistics())
     }

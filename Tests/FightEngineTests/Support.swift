@@ -43,9 +43,12 @@ struct Ring {
         return refusal
     }
 
-    mutating func register(_ username: String, at location: Coordinate? = nil, profile: ProfileStats = ProfileStats()) throws -> FighterID {
+    mutating func register(
+        _ username: String, at location: Coordinate? = nil, profile: ProfileStats = ProfileStats()
+    ) throws -> FighterID {
         let id = state.nextFighterID
-        try run(.register(Registration(username: username, displayName: username, location: location, profile: profile)))
+        try run(
+            .register(Registration(username: username, displayName: username, location: location, profile: profile)))
         return id
     }
 

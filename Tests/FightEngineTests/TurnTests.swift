@@ -14,7 +14,11 @@ import Testing
         var ring = Ring()
         let (fight, a, b) = try ring.startFight()
         let first = try ring.run(.punch(fight, by: a, kind: .hook, damage: 12))
-        #expect(first.fightChanges == [.punched(by: a, kind: .hook, damage: 12, staminaLeft: 88, turn: Turn(fighter: b, deadline: ring.now + 60))])
+        #expect(
+            first.fightChanges == [
+                .punched(
+                    by: a, kind: .hook, damage: 12, staminaLeft: 88, turn: Turn(fighter: b, deadline: ring.now + 60))
+            ])
         #expect(ring.refusal(.punch(fight, by: a, kind: .jab, damage: 1)) == .waitYourTurn(fight))
         try ring.run(.punch(fight, by: b, kind: .uppercut, damage: 30))
         let state = try ring.fight(fight)
@@ -52,10 +56,12 @@ import Testing
         ring.now = start + 60
         #expect(ring.refusal(.punch(fight, by: a, kind: .jab, damage: 5)) == .waitYourTurn(fight))
         let events = try ring.run(.punch(fight, by: b, kind: .jab, damage: 5))
-        #expect(events.fightChanges == [
-            .turnPassed(missedTurns: 1, turn: Turn(fighter: b, deadline: start + 120)),
-            .punched(by: b, kind: .jab, damage: 5, staminaLeft: 95, turn: Turn(fighter: a, deadline: ring.now + 60)),
-        ])
+        #expect(
+            events.fightChanges == [
+                .turnPassed(missedTurns: 1, turn: Turn(fighter: b, deadline: start + 120)),
+                .punched(
+                    by: b, kind: .jab, damage: 5, staminaLeft: 95, turn: Turn(fighter: a, deadline: ring.now + 60)),
+            ])
     }
 
     @Test func manyMissedTurnsAreOneEventAndAlternate() throws {
@@ -65,12 +71,21 @@ import Testing
         // Deadlines at +60 (to b), +120 (to a), +180 (to b): three passes by +200.
         ring.now = start + 200
         let events = try ring.run(.settleDeadlines)
-        #expect(events == [.fight(FightEvent(fight: fight, sequence: 3, at: start + 180, change: .turnPassed(
-            missedTurns: 3, turn: Turn(fighter: b, deadline: start + 240))))])
+        #expect(
+            events == [
+                .fight(
+                    FightEvent(
+                        fight: fight, sequence: 3, at: start + 180,
+                        change: .turnPassed(
+                            missedTurns: 3, turn: Turn(fighter: b, deadline: start + 240))))
+            ])
         #expect(ring.refusal(.punch(fight, by: a, kind: .jab, damage: 1)) == .waitYourTurn(fight))
         // Four passes land back on the challenger.
         ring.now = start + 240
-        #expect(try ring.run(.settleDeadlines).fightChanges == [.turnPassed(missedTurns: 1, turn: Turn(fighter: a, deadline: start + 300))])
+        #expect(
+            try ring.run(.settleDeadlines).fightChanges == [
+                .turnPassed(missedTurns: 1, turn: Turn(fighter: a, deadline: start + 300))
+            ])
     }
 
     @Test func turnTimeoutIsConfigurable() throws {
@@ -88,7 +103,11 @@ import Testing
         #expect(rules.turnTimeout == 1)
         rules.turnTimeout = -5
         #expect(rules.turnTimeout == 1)
-        #expect(Rules() == Rules(startingStamina: 100, turnTimeout: 60, challengeLifetime: 86_400, punchesPerFighter: 20, matchRadiusKm: 50))
+        #expect(
+            Rules()
+                == Rules(
+                    startingStamina: 100, turnTimeout: 60, challengeLifetime: 86_400, punchesPerFighter: 20,
+                    matchRadiusKm: 50))
     }
 
     /// The names are the contract with the detector, which sends them as text.

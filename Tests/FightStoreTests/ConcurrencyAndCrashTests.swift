@@ -39,7 +39,9 @@ import Testing
             try store.run(.challenge(a, opponent: b))
             try store.run(.accept(FightID(1), by: b))
             for n in 0..<5 {
-                try store.run(.punch(FightID(1), by: n.isMultiple(of: 2) ? a : b, kind: .jab, damage: 10 + n), at: start + Int64(n))
+                try store.run(
+                    .punch(FightID(1), by: n.isMultiple(of: 2) ? a : b, kind: .jab, damage: 10 + n),
+                    at: start + Int64(n))
             }
             let other = try DatabaseQueue(path: path)
             try other.writeWithoutTransaction { db in
@@ -57,7 +59,9 @@ import Testing
         #expect(try store.events(ofFight: FightID(1)).map(\.sequence) == Array(1...7))
         #expect(try store.fighter(FighterID(1))?.record == Record())
         // It is b's turn, and the fight continues.
-        #expect(try store.execute(.punch(FightID(1), by: FighterID(1), kind: .jab, damage: 1), at: start + 5) == .failure(.waitYourTurn(FightID(1))))
+        #expect(
+            try store.execute(.punch(FightID(1), by: FighterID(1), kind: .jab, damage: 1), at: start + 5)
+                == .failure(.waitYourTurn(FightID(1))))
         try store.run(.punch(FightID(1), by: FighterID(2), kind: .hook, damage: 1), at: start + 5)
     }
 }

@@ -16,7 +16,8 @@ import Testing
                 let (lat, lon) = centres[Int.random(in: 0..<centres.count, using: &random)]
                 var longitude = lon + Double.random(in: -0.6...0.6, using: &random)
                 if longitude > 180 { longitude -= 360 }
-                spot = Coordinate(latitude: max(-90, lat + Double.random(in: -0.5...0.5, using: &random)), longitude: longitude)
+                spot = Coordinate(
+                    latitude: max(-90, lat + Double.random(in: -0.5...0.5, using: &random)), longitude: longitude)
             }
             _ = try store.register("fighter\(n)", at: n % 10 == 0 ? nil : spot)
         }
@@ -44,10 +45,11 @@ import Testing
         let opponents = [FighterID(2), FighterID(3)]
         for opponent in opponents { try store.run(.challenge(FighterID(1), opponent: opponent)) }
         var state = try world(store, count: 300)
-        state.fights = Dictionary(uniqueKeysWithValues: try (1...2).map { n in
-            let fight = try #require(try store.fight(FightID(Int64(n))))
-            return (fight.id, fight)
-        })
+        state.fights = Dictionary(
+            uniqueKeysWithValues: try (1...2).map { n in
+                let fight = try #require(try store.fight(FightID(Int64(n))))
+                return (fight.id, fight)
+            })
         for viewer in (1...15).map({ FighterID(Int64($0)) }) where state.fighters[viewer]?.location != nil {
             var screen = VersusScreen(viewer: viewer)
             var expected: [Matchup] = []

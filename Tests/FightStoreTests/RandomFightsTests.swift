@@ -55,7 +55,10 @@ import Testing
         for n in 1...fighters { try apply(.register(Registration(username: "fighter\(n)", displayName: "F\(n)"))) }
         for step in 0..<1500 {
             // Mostly seconds apart; sometimes long enough for turns to lapse or challenges to expire.
-            now = now + (Int.random(in: 0..<20, using: &random) == 0 ? Int64.random(in: 60...100_000, using: &random) : Int64.random(in: 0...20, using: &random))
+            now =
+                now
+                + (Int.random(in: 0..<20, using: &random) == 0
+                    ? Int64.random(in: 60...100_000, using: &random) : Int64.random(in: 0...20, using: &random))
             try apply(randomCommand(state, fighters: fighters, using: &random))
             if step == 700 { store = try FightStore(path: path) }  // reopening changes nothing
         }

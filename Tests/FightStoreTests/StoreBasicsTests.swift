@@ -35,7 +35,9 @@ import Testing
         #expect(try store.fighter(a)?.record == Record(wins: 1))
         #expect(try store.fighter(named: "BOB")?.record == Record(losses: 1))
         #expect(try store.events(ofFight: FightID(1)).map(\.sequence) == Array(1...8))
-        #expect(try store.statistics()[.pair(a, versus: b)] == StatLine(qtyBattles: 1, qtyWins: 1, lastBattle: start + 10, lastWin: start + 10))
+        #expect(
+            try store.statistics()[.pair(a, versus: b)]
+                == StatLine(qtyBattles: 1, qtyWins: 1, lastBattle: start + 10, lastWin: start + 10))
     }
 
     @Test func aRefusedCommandSavesNothing() throws {
@@ -49,19 +51,22 @@ import Testing
         #expect(outcome == .failure(.waitYourTurn(FightID(1))))
         #expect(try store.events() == before)
         #expect(try store.fight(FightID(1))?.stamina == Both(100, 100))
-        #expect(try store.execute(.register(Registration(username: "ALICE", displayName: "x")), at: start) == .failure(.usernameTaken("ALICE")))
+        #expect(
+            try store.execute(.register(Registration(username: "ALICE", displayName: "x")), at: start)
+                == .failure(.usernameTaken("ALICE")))
         #expect(try store.execute(.challenge(b, opponent: a), at: start) == .failure(.pairAlreadyFighting(FightID(1))))
     }
 
     @Test func aBatchIsJudgedInOrderInOneGo() throws {
         let directory = try TemporaryDirectory()
         let store = try FightStore(path: directory.path("fights.sqlite"))
-        let outcomes = try store.execute([
-            .register(Registration(username: "alice", displayName: "A")),
-            .register(Registration(username: "Alice", displayName: "A again")),
-            .register(Registration(username: "bob", displayName: "B")),
-            .challenge(FighterID(1), opponent: FighterID(2)),
-        ], at: start)
+        let outcomes = try store.execute(
+            [
+                .register(Registration(username: "alice", displayName: "A")),
+                .register(Registration(username: "Alice", displayName: "A again")),
+                .register(Registration(username: "bob", displayName: "B")),
+                .challenge(FighterID(1), opponent: FighterID(2)),
+            ], at: start)
         #expect(outcomes.map { (try? $0.get()) != nil } == [true, false, true, true])
         #expect(outcomes[1] == .failure(.usernameTaken("Alice")))
         #expect(try store.fighter(named: "bob")?.id == FighterID(2))
@@ -97,8 +102,14 @@ import Testing
         let reopened = try FightStore(path: path)
         #expect(try reopened.rooms() == [Room(fighter: a, openedAt: start)])
         let events = try reopened.run(.quickMatch(b), at: start + 3)
-        #expect(events == [.fight(FightEvent(fight: FightID(1), sequence: 1, at: start + 3, change: .matched(
-            challenger: a, opponent: b, turn: Turn(fighter: a, deadline: start + 63))))])
+        #expect(
+            events == [
+                .fight(
+                    FightEvent(
+                        fight: FightID(1), sequence: 1, at: start + 3,
+                        change: .matched(
+                            challenger: a, opponent: b, turn: Turn(fighter: a, deadline: start + 63))))
+            ])
         #expect(try reopened.rooms().isEmpty)
         #expect(try reopened.opponents(of: a) == [b])
     }

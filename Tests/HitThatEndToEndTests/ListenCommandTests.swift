@@ -12,14 +12,17 @@ import Testing
     }
 
     /// A simulated session as a CSV trace, an evemu recording and raw events, in a temporary directory.
-    func session(seed: Int, in directory: URL, eventSize: Int = 24) throws -> (csv: String, evemu: String, events: String) {
+    func session(
+        seed: Int, in directory: URL, eventSize: Int = 24
+    ) throws -> (csv: String, evemu: String, events: String) {
         let base = directory.appendingPathComponent("s\(seed)").path
         let common = ["simulate", "--seed", "\(seed)", "--punches", "8", "--random-sensor"]
         for (format, file) in [("generic", base + ".csv"), ("evemu", base + ".evemu")] {
             let result = try hitthat(common + ["--format", format, "--output", file])
             #expect(result.status == 0, "\(result.error)")
         }
-        let events = try hitthat(common + ["--format", "input-events", "--event-size", "\(eventSize)", "--output", base + ".events"])
+        let events = try hitthat(
+            common + ["--format", "input-events", "--event-size", "\(eventSize)", "--output", base + ".events"])
         #expect(events.status == 0, "\(events.error)")
         return (base + ".csv", base + ".evemu", base + ".events")
     }
@@ -103,7 +106,9 @@ import Testing
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let events = directory.appendingPathComponent("s.events").path
-        #expect(try hitthat(["simulate", "--seed", "2", "--punches", "3", "--format", "input-events", "--output", events]).status == 0)
+        #expect(
+            try hitthat(["simulate", "--seed", "2", "--punches", "3", "--format", "input-events", "--output", events])
+                .status == 0)
 
         let process = Process()
         process.executableURL = productsDirectory.appendingPathComponent("hitthat")

@@ -5,7 +5,9 @@ import Testing
 /// `devices` and `listen` against fake controller nodes served through FUSE: real open(2),
 /// ioctl(2) and read(2), from the built binary.
 @Suite(
-    .enabled(if: FakeEvdev.isAvailable, "needs /dev/fuse, cc, pkg-config and libfuse3-dev (apt: fuse3 libfuse3-dev pkg-config)"),
+    .enabled(
+        if: FakeEvdev.isAvailable,
+        "needs /dev/fuse, cc, pkg-config and libfuse3-dev (apt: fuse3 libfuse3-dev pkg-config)"),
     .timeLimit(.minutes(2))
 )
 struct LiveInputCommandTests {
@@ -14,7 +16,9 @@ struct LiveInputCommandTests {
     func dualSenseSession(seed: Int, in directory: URL) throws -> (events: [UInt8], csv: String) {
         let base = directory.appendingPathComponent("s\(seed)").path
         let common = ["simulate", "--seed", "\(seed)", "--punches", "8", "--range", "4"]
-        #expect(try hitthat(common + ["--format", "input-events", "--scale", "8192", "--output", base + ".events"]).status == 0)
+        #expect(
+            try hitthat(common + ["--format", "input-events", "--scale", "8192", "--output", base + ".events"]).status
+                == 0)
         #expect(try hitthat(common + ["--output", base + ".csv"]).status == 0)
         return (Array(try Data(contentsOf: URL(fileURLWithPath: base + ".events"))), base + ".csv")
     }
@@ -26,12 +30,16 @@ struct LiveInputCommandTests {
     @Test func devicesListsTheControllersWithTheirAxesAndKnownNames() throws {
         let fixture = try FakeInputDirectory([
             .dualSense(events: []), .joyCon(events: []), .wiiRemote(events: []),
-            .evdev("event0", name: "AT Translated Set 2 keyboard", id: [0x11, 1, 1, 0xAB41], accelerometer: false, axes: [], keys: true, events: []),
+            .evdev(
+                "event0", name: "AT Translated Set 2 keyboard", id: [0x11, 1, 1, 0xAB41], accelerometer: false,
+                axes: [], keys: true, events: []),
         ])
         defer { fixture.stop() }
         let text = try hitthat(["devices", "--directory", fixture.path])
         #expect(text.status == 0, "\(text.error)")
-        for expected in ["event3", "DualSense", "event5", "Joy-Con", "event7", "Wii Remote", "8192 units per g", "resolution 8192"] {
+        for expected in [
+            "event3", "DualSense", "event5", "Joy-Con", "event7", "Wii Remote", "8192 units per g", "resolution 8192",
+        ] {
             #expect(text.output.contains(expected), "missing \(expected) in \(text.output)")
         }
         #expect(!text.output.contains("keyboard"))

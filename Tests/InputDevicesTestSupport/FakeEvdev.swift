@@ -1,27 +1,42 @@
-import Glibc
 import Foundation
+import Glibc
 
 // MARK: - Fake nodes
 
 /// One node served by the FUSE fixture (Tests/Fixtures/FakeEvdev/fake_evdev.c): ioctl replies keyed by
 /// `_IOC_TYPE-_IOC_NR` in hex, the bytes read(2) returns, and how it ends.
 public struct FakeNode: Sendable {
+    /// The node's file name in the fake directory (`event3`, `js0`).
     public var name: String
+    /// The ioctl answers, keyed by `_IOC_TYPE-_IOC_NR` in hex.
     public var replies: [String: [UInt8]] = [:]
+    /// The bytes read(2) returns, in order.
     public var events: [UInt8] = []
+    /// After this many bytes, the node disappears and reads fail with ENODEV.
     public var unplugAt: Int?
+    /// Whether open(2) fails with EACCES.
     public var denyOpen = false
+    /// The group that owns the node, for the permission message.
     public var gid: gid_t?
 
+    /// One absolute axis, as EVIOCGABS reports it.
     public struct Axis: Sendable {
+        /// The axis code (ABS_X is 0).
         public var code: UInt8
+        /// The current value.
         public var value: Int32 = 0
+        /// The smallest value.
         public var minimum: Int32
+        /// The largest value.
         public var maximum: Int32
+        /// The noise filter.
         public var fuzz: Int32 = 0
+        /// The dead zone.
         public var flat: Int32 = 0
+        /// Units per g (or per deg/s for a gyroscope).
         public var resolution: Int32 = 0
 
+        /// Creates an axis.
         public init(
             code: UInt8, value: Int32 = 0, minimum: Int32, maximum: Int32, fuzz: Int32 = 0, flat: Int32 = 0,
             resolution: Int32 = 0
@@ -37,9 +52,11 @@ public struct FakeNode: Sendable {
     }
 
     /// An evdev node answering EVIOCGNAME, EVIOCGID, EVIOCGPROP, EVIOCGBIT(0/EV_ABS/EV_MSC), EVIOCGABS.
-    public static func evdev(_ node: String, name: String, id: [UInt16], accelerometer: Bool, axes: [Axis], timestamp: Bool = false,
-                      keys: Bool = false, events: [UInt8]) -> FakeNode {
-        var types: UInt32 = 1 << 0 // EV_SYN
+    public static func evdev(
+        _ node: String, name: String, id: [UInt16], accelerometer: Bool, axes: [Axis], timestamp: Bool = false,
+        keys: Bool = false, events: [UInt8]
+    ) -> FakeNode {
+        var types: UInt32 = 1 << 0  // EV_SYN
         if keys { types |= 1 << 1 }
         if !axes.isEmpty { types |= 1 << 3 }
         if timestamp { types |= 1 << 4 }
@@ -56,7 +73,7 @@ public struct FakeNode: Sendable {
                 [axis.value, axis.minimum, axis.maximum, axis.fuzz, axis.flat, axis.resolution].flatMap(littleEndian)
         }
         if !axes.isEmpty { replies["45-23"] = littleEndian(absBits) }
-        if timestamp { replies["45-24"] = [1 << 5] } // MSC_TIMESTAMP
+        if timestamp { replies["45-24"] = [1 << 5] }  // MSC_TIMESTAMP
         return FakeNode(name: node, replies: replies, events: events)
     }
 
@@ -70,7 +87,9 @@ public struct FakeNode: Sendable {
 
 /// Builds the fixture once per test process, or says why it cannot.
 public enum FakeEvdev {
+    /// Why the fixture cannot run here.
     public struct Unavailable: Error, CustomStringConvertible {
+        /// The reason, for the skip message.
         public var description: String
     }
 
@@ -78,6 +97,7 @@ public enum FakeEvdev {
     public static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
+    /// The fixture's C source.
     public static let fixtureSource = packageRoot.appendingPathComponent("Tests/Fixtures/FakeEvdev/fake_evdev.c").path
 
     /// The compiled fixture (in .build/fixtures, rebuilt each test run), or why the FUSE tests are skipped.
@@ -94,7 +114,10 @@ public enum FakeEvdev {
         do {
             let (status, text) = try run("/bin/sh", ["-c", command])
             guard status == 0 else {
-                return .failure(Unavailable(description: "cannot build the FUSE fixture (needs cc or clang, pkg-config and libfuse3-dev): \(text)"))
+                return .failure(
+                    Unavailable(
+                        description:
+                            "cannot build the FUSE fixture (needs cc or clang, pkg-config and libfuse3-dev): \(text)"))
             }
             return .success(output)
         } catch {
@@ -104,7 +127,7 @@ public enum FakeEvdev {
 
     /// Whether to run the FUSE tests. Set HITTHAT_REQUIRE_FUSE=1 (in CI) to fail instead of skipping.
     public static let isAvailable: Bool = {
-        if case let .failure(reason) = binary {
+        if case .failure(let reason) = binary {
             if ProcessInfo.processInfo.environment["HITTHAT_REQUIRE_FUSE"] == "1" { return true }
             print("note: skipping the FUSE-backed input tests: \(reason)")
             return false
@@ -127,10 +150,13 @@ public enum FakeEvdev {
 
 /// A mounted directory of fake input nodes. Call `stop()` when done (after closing every node).
 public final class FakeInputDirectory {
+    /// The temporary directory holding the spec and the mount point.
     public let root: String
+    /// The mounted directory of fake nodes.
     public let path: String
     private let process = Process()
 
+    /// Mounts a directory serving `nodes`; throws when the fixture cannot run.
     public init(_ nodes: [FakeNode]) throws {
         let binary = try FakeEvdev.binary.get()
         root = try TemporaryFiles.directory()
@@ -143,7 +169,9 @@ public final class FakeInputDirectory {
             mkdir(directory, 0o755)
             for (key, bytes) in node.replies { try TemporaryFiles.write(bytes, to: directory + "/ioctl-" + key) }
             try TemporaryFiles.write(node.events, to: directory + "/events")
-            if let unplugAt = node.unplugAt { try TemporaryFiles.write(Array(String(unplugAt).utf8), to: directory + "/unplug-at") }
+            if let unplugAt = node.unplugAt {
+                try TemporaryFiles.write(Array(String(unplugAt).utf8), to: directory + "/unplug-at")
+            }
             if node.denyOpen { try TemporaryFiles.write([], to: directory + "/deny-open") }
             if let gid = node.gid { try TemporaryFiles.write(Array(String(gid).utf8), to: directory + "/gid") }
         }
@@ -159,7 +187,8 @@ public final class FakeInputDirectory {
             process.waitUntilExit()
             let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             TemporaryFiles.remove(root)
-            throw FakeEvdev.Unavailable(description: "fake_evdev did not mount (status \(process.terminationStatus)): \(message)")
+            throw FakeEvdev.Unavailable(
+                description: "fake_evdev did not mount (status \(process.terminationStatus)): \(message)")
         }
     }
 
@@ -172,7 +201,7 @@ public final class FakeInputDirectory {
     /// fixture fails its test instead of hanging the run.
     public func stop() {
         process.terminate()
-        for _ in 0 ..< 50 where process.isRunning { usleep(100_000) }
+        for _ in 0..<50 where process.isRunning { usleep(100_000) }
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
             umount2(path, Int32(MNT_DETACH))
@@ -181,7 +210,6 @@ public final class FakeInputDirectory {
         TemporaryFiles.remove(root)
     }
 }
-
 
 /// The little-endian bytes of an integer, as the kernel lays out its structs on x86_64 and arm64.
 func littleEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] {

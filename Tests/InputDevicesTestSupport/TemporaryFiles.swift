@@ -1,7 +1,10 @@
 import Glibc
 
+/// Temporary files and directories for tests, removed by the tests that make them.
 public enum TemporaryFiles {
+    /// A system call that failed.
     public struct Failure: Error, CustomStringConvertible {
+        /// What failed, with errno.
         public var description: String
     }
 
@@ -18,7 +21,9 @@ public enum TemporaryFiles {
         let descriptor = mkstemp(&template)
         guard descriptor >= 0 else { throw Failure(description: "mkstemp failed: errno \(errno)") }
         defer { close(descriptor) }
-        guard Glibc.write(descriptor, contents, contents.count) == contents.count else { throw Failure(description: "write failed") }
+        guard Glibc.write(descriptor, contents, contents.count) == contents.count else {
+            throw Failure(description: "write failed")
+        }
         return template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 
@@ -26,7 +31,9 @@ public enum TemporaryFiles {
     public static func write(_ contents: [UInt8], to path: String) throws {
         guard let file = fopen(path, "wb") else { throw Failure(description: "cannot create \(path): errno \(errno)") }
         defer { fclose(file) }
-        guard fwrite(contents, 1, contents.count, file) == contents.count else { throw Failure(description: "cannot write \(path)") }
+        guard fwrite(contents, 1, contents.count, file) == contents.count else {
+            throw Failure(description: "cannot write \(path)")
+        }
     }
 
     /// Removes a directory tree (only ever one this file created).
@@ -37,7 +44,9 @@ public enum TemporaryFiles {
         }
         var names: [String] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             if name != "." && name != ".." { names.append(name) }
         }
         closedir(directory)

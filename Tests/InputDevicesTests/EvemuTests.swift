@@ -5,48 +5,51 @@ import Testing
 @Suite struct EvemuTests {
     /// Shaped like `evemu-record` output for a DualSense motion node (comments as evemu 2.7 writes them).
     static let dualSense = """
-    # EVEMU 1.3
-    # Kernel: 6.8.0
-    # Input device name: "Sony Interactive Entertainment DualSense Wireless Controller Motion Sensors"
-    N: Sony Interactive Entertainment DualSense Wireless Controller Motion Sensors
-    I: 0005 054c 0ce6 8100
-    P: 40 00 00 00 00 00 00 00
-    B: 00 19 00 00 00 00 00 00 00
-    B: 03 3f 00 00 00 00 00 00 00
-    B: 04 20 00 00 00 00 00 00 00
-    A: 00 -32768 32767 16 0 8192
-    A: 01 -32768 32767 16 0 8192
-    A: 02 -32768 32767 16 0 8192
-    A: 03 -2097152 2097152 16 0 1024
-    A: 04 -2097152 2097152 16 0 1024
-    A: 05 -2097152 2097152 16 0 1024
-    ################################
-    #      Waiting for events      #
-    ################################
-    E: 0.000000 0003 0000 0000\t# EV_ABS / ABS_X                0
-    E: 0.000000 0003 0001 8192\t# EV_ABS / ABS_Y                8192
-    E: 0.000000 0003 0002 -4096\t# EV_ABS / ABS_Z               -4096
-    E: 0.000000 0003 0003 1024
-    E: 0.000000 0003 0004 0000
-    E: 0.000000 0003 0005 -2048
-    E: 0.000000 0004 0005 1000000\t# EV_MSC / MSC_TIMESTAMP       1000000
-    E: 0.000000 0000 0000 0000\t# ------------ SYN_REPORT (0) ---------- +0ms
-    E: 0.004000 0003 0000 16384
-    E: 0.004000 0004 0005 1004000
-    E: 0.004000 0000 0000 0000
-    """
+        # EVEMU 1.3
+        # Kernel: 6.8.0
+        # Input device name: "Sony Interactive Entertainment DualSense Wireless Controller Motion Sensors"
+        N: Sony Interactive Entertainment DualSense Wireless Controller Motion Sensors
+        I: 0005 054c 0ce6 8100
+        P: 40 00 00 00 00 00 00 00
+        B: 00 19 00 00 00 00 00 00 00
+        B: 03 3f 00 00 00 00 00 00 00
+        B: 04 20 00 00 00 00 00 00 00
+        A: 00 -32768 32767 16 0 8192
+        A: 01 -32768 32767 16 0 8192
+        A: 02 -32768 32767 16 0 8192
+        A: 03 -2097152 2097152 16 0 1024
+        A: 04 -2097152 2097152 16 0 1024
+        A: 05 -2097152 2097152 16 0 1024
+        ################################
+        #      Waiting for events      #
+        ################################
+        E: 0.000000 0003 0000 0000\t# EV_ABS / ABS_X                0
+        E: 0.000000 0003 0001 8192\t# EV_ABS / ABS_Y                8192
+        E: 0.000000 0003 0002 -4096\t# EV_ABS / ABS_Z               -4096
+        E: 0.000000 0003 0003 1024
+        E: 0.000000 0003 0004 0000
+        E: 0.000000 0003 0005 -2048
+        E: 0.000000 0004 0005 1000000\t# EV_MSC / MSC_TIMESTAMP       1000000
+        E: 0.000000 0000 0000 0000\t# ------------ SYN_REPORT (0) ---------- +0ms
+        E: 0.004000 0003 0000 16384
+        E: 0.004000 0004 0005 1004000
+        E: 0.004000 0000 0000 0000
+        """
 
     @Test func parsesHeader() throws {
         let recording = try EvemuRecording(parsing: Self.dualSense, source: "ds.evemu")
         #expect(recording.device.name == "Sony Interactive Entertainment DualSense Wireless Controller Motion Sensors")
         #expect(recording.device.id == InputID(bus: 5, vendor: 0x054C, product: 0x0CE6, version: 0x8100))
-        #expect(recording.device.isAccelerometer)   // P: 0x40 is bit 6
-        #expect(recording.device.axes[.x] == AbsoluteAxisInfo(minimum: -32768, maximum: 32767, fuzz: 16, flat: 0, resolution: 8192))
+        #expect(recording.device.isAccelerometer)  // P: 0x40 is bit 6
+        #expect(
+            recording.device.axes[.x]
+                == AbsoluteAxisInfo(minimum: -32768, maximum: 32767, fuzz: 16, flat: 0, resolution: 8192))
         #expect(recording.device.axes[.rz]?.resolution == 1024)
         #expect(recording.supportedCodes[.absolute]?.setBits == [0, 1, 2, 3, 4, 5])
         #expect(recording.events.count == 11)
         #expect(recording.events[2] == InputEvent(seconds: 0, microseconds: 0, type: .absolute, code: 2, value: -4096))
-        #expect(recording.events[8] == InputEvent(seconds: 0, microseconds: 4000, type: .absolute, code: 0, value: 16384))
+        #expect(
+            recording.events[8] == InputEvent(seconds: 0, microseconds: 4000, type: .absolute, code: 0, value: 16384))
     }
 
     @Test func replaysIntoFramesWithKnownDeviceScales() throws {
@@ -61,14 +64,21 @@ import Testing
 
     @Test func shortFractionIsADecimalFraction() throws {
         let recording = try EvemuRecording(parsing: "E: 12.5 0000 0000 0", source: "t")
-        #expect(recording.events == [InputEvent(seconds: 12, microseconds: 500_000, type: .synchronization, code: 0, value: 0)])
+        #expect(
+            recording.events == [
+                InputEvent(seconds: 12, microseconds: 500_000, type: .synchronization, code: 0, value: 0)
+            ])
     }
 
     @Test func headerWithoutEventsDescribesADevice() throws {
         // `evemu-describe` output, as `listen --device-info` reads it for a pipe.
-        let recording = try EvemuRecording(parsing: "N: Nintendo Wii Remote Accelerometer\nI: 0005 057e 0306 0600\nA: 03 -500 500 2 4\n", source: "wii.desc")
+        let recording = try EvemuRecording(
+            parsing: "N: Nintendo Wii Remote Accelerometer\nI: 0005 057e 0306 0600\nA: 03 -500 500 2 4\n",
+            source: "wii.desc")
         #expect(recording.events.isEmpty)
-        #expect(recording.device.axes[.rx] == AbsoluteAxisInfo(minimum: -500, maximum: 500, fuzz: 2, flat: 4, resolution: 0))
+        #expect(
+            recording.device.axes[.rx] == AbsoluteAxisInfo(minimum: -500, maximum: 500, fuzz: 2, flat: 4, resolution: 0)
+        )
         #expect(KnownDevice.match(recording.device)?.driver == "hid-wiimote")
     }
 
@@ -83,8 +93,12 @@ import Testing
         ("E: 1.000000 0003 0000 99999999999", 1, 23, "value as a decimal 32-bit integer", "99999999999"),
     ])
     func errorsNameLineAndColumn(text: String, line: Int, column: Int, expected: String, found: String) throws {
-        let error = try #require(throws: EvemuSyntaxError.self) { try EvemuRecording(parsing: text, source: "bad.evemu") }
-        #expect(error == EvemuSyntaxError(source: "bad.evemu", line: line, column: column, expected: expected, found: found))
+        let error = try #require(throws: EvemuSyntaxError.self) {
+            try EvemuRecording(parsing: text, source: "bad.evemu")
+        }
+        #expect(
+            error == EvemuSyntaxError(source: "bad.evemu", line: line, column: column, expected: expected, found: found)
+        )
     }
 }
 
@@ -103,6 +117,8 @@ import Testing
     }
 
     @Test func missingFile() {
-        #expect(throws: InputDeviceError.notFound(path: "/nonexistent.evemu")) { try EvemuRecording.load(path: "/nonexistent.evemu") }
+        #expect(throws: InputDeviceError.notFound(path: "/nonexistent.evemu")) {
+            try EvemuRecording.load(path: "/nonexistent.evemu")
+        }
     }
 }

@@ -4,7 +4,9 @@ import Testing
 
 /// Discovery and reading through real open(2), ioctl(2) and read(2) on nodes served by the FUSE fixture.
 @Suite(
-    .enabled(if: FakeEvdev.isAvailable, "needs /dev/fuse, cc, pkg-config and libfuse3-dev (apt: fuse3 libfuse3-dev pkg-config)"),
+    .enabled(
+        if: FakeEvdev.isAvailable,
+        "needs /dev/fuse, cc, pkg-config and libfuse3-dev (apt: fuse3 libfuse3-dev pkg-config)"),
     .timeLimit(.minutes(1))
 )
 struct FakeDeviceTests {
@@ -12,16 +14,23 @@ struct FakeDeviceTests {
 
     static var dualSenseEvents: EventScript {
         var script = EventScript()
-        script.frame(at: 0, [(Raw.ABS_X, 0), (Raw.ABS_Y, 8192), (Raw.ABS_Z, 0), (Raw.ABS_RX, 1024), (Raw.ABS_RY, 0), (Raw.ABS_RZ, 0)], timestamp: 1000)
+        script.frame(
+            at: 0,
+            [(Raw.ABS_X, 0), (Raw.ABS_Y, 8192), (Raw.ABS_Z, 0), (Raw.ABS_RX, 1024), (Raw.ABS_RY, 0), (Raw.ABS_RZ, 0)],
+            timestamp: 1000)
         script.frame(at: 4000, [(Raw.ABS_X, 16384)], timestamp: 5000)
         return script
     }
 
-    static let keyboard = FakeNode.evdev("event0", name: "AT Translated Set 2 keyboard", id: [0x0011, 0x0001, 0x0001, 0xAB41],
-                                         accelerometer: false, axes: [], keys: true, events: [])
+    static let keyboard = FakeNode.evdev(
+        "event0", name: "AT Translated Set 2 keyboard", id: [0x0011, 0x0001, 0x0001, 0xAB41],
+        accelerometer: false, axes: [], keys: true, events: [])
 
-    static let gamepad = FakeNode.joystick("js0", name: "Fake Gamepad", axisCount: 6, events:
-        Bytes.js(0, 0, Raw.JS_EVENT_AXIS | Raw.JS_EVENT_INIT, 0) + Bytes.js(0, 0, Raw.JS_EVENT_AXIS | Raw.JS_EVENT_INIT, 1)
+    static let gamepad = FakeNode.joystick(
+        "js0", name: "Fake Gamepad", axisCount: 6,
+        events:
+            Bytes.js(0, 0, Raw.JS_EVENT_AXIS | Raw.JS_EVENT_INIT, 0)
+            + Bytes.js(0, 0, Raw.JS_EVENT_AXIS | Raw.JS_EVENT_INIT, 1)
             + Bytes.js(0, 0, Raw.JS_EVENT_AXIS | Raw.JS_EVENT_INIT, 2) + Bytes.js(10, 1000, Raw.JS_EVENT_AXIS, 0)
             + Bytes.js(10, 2000, Raw.JS_EVENT_AXIS, 1) + Bytes.js(10, -1000, Raw.JS_EVENT_AXIS, 2))
 
@@ -34,18 +43,21 @@ struct FakeDeviceTests {
     // MARK: Discovery
 
     @Test func discoveryListsMotionNodesWithAxesScalesAndKnownDevices() throws {
-        let fixture = try FakeInputDirectory([Self.keyboard, FakeNode.dualSense(events: []), FakeNode.joyCon(events: []), FakeNode.wiiRemote(events: []), Self.gamepad])
+        let fixture = try FakeInputDirectory([
+            Self.keyboard, FakeNode.dualSense(events: []), FakeNode.joyCon(events: []), FakeNode.wiiRemote(events: []),
+            Self.gamepad,
+        ])
         defer { fixture.stop() }
         let report = try InputDeviceDiscovery.scan(directory: fixture.path)
         #expect(report.failures.isEmpty)
-        #expect(report.otherNodeCount == 1) // the keyboard
+        #expect(report.otherNodeCount == 1)  // the keyboard
         #expect(report.devices.map(\.path) == ["event3", "event5", "event7", "js0"].map(fixture.node))
 
         guard report.devices.count == 4,
-              case let .evdev(dualSense, dualSenseCalibration) = report.devices[0].kind,
-              case let .evdev(joyCon, joyConCalibration) = report.devices[1].kind,
-              case let .evdev(wii, wiiCalibration) = report.devices[2].kind,
-              case let .joystick(gamepadName, gamepadAxes) = report.devices[3].kind
+            case .evdev(let dualSense, let dualSenseCalibration) = report.devices[0].kind,
+            case .evdev(let joyCon, let joyConCalibration) = report.devices[1].kind,
+            case .evdev(let wii, let wiiCalibration) = report.devices[2].kind,
+            case .joystick(let gamepadName, let gamepadAxes) = report.devices[3].kind
         else {
             Issue.record("unexpected devices: \(report.devices)")
             return
@@ -54,7 +66,9 @@ struct FakeDeviceTests {
         #expect(dualSense.id == InputID(bus: 5, vendor: 0x054C, product: 0x0CE6, version: 0x8100))
         #expect(dualSense.isAccelerometer)
         #expect(dualSense.sortedAxes.map(\.axis) == [.x, .y, .z, .rx, .ry, .rz])
-        #expect(dualSense.axes[.y] == AbsoluteAxisInfo(value: 4096, minimum: -32768, maximum: 32767, fuzz: 16, flat: 0, resolution: 8192))
+        #expect(
+            dualSense.axes[.y]
+                == AbsoluteAxisInfo(value: 4096, minimum: -32768, maximum: 32767, fuzz: 16, flat: 0, resolution: 8192))
         let dualSenseResolved = try dualSenseCalibration.get()
         #expect(dualSenseResolved.knownDevice?.name == "DualSense")
         #expect(dualSenseResolved.unitsPerG == 8192)
@@ -77,7 +91,7 @@ struct FakeDeviceTests {
 
     @Test func dualSenseFramesUseTheTimestampAndRereadAxesAfterSynDropped() throws {
         var script = Self.dualSenseEvents
-        script.add(100, 8000, Raw.EV_ABS, Raw.ABS_X, 7)       // the start of a frame…
+        script.add(100, 8000, Raw.EV_ABS, Raw.ABS_X, 7)  // the start of a frame…
         script.add(100, 8000, Raw.EV_SYN, Raw.SYN_DROPPED, 0)  // …cut off by an overrun
         script.add(100, 8000, Raw.EV_ABS, Raw.ABS_Y, 123)
         script.add(100, 8000, Raw.EV_SYN, Raw.SYN_REPORT, 0)
@@ -89,13 +103,17 @@ struct FakeDeviceTests {
         var reader = try node.motionReader()
         let frames = try frames(&reader)
         #expect(close(frames.map(\.time), [0.001, 0.005, 0.013]))
-        #expect(frames.map(\.acceleration) == [
-            MotionVector(x: 0, y: 1, z: 0),
-            MotionVector(x: 2, y: 1, z: 0),
-            // After the drop, X and Y come from EVIOCGABS (100 and 4096), not from the dropped events.
-            MotionVector(x: 100.0 / 8192, y: 0.5, z: -1),
-        ])
-        #expect(frames.map(\.rotation) == [MotionVector(x: 1, y: 0, z: 0), MotionVector(x: 1, y: 0, z: 0), MotionVector(x: 0, y: 0, z: 0)])
+        #expect(
+            frames.map(\.acceleration) == [
+                MotionVector(x: 0, y: 1, z: 0),
+                MotionVector(x: 2, y: 1, z: 0),
+                // After the drop, X and Y come from EVIOCGABS (100 and 4096), not from the dropped events.
+                MotionVector(x: 100.0 / 8192, y: 0.5, z: -1),
+            ])
+        #expect(
+            frames.map(\.rotation) == [
+                MotionVector(x: 1, y: 0, z: 0), MotionVector(x: 1, y: 0, z: 0), MotionVector(x: 0, y: 0, z: 0),
+            ])
         #expect(reader.assembler.statistics.droppedReports == 1)
         #expect(reader.assembler.statistics.resynchronizations == 1)
         // All 23 events arrived in one read(2).
@@ -106,9 +124,13 @@ struct FakeDeviceTests {
     @Test func aSecondOfFastReportsIsReadInLargeBatches() throws {
         // 600 frames of four events (2400 events, more than a DualShock sends in a second over Bluetooth).
         var script = EventScript()
-        script.frame(at: 0, [(Raw.ABS_X, 0), (Raw.ABS_Y, 0), (Raw.ABS_Z, 0), (Raw.ABS_RX, 0), (Raw.ABS_RY, 0), (Raw.ABS_RZ, 0)], timestamp: 0)
-        for index in 1 ..< 600 {
-            script.frame(at: Int64(index) * 1666, [(Raw.ABS_X, Int32(index)), (Raw.ABS_Y, Int32(-index))], timestamp: UInt32(index) * 1666)
+        script.frame(
+            at: 0, [(Raw.ABS_X, 0), (Raw.ABS_Y, 0), (Raw.ABS_Z, 0), (Raw.ABS_RX, 0), (Raw.ABS_RY, 0), (Raw.ABS_RZ, 0)],
+            timestamp: 0)
+        for index in 1..<600 {
+            script.frame(
+                at: Int64(index) * 1666, [(Raw.ABS_X, Int32(index)), (Raw.ABS_Y, Int32(-index))],
+                timestamp: UInt32(index) * 1666)
         }
         let fixture = try FakeInputDirectory([FakeNode.dualSense(events: script.bytes)])
         defer { fixture.stop() }
@@ -126,7 +148,12 @@ struct FakeDeviceTests {
 
     @Test func joyConFramesUseEventTimeAndNodeResolution() throws {
         var script = EventScript()
-        script.frame(at: 0, [(Raw.ABS_X, 4096), (Raw.ABS_Y, 0), (Raw.ABS_Z, -4096), (Raw.ABS_RX, 14247), (Raw.ABS_RY, 0), (Raw.ABS_RZ, 0)])
+        script.frame(
+            at: 0,
+            [
+                (Raw.ABS_X, 4096), (Raw.ABS_Y, 0), (Raw.ABS_Z, -4096), (Raw.ABS_RX, 14247), (Raw.ABS_RY, 0),
+                (Raw.ABS_RZ, 0),
+            ])
         script.frame(at: 15000, [(Raw.ABS_Y, 2048)])
         let fixture = try FakeInputDirectory([FakeNode.joyCon(events: script.bytes)])
         defer { fixture.stop() }
@@ -161,7 +188,9 @@ struct FakeDeviceTests {
         defer { node.close() }
         var reader = try node.motionReader(mapping: JoystickMotionMapping(unitsPerG: 1000))
         #expect(try frames(&reader) == [MotionFrame(time: 0.010, acceleration: MotionVector(x: 1, y: 2, z: -1))])
-        #expect(throws: MotionConfigurationError.missingJoystickAxes(device: "Fake Gamepad", axes: [6, 9], axisCount: 6)) {
+        #expect(
+            throws: MotionConfigurationError.missingJoystickAxes(device: "Fake Gamepad", axes: [6, 9], axisCount: 6)
+        ) {
             try node.motionReader(mapping: JoystickMotionMapping(axes: (0, 6, 9), unitsPerG: 1000))
         }
     }
@@ -192,17 +221,28 @@ struct FakeDeviceTests {
         defer { fixture.stop() }
         let path = fixture.node("event3")
         #expect(throws: InputDeviceError.permissionDenied(path: path, group: group.name)) { try EvdevNode.open(path) }
-        #expect(try InputDeviceDiscovery.scan(directory: fixture.path).failures == [.permissionDenied(path: path, group: group.name)])
+        #expect(
+            try InputDeviceDiscovery.scan(directory: fixture.path).failures == [
+                .permissionDenied(path: path, group: group.name)
+            ])
     }
 
     @Test func truncatedRecordingOnANodeIsReported() throws {
-        let fixture = try FakeInputDirectory([FakeNode.dualSense(events: Self.dualSenseEvents.bytes + Array(Bytes.event24(100, 9000, Raw.EV_ABS, Raw.ABS_X, 1).prefix(12)))])
+        let fixture = try FakeInputDirectory([
+            FakeNode.dualSense(
+                events: Self.dualSenseEvents.bytes
+                    + Array(Bytes.event24(100, 9000, Raw.EV_ABS, Raw.ABS_X, 1).prefix(12)))
+        ])
         defer { fixture.stop() }
         let path = fixture.node("event3")
         let node = try EvdevNode.open(path)
         defer { node.close() }
         var reader = try node.motionReader()
-        #expect(throws: EventDecodingError(source: path, offset: Self.dualSenseEvents.bytes.count, problem: .truncated(expected: 24, available: 12))) {
+        #expect(
+            throws: EventDecodingError(
+                source: path, offset: Self.dualSenseEvents.bytes.count, problem: .truncated(expected: 24, available: 12)
+            )
+        ) {
             try frames(&reader)
         }
     }

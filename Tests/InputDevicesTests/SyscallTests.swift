@@ -35,7 +35,9 @@ import Testing
         // The size check happens before the call, so even a bad descriptor is not touched.
         var bytes = [UInt8](repeating: 0, count: 8)
         let error = bytes.withUnsafeMutableBytes { buffer in
-            Result { () throws(Errno) in try FileDescriptor(rawValue: -1).control(.evdevAbsoluteInfo(axis: .x), buffer: buffer) }
+            Result { () throws(Errno) in
+                try FileDescriptor(rawValue: -1).control(.evdevAbsoluteInfo(axis: .x), buffer: buffer)
+            }
         }
         #expect(throws: Errno.invalidArgument) { try error.get() }
     }
@@ -71,7 +73,9 @@ import Testing
     }
 
     @Test func missingNodeIsNotFound() {
-        #expect(throws: InputDeviceError.notFound(path: "/nonexistent/event0")) { try EvdevNode.open("/nonexistent/event0") }
+        #expect(throws: InputDeviceError.notFound(path: "/nonexistent/event0")) {
+            try EvdevNode.open("/nonexistent/event0")
+        }
     }
 
     @Test func discoveryReportsUnreadableNodesAndSkipsOtherNames() throws {
@@ -87,7 +91,9 @@ import Testing
     }
 
     @Test func discoveryOfAMissingDirectoryThrows() {
-        #expect(throws: InputDeviceError.notFound(path: "/nonexistent-input")) { try InputDeviceDiscovery.scan(directory: "/nonexistent-input") }
+        #expect(throws: InputDeviceError.notFound(path: "/nonexistent-input")) {
+            try InputDeviceDiscovery.scan(directory: "/nonexistent-input")
+        }
     }
 }
 
@@ -100,7 +106,9 @@ import Testing
         #expect(write(ends[1], bytes, bytes.count) == bytes.count)
         close(ends[1])
         let calibration = try MotionCalibration.resolve(for: .unknown, overrides: MotionOverrides(unitsPerG: 1000))
-        return EvdevMotionReader(source: FileDescriptor(rawValue: ends[0]), sourceName: "-", layout: layout, assembler: EvdevFrameAssembler(calibration: calibration))
+        return EvdevMotionReader(
+            source: FileDescriptor(rawValue: ends[0]), sourceName: "-", layout: layout,
+            assembler: EvdevFrameAssembler(calibration: calibration))
     }
 
     @Test func framesFromA24BytePipe() throws {
@@ -115,7 +123,8 @@ import Testing
     }
 
     @Test func framesFromA16BytePipe() throws {
-        let bytes = Bytes.event16(5, 0, Raw.EV_ABS, Raw.ABS_X, 2000) + Bytes.event16(5, 0, Raw.EV_ABS, Raw.ABS_Y, 0)
+        let bytes =
+            Bytes.event16(5, 0, Raw.EV_ABS, Raw.ABS_X, 2000) + Bytes.event16(5, 0, Raw.EV_ABS, Raw.ABS_Y, 0)
             + Bytes.event16(5, 0, Raw.EV_ABS, Raw.ABS_Z, 1000) + Bytes.event16(5, 0, Raw.EV_SYN, Raw.SYN_REPORT, 0)
         var reader = try pipeReader(bytes, layout: .thirtyTwoBit)
         defer { try? reader.events.source.close() }
@@ -125,10 +134,13 @@ import Testing
     @Test func truncatedEventInAPipeIsAnErrorNotAHang() throws {
         var script = EventScript()
         script.frame(at: 0, [(Raw.ABS_X, 1), (Raw.ABS_Y, 2), (Raw.ABS_Z, 3)])
-        var reader = try pipeReader(script.bytes + Bytes.event24(100, 0, Raw.EV_ABS, Raw.ABS_X, 9).prefix(20), layout: .sixtyFourBit)
+        var reader = try pipeReader(
+            script.bytes + Bytes.event24(100, 0, Raw.EV_ABS, Raw.ABS_X, 9).prefix(20), layout: .sixtyFourBit)
         defer { try? reader.events.source.close() }
         #expect(try reader.nextFrame() != nil)
-        #expect(throws: EventDecodingError(source: "-", offset: 4 * 24, problem: .truncated(expected: 24, available: 20))) {
+        #expect(
+            throws: EventDecodingError(source: "-", offset: 4 * 24, problem: .truncated(expected: 24, available: 20))
+        ) {
             try reader.nextFrame()
         }
     }

@@ -15,12 +15,15 @@ import Testing
         let reading = try readTrace(text)
         #expect(reading.samples.map(\.time) == [0, 0.04])
         #expect(reading.samples.last?.acceleration == Vector3(-0.813, -0.039, 0.786))
-        #expect(reading.summary.columns == TraceColumns(time: "elapsed (s)", x: "X-Axis (g)", y: "Y-Axis (g)", z: "Z-Axis (g)"))
+        #expect(
+            reading.summary.columns
+                == TraceColumns(time: "elapsed (s)", x: "X-Axis (g)", y: "Y-Axis (g)", z: "Z-Axis (g)"))
         #expect(reading.summary.units == .g)
     }
 
     @Test func readsAControllerLogWithASpacedTimeStamp() throws {
-        let reading = try readTrace("time stamp,accel x,accel y,accel z,pitch,roll,yaw\n0,0.88,-0.18,0.48,0.01,0.02,0.01\n")
+        let reading = try readTrace(
+            "time stamp,accel x,accel y,accel z,pitch,roll,yaw\n0,0.88,-0.18,0.48,0.01,0.02,0.01\n")
         #expect(reading.samples == [MotionSample(time: 0, acceleration: Vector3(0.88, -0.18, 0.48))])
     }
 }

@@ -12,7 +12,10 @@ public struct DeviceDescription: Hashable, Sendable {
     public var axes: [AbsoluteAxis: AbsoluteAxisInfo]
 
     /// Creates a description.
-    public init(name: String, id: InputID, properties: KernelBitmap = KernelBitmap(bytes: []), axes: [AbsoluteAxis: AbsoluteAxisInfo] = [:]) {
+    public init(
+        name: String, id: InputID, properties: KernelBitmap = KernelBitmap(bytes: []),
+        axes: [AbsoluteAxis: AbsoluteAxisInfo] = [:]
+    ) {
         self.name = name
         self.id = id
         self.properties = properties
@@ -43,7 +46,8 @@ public struct DeviceDescription: Hashable, Sendable {
                     axes[axis] = try descriptor.evdevAbsoluteInfo(axis)
                 }
             }
-            return DeviceDescription(name: name, id: try descriptor.evdevID(), properties: try descriptor.evdevProperties(), axes: axes)
+            return DeviceDescription(
+                name: name, id: try descriptor.evdevID(), properties: try descriptor.evdevProperties(), axes: axes)
         } catch {
             throw InputDeviceError(error, path: path, operation: .query)
         }

@@ -20,8 +20,8 @@ public struct DiscoveredDevice: Hashable, Sendable {
     /// The device name.
     public var name: String {
         switch kind {
-        case let .evdev(device, _): device.name
-        case let .joystick(name, _): name
+        case .evdev(let device, _): device.name
+        case .joystick(let name, _): name
         }
     }
 }
@@ -55,8 +55,11 @@ public enum InputDeviceDiscovery {
                         report.otherNodeCount += 1
                         continue
                     }
-                    let calibration = Result { () throws(MotionConfigurationError) in try MotionCalibration.resolve(for: node.device) }
-                    report.devices.append(DiscoveredDevice(path: path, kind: .evdev(node.device, calibration: calibration)))
+                    let calibration = Result { () throws(MotionConfigurationError) in
+                        try MotionCalibration.resolve(for: node.device)
+                    }
+                    report.devices.append(
+                        DiscoveredDevice(path: path, kind: .evdev(node.device, calibration: calibration)))
                 } catch {
                     report.failures.append(error)
                 }
@@ -64,7 +67,8 @@ public enum InputDeviceDiscovery {
                 do {
                     let node = try JoystickNode.open(path)
                     node.close()
-                    report.devices.append(DiscoveredDevice(path: path, kind: .joystick(name: node.name, axisCount: node.axisCount)))
+                    report.devices.append(
+                        DiscoveredDevice(path: path, kind: .joystick(name: node.name, axisCount: node.axisCount)))
                 } catch {
                     report.failures.append(error)
                 }
@@ -81,13 +85,16 @@ public enum InputDeviceDiscovery {
         defer { closedir(handle) }
         var found: [(prefix: String, number: Int, name: String)] = []
         while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             for prefix in ["event", "js"] where name.hasPrefix(prefix) {
                 if let number = Int(name.dropFirst(prefix.count)), number >= 0 {
                     found.append((prefix, number, name))
                 }
             }
         }
-        return found.sorted { ($0.prefix == "event" ? 0 : 1, $0.number) < ($1.prefix == "event" ? 0 : 1, $1.number) }.map(\.name)
+        return found.sorted { ($0.prefix == "event" ? 0 : 1, $0.number) < ($1.prefix == "event" ? 0 : 1, $1.number) }
+            .map(\.name)
     }
 }

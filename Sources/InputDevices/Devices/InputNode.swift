@@ -22,7 +22,8 @@ public struct EvdevNode: Sendable {
             throw InputDeviceError(error, path: path, operation: .open)
         }
         do {
-            return EvdevNode(path: path, descriptor: descriptor, device: try DeviceDescription.query(descriptor, path: path))
+            return EvdevNode(
+                path: path, descriptor: descriptor, device: try DeviceDescription.query(descriptor, path: path))
         } catch {
             try? descriptor.close()
             throw error
@@ -59,7 +60,8 @@ public struct EvdevNode: Sendable {
     }
 
     /// A frame reader that reads the descriptor directly, retrying interrupted reads.
-    public func motionReader(overrides: MotionOverrides = MotionOverrides()) throws -> EvdevMotionReader<FileDescriptor> {
+    public func motionReader(overrides: MotionOverrides = MotionOverrides()) throws -> EvdevMotionReader<FileDescriptor>
+    {
         try motionReader(overrides: overrides, source: descriptor)
     }
 
@@ -91,7 +93,9 @@ public struct JoystickNode: Sendable {
             throw InputDeviceError(error, path: path, operation: .open)
         }
         do {
-            return JoystickNode(path: path, descriptor: descriptor, name: try descriptor.joystickName(), axisCount: try descriptor.joystickAxisCount())
+            return JoystickNode(
+                path: path, descriptor: descriptor, name: try descriptor.joystickName(),
+                axisCount: try descriptor.joystickAxisCount())
         } catch {
             try? descriptor.close()
             throw InputDeviceError(error, path: path, operation: .query)
@@ -111,7 +115,9 @@ public struct JoystickNode: Sendable {
     }
 
     /// A frame reader that reads the descriptor directly, retrying interrupted reads.
-    public func motionReader(mapping: JoystickMotionMapping) throws(MotionConfigurationError) -> JoystickMotionReader<FileDescriptor> {
+    public func motionReader(
+        mapping: JoystickMotionMapping
+    ) throws(MotionConfigurationError) -> JoystickMotionReader<FileDescriptor> {
         try motionReader(mapping: mapping, source: descriptor)
     }
 

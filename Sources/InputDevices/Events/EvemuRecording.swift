@@ -34,14 +34,16 @@ public struct EvemuRecording: Hashable, Sendable {
         var lineNumber = 0
         for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
             lineNumber += 1
-            var line = EvemuLine(text: rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine, source: source, number: lineNumber)
+            var line = EvemuLine(
+                text: rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine, source: source, number: lineNumber)
             guard let tag = line.tag() else { continue }
             switch tag {
             case "N":
                 device.name = line.rest()
             case "I":
-                device.id = InputID(bus: try line.hex(UInt16.self, "bus"), vendor: try line.hex(UInt16.self, "vendor"),
-                                    product: try line.hex(UInt16.self, "product"), version: try line.hex(UInt16.self, "version"))
+                device.id = InputID(
+                    bus: try line.hex(UInt16.self, "bus"), vendor: try line.hex(UInt16.self, "vendor"),
+                    product: try line.hex(UInt16.self, "product"), version: try line.hex(UInt16.self, "version"))
                 try line.end()
             case "P":
                 while line.hasMore { properties.append(try line.hex(UInt8.self, "property byte")) }
@@ -56,21 +58,25 @@ public struct EvemuRecording: Hashable, Sendable {
                 guard Int(code) < AbsoluteAxis.count else {
                     throw line.error("an axis code below 0x40", found: String(code, radix: 16), column: codeColumn)
                 }
-                var info = AbsoluteAxisInfo(minimum: try line.decimal("minimum"), maximum: try line.decimal("maximum"),
-                                            fuzz: try line.decimal("fuzz"), flat: try line.decimal("flat"))
+                var info = AbsoluteAxisInfo(
+                    minimum: try line.decimal("minimum"), maximum: try line.decimal("maximum"),
+                    fuzz: try line.decimal("fuzz"), flat: try line.decimal("flat"))
                 if line.hasMore { info.resolution = try line.decimal("resolution") }
                 try line.end()
                 device.axes[AbsoluteAxis(rawValue: UInt16(code))] = info
             case "E":
                 let (seconds, microseconds) = try line.timestamp()
-                events.append(InputEvent(seconds: seconds, microseconds: microseconds,
-                                         type: EventType(rawValue: try line.hex(UInt16.self, "event type")),
-                                         code: try line.hex(UInt16.self, "event code"), value: try line.decimal("value")))
+                events.append(
+                    InputEvent(
+                        seconds: seconds, microseconds: microseconds,
+                        type: EventType(rawValue: try line.hex(UInt16.self, "event type")),
+                        code: try line.hex(UInt16.self, "event code"), value: try line.decimal("value")))
                 try line.end()
             case "L", "S":
                 continue
             default:
-                throw line.error("a line starting with N:, I:, P:, B:, A:, L:, S:, E: or #", found: tag + ":", column: 1)
+                throw line.error(
+                    "a line starting with N:, I:, P:, B:, A:, L:, S:, E: or #", found: tag + ":", column: 1)
             }
         }
         device.properties = KernelBitmap(bytes: properties)
@@ -135,7 +141,7 @@ private struct EvemuLine {
             return String(text[start...].prefix { !$0.isWhitespace })
         }
         position = text.index(after: colon)
-        return String(text[start ..< colon])
+        return String(text[start..<colon])
     }
 
     /// Everything after the tag, trimmed (the device name).
@@ -147,13 +153,17 @@ private struct EvemuLine {
 
     mutating func hex<T: FixedWidthInteger>(_ type: T.Type, _ field: String) throws(EvemuSyntaxError) -> T {
         let (token, column) = nextToken()
-        guard let value = T(token, radix: 16) else { throw error("\(field) in hexadecimal", found: token, column: column) }
+        guard let value = T(token, radix: 16) else {
+            throw error("\(field) in hexadecimal", found: token, column: column)
+        }
         return value
     }
 
     mutating func decimal(_ field: String) throws(EvemuSyntaxError) -> Int32 {
         let (token, column) = nextToken()
-        guard let value = Int32(token) else { throw error("\(field) as a decimal 32-bit integer", found: token, column: column) }
+        guard let value = Int32(token) else {
+            throw error("\(field) as a decimal 32-bit integer", found: token, column: column)
+        }
         return value
     }
 
@@ -162,7 +172,7 @@ private struct EvemuLine {
         let (token, column) = nextToken()
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, let seconds = Int64(parts[0]), parts[1].count <= 6, parts[1].allSatisfy(\.isASCII),
-              let fraction = Int64(parts[1] + String(repeating: "0", count: 6 - parts[1].count)), fraction >= 0
+            let fraction = Int64(parts[1] + String(repeating: "0", count: 6 - parts[1].count)), fraction >= 0
         else { throw error("a time as seconds.microseconds", found: token, column: column) }
         return (seconds, fraction)
     }
@@ -173,8 +183,9 @@ private struct EvemuLine {
     }
 
     func error(_ expected: String, found: String, column: Int? = nil) -> EvemuSyntaxError {
-        EvemuSyntaxError(source: source, line: number, column: column ?? text.distance(from: text.startIndex, to: position) + 1,
-                         expected: expected, found: found)
+        EvemuSyntaxError(
+            source: source, line: number, column: column ?? text.distance(from: text.startIndex, to: position) + 1,
+            expected: expected, found: found)
     }
 
     /// The column where the next field starts.
@@ -187,7 +198,7 @@ private struct EvemuLine {
         let column = nextColumn()
         let start = position
         while position < text.endIndex, !text[position].isWhitespace { position = text.index(after: position) }
-        return (String(text[start ..< position]), column)
+        return (String(text[start..<position]), column)
     }
 
     private mutating func skipSpaces() {

@@ -117,7 +117,7 @@ public struct KernelBitmap: Hashable, Sendable {
     }
 
     /// The numbers of all set bits, ascending.
-    public var setBits: [Int] { (0 ..< bytes.count * 8).filter(contains) }
+    public var setBits: [Int] { (0..<bytes.count * 8).filter(contains) }
 
     /// Sets bit `bit`, growing the bitmap as needed.
     public mutating func insert(_ bit: Int) {

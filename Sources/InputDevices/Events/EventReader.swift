@@ -39,9 +39,9 @@ public struct EventDecodingError: Error, Hashable, Sendable, CustomStringConvert
     /// A one-line message for the user.
     public var description: String {
         switch problem {
-        case let .truncated(expected, available):
+        case .truncated(let expected, let available):
             "\(source): truncated event at byte \(offset): expected \(expected) bytes, the stream ended after \(available)"
-        case let .invalidField(name, value, expected):
+        case .invalidField(let name, let value, let expected):
             "\(source): garbled event at byte \(offset): field \(name) is \(value), expected \(expected) (wrong --event-size?)"
         }
     }
@@ -91,7 +91,8 @@ public struct EventReader<Format: FixedSizeEventFormat, Source: ByteSource> {
         while end - start < size {
             if try !fill() {
                 if end == start { return nil }
-                throw EventDecodingError(source: sourceName, offset: offset, problem: .truncated(expected: size, available: end - start))
+                throw EventDecodingError(
+                    source: sourceName, offset: offset, problem: .truncated(expected: size, available: end - start))
             }
         }
         let recordStart = start
@@ -99,7 +100,7 @@ public struct EventReader<Format: FixedSizeEventFormat, Source: ByteSource> {
         defer { offset += size }
         let decoded = buffer.withUnsafeBytes { bytes in
             Result { () throws(EventDecodingError.Problem) in
-                try format.decode(UnsafeRawBufferPointer(rebasing: bytes[recordStart ..< recordStart + size]))
+                try format.decode(UnsafeRawBufferPointer(rebasing: bytes[recordStart..<recordStart + size]))
             }
         }
         do {
@@ -112,14 +113,16 @@ public struct EventReader<Format: FixedSizeEventFormat, Source: ByteSource> {
     /// Moves the partial record to the front and reads more; returns `false` at the end of the stream.
     private mutating func fill() throws -> Bool {
         // Only a pipe leaves a partial record behind, and it is shorter than one record.
-        for index in 0 ..< end - start { buffer[index] = buffer[start + index] }
+        for index in 0..<end - start { buffer[index] = buffer[start + index] }
         end -= start
         start = 0
         let filled = end
         let count: Int
         do {
             count = try buffer.withUnsafeMutableBytes { bytes in
-                Result { () throws(Errno) in try source.read(into: UnsafeMutableRawBufferPointer(rebasing: bytes[filled...])) }
+                Result { () throws(Errno) in
+                    try source.read(into: UnsafeMutableRawBufferPointer(rebasing: bytes[filled...]))
+                }
             }.get()
         } catch {
             throw InputDeviceError(error, path: sourceName, operation: .read)

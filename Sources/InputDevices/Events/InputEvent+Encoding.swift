@@ -46,7 +46,8 @@ extension EvemuRecording {
         }
         for (axis, info) in device.sortedAxes {
             lines.append(
-                "A: \(hex(axis.rawValue, digits: 2)) \(info.minimum) \(info.maximum) \(info.fuzz) \(info.flat) \(info.resolution)")
+                "A: \(hex(axis.rawValue, digits: 2)) \(info.minimum) \(info.maximum) \(info.fuzz) \(info.flat) \(info.resolution)"
+            )
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -86,9 +86,11 @@ public struct InputEventFormat: FixedSizeEventFormat {
         }
         let type = EventType(rawValue: bytes.loadUnaligned(fromByteOffset: rest, as: UInt16.self))
         guard type.rawValue <= EventType.maximum.rawValue else {
-            throw .invalidField(name: "type", value: Int64(type.rawValue), expected: "an event type 0...\(EventType.maximum.rawValue) (EV_MAX)")
+            throw .invalidField(
+                name: "type", value: Int64(type.rawValue),
+                expected: "an event type 0...\(EventType.maximum.rawValue) (EV_MAX)")
         }
-        guard (0 ..< 1_000_000).contains(microseconds) else {
+        guard (0..<1_000_000).contains(microseconds) else {
             throw .invalidField(name: "tv_usec", value: microseconds, expected: "microseconds 0...999999")
         }
         return InputEvent(

@@ -50,7 +50,9 @@ public struct JoystickEventFormat: FixedSizeEventFormat {
     public func decode(_ bytes: UnsafeRawBufferPointer) throws(EventDecodingError.Problem) -> JoystickEvent {
         let type = bytes[6]
         guard let kind = JoystickEvent.Kind(rawValue: type & ~JoystickEvent.initFlag) else {
-            throw .invalidField(name: "type", value: Int64(type), expected: "0x01 (button) or 0x02 (axis), optionally or-ed with 0x80 (init)")
+            throw .invalidField(
+                name: "type", value: Int64(type),
+                expected: "0x01 (button) or 0x02 (axis), optionally or-ed with 0x80 (init)")
         }
         return JoystickEvent(
             milliseconds: bytes.loadUnaligned(fromByteOffset: 0, as: UInt32.self),

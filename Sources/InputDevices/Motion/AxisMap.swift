@@ -26,7 +26,9 @@ public struct AxisMap: Hashable, Sendable, CustomStringConvertible {
     public let components: [Component]
 
     /// The map that leaves the axes as the driver reports them.
-    public static let identity = AxisMap(uncheckedComponents: [Component(source: 0), Component(source: 1), Component(source: 2)])
+    public static let identity = AxisMap(uncheckedComponents: [
+        Component(source: 0), Component(source: 1), Component(source: 2),
+    ])
 
     /// For maps written in code; text from users goes through ``init(parsing:)``.
     init(uncheckedComponents: [Component]) { components = uncheckedComponents }
@@ -46,22 +48,27 @@ public struct AxisMap: Hashable, Sendable, CustomStringConvertible {
                 negated = sign == "-"
                 letters = letters.dropFirst()
             }
-            let sourceIndex: Int? = switch letters.lowercased() {
-            case "x": 0
-            case "y": 1
-            case "z": 2
-            default: nil
-            }
+            let sourceIndex: Int? =
+                switch letters.lowercased() {
+                case "x": 0
+                case "y": 1
+                case "z": 2
+                default: nil
+                }
             guard let sourceIndex else {
-                throw .invalidAxisMap(text: text, column: termColumn, expected: "x, y or z with an optional sign, found \"\(trimmed)\"")
+                throw .invalidAxisMap(
+                    text: text, column: termColumn, expected: "x, y or z with an optional sign, found \"\(trimmed)\"")
             }
             guard !components.contains(where: { $0.source == sourceIndex }) else {
-                throw .invalidAxisMap(text: text, column: termColumn, expected: "each of x, y, z once, found \(letters) twice")
+                throw .invalidAxisMap(
+                    text: text, column: termColumn, expected: "each of x, y, z once, found \(letters) twice")
             }
             components.append(Component(source: sourceIndex, negated: negated))
         }
         guard components.count == 3 else {
-            throw .invalidAxisMap(text: text, column: 1, expected: "three comma-separated terms like \"x,-z,y\", found \(components.count)")
+            throw .invalidAxisMap(
+                text: text, column: 1,
+                expected: "three comma-separated terms like \"x,-z,y\", found \(components.count)")
         }
         self.components = components
     }
@@ -71,7 +78,7 @@ public struct AxisMap: Hashable, Sendable, CustomStringConvertible {
     public var isMirror: Bool {
         let sources = components.map(\.source)
         var inversions = 0
-        for i in 0 ..< 3 { for j in i + 1 ..< 3 where sources[i] > sources[j] { inversions += 1 } }
+        for i in 0..<3 { for j in i + 1..<3 where sources[i] > sources[j] { inversions += 1 } }
         let negations = components.filter(\.negated).count
         return (inversions + negations) % 2 == 1
     }
@@ -111,15 +118,15 @@ public enum MotionConfigurationError: Error, Hashable, Sendable, CustomStringCon
     /// A one-line message for the user.
     public var description: String {
         switch self {
-        case let .invalidAxisMap(text, column, expected):
+        case .invalidAxisMap(let text, let column, let expected):
             "--axes \"\(text)\", column \(column): expected \(expected)"
-        case let .invalidScale(text):
+        case .invalidScale(let text):
             "--scale \"\(text)\": expected a positive number of units per g"
-        case let .unknownScale(device):
+        case .unknownScale(let device):
             "\(device.isEmpty ? "the input" : "\"\(device)\""): units per g unknown (no accelerometer resolution, not a known device); give --scale (or --resolution / --device-info for a pipe)"
-        case let .missingAxes(device, axes):
+        case .missingAxes(let device, let axes):
             "\"\(device)\" has no \(axes.map(\.description).joined(separator: "/")) axes to read acceleration from"
-        case let .missingJoystickAxes(device, axes, axisCount):
+        case .missingJoystickAxes(let device, let axes, let axisCount):
             "\"\(device)\" has \(axisCount) axes (0...\(axisCount - 1)); axes \(axes.map(String.init).joined(separator: ", ")) do not exist"
         }
     }

@@ -55,7 +55,10 @@ public struct EvdevFrameAssembler {
     ///   - initialValues: the axis state when reading starts (`EVIOCGABS` values from the node); a pipe
     ///     or recording has none, and frames start once every axis has been reported.
     ///   - readAxisState: re-reads axes after `SYN_DROPPED`; `nil` keeps the last known state.
-    public init(calibration: MotionCalibration, initialValues: [AbsoluteAxis: Int32] = [:], readAxisState: AxisStateReader? = nil) {
+    public init(
+        calibration: MotionCalibration, initialValues: [AbsoluteAxis: Int32] = [:],
+        readAxisState: AxisStateReader? = nil
+    ) {
         self.calibration = calibration
         self.readAxisState = readAxisState
         requiredMask = Self.mask(calibration.accelerationAxes)
@@ -111,14 +114,19 @@ public struct EvdevFrameAssembler {
         counters.frames += 1
         let acceleration = calibration.axisMap.apply(raw(calibration.accelerationAxes), unitsPer: calibration.unitsPerG)
         var rotation: MotionVector?
-        if let axes = calibration.rotationAxes, let units = calibration.unitsPerDegreePerSecond, known & rotationMask == rotationMask {
+        if let axes = calibration.rotationAxes, let units = calibration.unitsPerDegreePerSecond,
+            known & rotationMask == rotationMask
+        {
             rotation = calibration.axisMap.apply(raw(axes), unitsPer: units, mirrored: rotationMirrored)
         }
         return MotionFrame(time: time, acceleration: acceleration, rotation: rotation)
     }
 
     private func raw(_ axes: [AbsoluteAxis]) -> (Double, Double, Double) {
-        (Double(values[Int(axes[0].rawValue)]), Double(values[Int(axes[1].rawValue)]), Double(values[Int(axes[2].rawValue)]))
+        (
+            Double(values[Int(axes[0].rawValue)]), Double(values[Int(axes[1].rawValue)]),
+            Double(values[Int(axes[2].rawValue)])
+        )
     }
 
     private mutating func discardStaged() {

@@ -46,9 +46,13 @@ public struct MotionCalibration: Hashable, Sendable {
 
     /// Creates a calibration directly. The axis lists must hold three axes each (a programming error
     /// otherwise: they come from code, never from user input).
-    public init(accelerationAxes: [AbsoluteAxis] = [.x, .y, .z], rotationAxes: [AbsoluteAxis]? = nil, axisMap: AxisMap = .identity,
-                unitsPerG: Double, unitsPerDegreePerSecond: Double? = nil, knownDevice: KnownDevice? = nil) {
-        precondition(accelerationAxes.count == 3 && (rotationAxes?.count ?? 3) == 3, "three acceleration and rotation axes")
+    public init(
+        accelerationAxes: [AbsoluteAxis] = [.x, .y, .z], rotationAxes: [AbsoluteAxis]? = nil,
+        axisMap: AxisMap = .identity,
+        unitsPerG: Double, unitsPerDegreePerSecond: Double? = nil, knownDevice: KnownDevice? = nil
+    ) {
+        precondition(
+            accelerationAxes.count == 3 && (rotationAxes?.count ?? 3) == 3, "three acceleration and rotation axes")
         self.accelerationAxes = accelerationAxes
         self.rotationAxes = unitsPerDegreePerSecond == nil ? nil : rotationAxes
         self.axisMap = axisMap
@@ -62,7 +66,9 @@ public struct MotionCalibration: Hashable, Sendable {
     /// Scale, in order: the override; the node's `resolution` when it has `INPUT_PROP_ACCELEROMETER`
     /// (units per g by include/uapi/linux/input.h); the known device's scale. Axes and map come from the
     /// known device, else ABS_X/Y/Z (ABS_RX/RY/RZ for rotation) as the driver reports them.
-    public static func resolve(for device: DeviceDescription, overrides: MotionOverrides = MotionOverrides()) throws(MotionConfigurationError) -> MotionCalibration {
+    public static func resolve(
+        for device: DeviceDescription, overrides: MotionOverrides = MotionOverrides()
+    ) throws(MotionConfigurationError) -> MotionCalibration {
         let known = KnownDevice.match(device)
         let accelerationAxes = known?.accelerationAxes ?? [.x, .y, .z]
         func resolution(_ axis: AbsoluteAxis) -> Double? {
@@ -79,7 +85,9 @@ public struct MotionCalibration: Hashable, Sendable {
         }
         var rotationAxes: [AbsoluteAxis]? = known?.rotationAxes ?? (device.isAccelerometer ? [.rx, .ry, .rz] : nil)
         if let axes = rotationAxes, axes.contains(where: { device.axes[$0] == nil }) { rotationAxes = nil }
-        let unitsPerDegreePerSecond = overrides.unitsPerDegreePerSecond ?? rotationAxes.flatMap { resolution($0[0]) } ?? known?.unitsPerDegreePerSecond
+        let unitsPerDegreePerSecond =
+            overrides.unitsPerDegreePerSecond ?? rotationAxes.flatMap { resolution($0[0]) }
+            ?? known?.unitsPerDegreePerSecond
         return MotionCalibration(
             accelerationAxes: accelerationAxes,
             rotationAxes: rotationAxes,

@@ -45,7 +45,8 @@ public struct EvdevMotionReader<Source: ByteSource>: MotionFrameSource {
     ///   - sourceName: the path, or `-`, for messages.
     ///   - layout: 24- or 16-byte events (`--event-size`).
     ///   - assembler: the assembler, built with the device's calibration.
-    public init(source: Source, sourceName: String, layout: InputEventLayout = .native, assembler: EvdevFrameAssembler) {
+    public init(source: Source, sourceName: String, layout: InputEventLayout = .native, assembler: EvdevFrameAssembler)
+    {
         events = EventReader(source: source, format: InputEventFormat(layout: layout), sourceName: sourceName)
         self.assembler = assembler
     }
@@ -96,9 +97,12 @@ public struct EvemuMotionReader: MotionFrameSource {
     private var index = 0
 
     /// Creates a reader; the calibration defaults to what the recording's header resolves to.
-    public init(recording: EvemuRecording, overrides: MotionOverrides = MotionOverrides()) throws(MotionConfigurationError) {
+    public init(
+        recording: EvemuRecording, overrides: MotionOverrides = MotionOverrides()
+    ) throws(MotionConfigurationError) {
         events = recording.events
-        assembler = EvdevFrameAssembler(calibration: try MotionCalibration.resolve(for: recording.device, overrides: overrides))
+        assembler = EvdevFrameAssembler(
+            calibration: try MotionCalibration.resolve(for: recording.device, overrides: overrides))
     }
 
     /// The next frame of the recording.

@@ -41,7 +41,9 @@ public struct AbsoluteAxisInfo: Hashable, Sendable {
     public var resolution: Int32
 
     /// Creates axis info.
-    public init(value: Int32 = 0, minimum: Int32, maximum: Int32, fuzz: Int32 = 0, flat: Int32 = 0, resolution: Int32 = 0) {
+    public init(
+        value: Int32 = 0, minimum: Int32, maximum: Int32, fuzz: Int32 = 0, flat: Int32 = 0, resolution: Int32 = 0
+    ) {
         self.value = value
         self.minimum = minimum
         self.maximum = maximum
@@ -84,7 +86,9 @@ extension FileDescriptor {
     /// `EVIOCGABS`: the current value and range of `axis`.
     public func evdevAbsoluteInfo(_ axis: AbsoluteAxis) throws(Errno) -> AbsoluteAxisInfo {
         let fields = try fixed(.evdevAbsoluteInfo(axis: axis), as: Int32.self, count: 6)
-        return AbsoluteAxisInfo(value: fields[0], minimum: fields[1], maximum: fields[2], fuzz: fields[3], flat: fields[4], resolution: fields[5])
+        return AbsoluteAxisInfo(
+            value: fields[0], minimum: fields[1], maximum: fields[2], fuzz: fields[3], flat: fields[4],
+            resolution: fields[5])
     }
 
     /// `EVIOCGRAB`: takes (or gives back) exclusive access, so no other reader sees the events.
@@ -107,7 +111,9 @@ extension FileDescriptor {
     /// A query that returns a NUL-terminated string of at most `request.size` bytes.
     private func string(_ request: IOControlRequest) throws(Errno) -> String {
         var bytes = [UInt8](repeating: 0, count: request.size)
-        _ = try bytes.withUnsafeMutableBytes { buffer in Result { () throws(Errno) in try control(request, buffer: buffer) } }.get()
+        _ = try bytes.withUnsafeMutableBytes { buffer in
+            Result { () throws(Errno) in try control(request, buffer: buffer) }
+        }.get()
         let end = bytes.firstIndex(of: 0) ?? bytes.endIndex
         return String(decoding: bytes[..<end], as: UTF8.self)
     }
@@ -115,14 +121,19 @@ extension FileDescriptor {
     /// A query that returns a bitmap; the result is the number of bytes the kernel wrote.
     private func bitmap(_ request: IOControlRequest) throws(Errno) -> KernelBitmap {
         var bytes = [UInt8](repeating: 0, count: request.size)
-        let written = try bytes.withUnsafeMutableBytes { buffer in Result { () throws(Errno) in try control(request, buffer: buffer) } }.get()
+        let written = try bytes.withUnsafeMutableBytes { buffer in
+            Result { () throws(Errno) in try control(request, buffer: buffer) }
+        }.get()
         return KernelBitmap(bytes: Array(bytes.prefix(max(0, min(Int(written), bytes.count)))))
     }
 
     /// A query that fills a fixed-size struct of `count` values of `T`.
-    private func fixed<T: FixedWidthInteger>(_ request: IOControlRequest, as _: T.Type, count: Int) throws(Errno) -> [T] {
+    private func fixed<T: FixedWidthInteger>(_ request: IOControlRequest, as _: T.Type, count: Int) throws(Errno) -> [T]
+    {
         var values = [T](repeating: 0, count: count)
-        _ = try values.withUnsafeMutableBytes { buffer in Result { () throws(Errno) in try control(request, buffer: buffer) } }.get()
+        _ = try values.withUnsafeMutableBytes { buffer in
+            Result { () throws(Errno) in try control(request, buffer: buffer) }
+        }.get()
         return values
     }
 }

@@ -7,12 +7,16 @@ enum Bytes {
     }
 
     /// A 24-byte `struct input_event` (64-bit ABI).
-    static func event24(_ seconds: Int64, _ microseconds: Int64, _ type: UInt16, _ code: UInt16, _ value: Int32) -> [UInt8] {
+    static func event24(
+        _ seconds: Int64, _ microseconds: Int64, _ type: UInt16, _ code: UInt16, _ value: Int32
+    ) -> [UInt8] {
         little(seconds) + little(microseconds) + little(type) + little(code) + little(value)
     }
 
     /// A 16-byte `struct input_event` (32-bit ABI).
-    static func event16(_ seconds: UInt32, _ microseconds: UInt32, _ type: UInt16, _ code: UInt16, _ value: Int32) -> [UInt8] {
+    static func event16(
+        _ seconds: UInt32, _ microseconds: UInt32, _ type: UInt16, _ code: UInt16, _ value: Int32
+    ) -> [UInt8] {
         little(seconds) + little(microseconds) + little(type) + little(code) + little(value)
     }
 
@@ -27,7 +31,8 @@ enum Bytes {
 enum Raw {
     static let EV_SYN: UInt16 = 0, EV_KEY: UInt16 = 1, EV_ABS: UInt16 = 3, EV_MSC: UInt16 = 4
     static let SYN_REPORT: UInt16 = 0, SYN_DROPPED: UInt16 = 3, MSC_TIMESTAMP: UInt16 = 5
-    static let ABS_X: UInt16 = 0, ABS_Y: UInt16 = 1, ABS_Z: UInt16 = 2, ABS_RX: UInt16 = 3, ABS_RY: UInt16 = 4, ABS_RZ: UInt16 = 5
+    static let ABS_X: UInt16 = 0, ABS_Y: UInt16 = 1, ABS_Z: UInt16 = 2, ABS_RX: UInt16 = 3, ABS_RY: UInt16 = 4,
+        ABS_RZ: UInt16 = 5
     static let JS_EVENT_BUTTON: UInt8 = 0x01, JS_EVENT_AXIS: UInt8 = 0x02, JS_EVENT_INIT: UInt8 = 0x80
 }
 
