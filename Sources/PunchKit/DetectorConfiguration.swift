@@ -32,6 +32,9 @@ public struct DetectorConfiguration: Hashable, Sendable {
     public var stopSharpness: Double = 0.8
     /// How far back before a stop the thrust is looked for, in seconds.
     public var thrustWindow: Double = 0.5
+    /// How far back before a stop the thrust's direction, which gives the kind, is taken from,
+    /// in seconds: a thrust lasts 0.1–0.3 s, and what came before it would pull the direction off.
+    public var directionWindow: Double = 0.35
     /// How long a stop's peak must stay the highest before it is decided, in seconds.
     public var confirmationDelay: Double = 0.025
     /// How long after a punch a stop in the opposite direction is its retraction, in seconds.

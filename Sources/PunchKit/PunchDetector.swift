@@ -118,7 +118,8 @@ public struct PunchDetector: Sendable {
         let direction = (stop.peak - before).normalized
         let thrust = recent.thrust(
             against: direction, before: stop.peakTime,
-            since: max(stop.peakTime - configuration.thrustWindow, thrustStart))
+            since: max(stop.peakTime - configuration.thrustWindow, thrustStart),
+            directionSince: max(stop.peakTime - configuration.directionWindow, thrustStart))
         guard thrust.speed >= configuration.minimumThrust,
             stop.peak.dot(direction) >= configuration.stopSharpness * thrust.peak
         else { return nil }

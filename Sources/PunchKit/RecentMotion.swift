@@ -48,20 +48,28 @@ struct RecentMotion: Sendable {
     }
 
     /// What the acceleration opposite to `direction` built between `start` and `end`.
-    func thrust(against direction: Vector3, before end: Double, since start: Double) -> Thrust {
+    /// The direction comes only from the samples after `directionStart`: what came earlier (a
+    /// wind-up, the body's sway) would pull it off.
+    func thrust(
+        against direction: Vector3, before end: Double, since start: Double, directionSince directionStart: Double
+    ) -> Thrust {
         var thrust = Thrust()
         var index = next
         var oldest = next
         var looked = 0
+        var recentSpeed = 0.0
         for _ in 0..<count {
             index = (index - 1) & mask
             let entry = entries[index]
             if entry.time >= end { continue }
             if entry.time <= start { break }
-            oldest = index
-            looked += 1
             thrust.approach += entry.linear * entry.interval
             let along = entry.linear.dot(direction)
+            if entry.time > directionStart {
+                oldest = index
+                looked += 1
+                if along < 0 { recentSpeed -= along * entry.interval }
+            }
             guard along < 0 else { continue }
             thrust.speed -= along * entry.interval
             thrust.velocity += entry.linear * entry.interval
@@ -73,7 +81,7 @@ struct RecentMotion: Sendable {
         // The first half of the thrust, before the wrist has turned much, gives its direction.
         var built = 0.0
         index = oldest
-        for _ in 0..<looked where built < thrust.speed / 2 {
+        for _ in 0..<looked where built < recentSpeed / 2 {
             let entry = entries[index]
             index = (index + 1) & mask
             let along = entry.linear.dot(direction)
