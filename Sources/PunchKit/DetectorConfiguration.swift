@@ -39,6 +39,9 @@ public struct DetectorConfiguration: Hashable, Sendable {
     public var confirmationDelay: Double = 0.025
     /// How long after a punch a stop in the opposite direction is its retraction, in seconds.
     public var retractionWindow: Double = 0.8
+    /// How squarely a stop must point back against the last punch's stop (the cosine of the
+    /// angle between them, negative) to be that punch's retraction.
+    public var retractionAlignment: Double = -0.3
     /// The least angle above horizontal, in degrees, at which a punch is an uppercut.
     public var uppercutElevation: Double = 30
     /// Whether hooks are told apart from jabs at all. Off by default: on real recordings a jab's

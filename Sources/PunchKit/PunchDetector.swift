@@ -129,7 +129,7 @@ public struct PunchDetector: Sendable {
             return nil
         }
         if let last = lastPunch, stop.peakTime - last.time < configuration.retractionWindow,
-            direction.dot(last.direction) < -0.3
+            direction.dot(last.direction) < configuration.retractionAlignment
         {
             return nil
         }
