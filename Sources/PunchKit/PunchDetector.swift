@@ -119,7 +119,8 @@ public struct PunchDetector: Sendable {
         let thrust = recent.thrust(
             against: direction, before: stop.peakTime,
             since: max(stop.peakTime - configuration.thrustWindow, thrustStart),
-            directionSince: max(stop.peakTime - configuration.directionWindow, thrustStart))
+            directionSince: max(stop.peakTime - configuration.directionWindow, thrustStart),
+            measuringPath: configuration.reportsHooks)
         guard thrust.speed >= configuration.minimumThrust,
             stop.peak.dot(direction) >= configuration.stopSharpness * thrust.peak
         else { return nil }

@@ -50,8 +50,11 @@ struct RecentMotion: Sendable {
     /// What the acceleration opposite to `direction` built between `start` and `end`.
     /// The direction comes only from the samples after `directionStart`: what came earlier (a
     /// wind-up, the body's sway) would pull it off.
+    /// The length of the path, for how straight the thrust was, costs a square root a sample and
+    /// is summed only when `measuringPath`.
     func thrust(
-        against direction: Vector3, before end: Double, since start: Double, directionSince directionStart: Double
+        against direction: Vector3, before end: Double, since start: Double, directionSince directionStart: Double,
+        measuringPath: Bool
     ) -> Thrust {
         var thrust = Thrust()
         var index = next
@@ -73,8 +76,7 @@ struct RecentMotion: Sendable {
             guard along < 0 else { continue }
             thrust.speed -= along * entry.interval
             thrust.velocity += entry.linear * entry.interval
-            let length = entry.linear.length
-            thrust.pathLength += length * entry.interval
+            if measuringPath { thrust.pathLength += entry.linear.length * entry.interval }
             thrust.peak = max(thrust.peak, -along)
             thrust.onset = entry.linear
         }
