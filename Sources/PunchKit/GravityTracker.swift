@@ -33,17 +33,18 @@ public struct GravityTracker: Sendable {
     public var seesGravity: Bool { estimate.lengthSquared > 0.25 }
 
     /// Takes one reading (g) that came `interval` seconds after the previous one.
+    @inline(__always)
     public mutating func update(with reading: Vector3, interval: Double) {
         guard isSeeded else {
             seed(reading)
             return
         }
         defer { previousReading = reading }
-        let magnitude = reading.length
+        let readingSquared = reading.lengthSquared
         let deviationSquared = (reading - estimate).lengthSquared
         let timeConstant: Double
         if deviationSquared < calmDeviation * calmDeviation
-            && abs(magnitude - estimate.length) < calmMagnitudeDeviation
+            && lengthsDiffer(squared: readingSquared, estimate.lengthSquared, byLessThan: calmMagnitudeDeviation)
         {
             motionTime = 0
             timeConstant = calmTimeConstant
@@ -54,13 +55,22 @@ public struct GravityTracker: Sendable {
             // Every other reading during motion is mostly the motion, and would pull the
             // estimate off.
             let expected = estimate.length > 0.5 ? 1.0 : 0.0
-            guard motionTime > motionPatience, abs(magnitude - expected) < calmMagnitudeDeviation,
+            guard motionTime > motionPatience, abs(readingSquared.squareRoot() - expected) < calmMagnitudeDeviation,
                 (reading - previousReading).length < calmMagnitudeDeviation
             else { return }
             timeConstant = movingTimeConstant
         }
         let weight = min(1, interval / timeConstant)
         estimate += (reading - estimate) * weight
+    }
+
+    /// Whether two lengths p, q ≥ 0, given as their squares a = p², b = q², differ by less than
+    /// δ = `limit`, without square roots, since this runs on every sample:
+    /// (p − q)² < δ² ⟺ 2pq > a + b − δ², so either the right side is negative or 4ab > (a + b − δ²)².
+    @inline(__always)
+    func lengthsDiffer(squared a: Double, _ b: Double, byLessThan limit: Double) -> Bool {
+        let c = a + b - limit * limit
+        return c < 0 || 4 * a * b > c * c
     }
 
     mutating func seed(_ reading: Vector3) {

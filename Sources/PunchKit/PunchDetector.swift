@@ -76,6 +76,7 @@ public struct PunchDetector: Sendable {
     // MARK: - Stops
 
     /// Follows the current stretch of strong acceleration in one direction and decides its peak.
+    @inline(__always)
     private mutating func track(_ linear: Vector3, raw: Vector3, at time: Double) -> Punch? {
         // Most samples are calm, outside any stretch: they need no square root.
         let squared = linear.lengthSquared
@@ -116,6 +117,12 @@ public struct PunchDetector: Sendable {
         let before = recent.meanAcceleration(
             from: stop.start - configuration.referenceWindow, to: stop.start)
         let direction = (stop.peak - before).normalized
+        // The cheap test first: a retraction needs no look back for its thrust.
+        if let last = lastPunch, stop.peakTime - last.time < configuration.retractionWindow,
+            direction.dot(last.direction) < configuration.retractionAlignment
+        {
+            return nil
+        }
         let thrust = recent.thrust(
             against: direction, before: stop.peakTime,
             since: max(stop.peakTime - configuration.thrustWindow, thrustStart),
@@ -127,11 +134,6 @@ public struct PunchDetector: Sendable {
         // A stop slows the hand down: it points against the way the hand was going. An arc's
         // pull toward its centre points across it instead.
         guard thrust.approach.dot(direction) <= -configuration.stopAlignment * thrust.approach.length else {
-            return nil
-        }
-        if let last = lastPunch, stop.peakTime - last.time < configuration.retractionWindow,
-            direction.dot(last.direction) < configuration.retractionAlignment
-        {
             return nil
         }
         lastPunch = (stop.peakTime, direction)

@@ -23,6 +23,7 @@ struct RecentMotion: Sendable {
         mask = size - 1
     }
 
+    @inline(__always)
     mutating func append(time: Double, interval: Double, linear: Vector3) {
         entries[next] = Entry(time: time, interval: interval, linear: linear)
         next = (next + 1) & mask
