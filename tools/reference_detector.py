@@ -36,6 +36,7 @@ STOP_ALIGNMENT = 0.5
 REFERENCE_WINDOW = 0.1
 STOP_SHARPNESS = 0.8
 THRUST_WINDOW = 0.5
+DIRECTION_WINDOW = 0.35
 CONFIRMATION_DELAY = 0.025
 RETRACTION_WINDOW = 0.8
 UPPERCUT_RISE = math.sin(math.radians(30))
@@ -182,6 +183,7 @@ class Detector:
         before = ((self.linear[low:high] * self.interval[low:high, None]).sum(axis=0) / duration
                   if duration > 0 else np.zeros(3))
         direction = normalized(peak - before)
+        direction_start = max(peak_time - DIRECTION_WINDOW, self.thrust_start)
         low, high = self.remembered(decision_index, max(peak_time - THRUST_WINDOW, self.thrust_start), peak_time,
                                     False)
         window = self.linear[low:high]
@@ -206,8 +208,11 @@ class Detector:
         velocity = thrust.sum(axis=0)
         path_length = (np.linalg.norm(window[opposing], axis=1) * steps[opposing]).sum()
         onset = window[opposing][0] if opposing.any() else np.zeros(3)
-        # The first half of the thrust, before the wrist turns, gives its direction.
-        early = opposing & (np.cumsum(pushed) - pushed < speed / 2)
+        # The first half of the thrust within the direction window, before the wrist turns and
+        # without the wind-up, gives its direction.
+        recent = opposing & (time[low:high] > direction_start)
+        recent_pushed = np.where(recent, pushed, 0.0)
+        early = recent & (np.cumsum(recent_pushed) - recent_pushed < recent_pushed.sum() / 2)
         early_velocity = (window[early] * steps[early, None]).sum(axis=0)
 
         estimate = self.after[decision_index]
