@@ -10,12 +10,19 @@ let package = Package(
         .library(name: "InputDevices", targets: ["InputDevices"]),
         .library(name: "FightEngine", targets: ["FightEngine"]),
         .library(name: "FightStore", targets: ["FightStore"]),
+        .library(name: "FightServer", targets: ["FightServer"]),
         .executable(name: "hitthat", targets: ["hitthat"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // MARK: - Punches (standard library only)
@@ -31,6 +38,25 @@ let package = Package(
         .target(name: "FightEngine"),
         .target(name: "FightStore", dependencies: ["FightEngine", .product(name: "GRDB", package: "GRDB.swift")]),
 
+        // MARK: - Server (Hummingbird, WebSocket)
+        .target(
+            name: "FightServer",
+            dependencies: [
+                "FightEngine", "FightStore", "PunchKit",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+
         // MARK: - Command line
         .executableTarget(
             name: "hitthat",
@@ -38,7 +64,9 @@ let package = Package(
                 "PunchKit",
                 "PunchSimulator",
                 "InputDevices",
+                "FightServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
@@ -68,6 +96,7 @@ let package = Package(
             name: "FightStoreTests",
             dependencies: ["FightStore", "FightEngine", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        .testTarget(name: "FightServerTests", dependencies: ["FightServer", "FightEngine", "hitthat"]),
         .testTarget(name: "HitThatEndToEndTests", dependencies: ["hitthat", "InputDevicesTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

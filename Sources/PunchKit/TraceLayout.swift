@@ -51,6 +51,10 @@ struct TraceLayout {
 // MARK: - Reading a header
 
 extension TraceLayout {
+    /// The time and axis columns are looked for among this many leading fields. Real headers have
+    /// a few dozen at most; taking apart every field of a megabyte-long header took seconds.
+    static let maximumHeaderFields = 1000
+
     /// The layout a header line describes, in the format given or else the first that fits.
     ///
     /// - Parameter sourceName: tells a Sensor Logger file's gravity: `TotalAcceleration.csv`
@@ -59,7 +63,7 @@ extension TraceLayout {
         header: String, format: TraceFormat?, sourceName: String
     ) -> TraceLayout? {
         let separator = detectSeparator(header)
-        let names = splitHeader(header, separator: separator).map(ColumnName.init)
+        let names = splitHeader(header, separator: separator, limit: maximumHeaderFields).map(ColumnName.init)
         let candidates = format.map { [$0] } ?? [.sensorLogger, .physicsToolbox, .phyphox, .generic]
         return candidates.lazy.compactMap {
             match(names, as: $0, separator: separator, sourceName: sourceName)
@@ -170,8 +174,8 @@ extension TraceLayout {
         return preference.max { counts[$0, default: 0] < counts[$1, default: 0] } ?? .comma
     }
 
-    /// A header's fields, quotes and surrounding spaces removed.
-    static func splitHeader(_ header: String, separator: TraceSeparator) -> [String] {
+    /// A header's first `limit` fields, quotes and surrounding spaces removed.
+    static func splitHeader(_ header: String, separator: TraceSeparator, limit: Int) -> [String] {
         var fields: [String] = []
         var current = ""
         var inQuotes = false
@@ -180,12 +184,13 @@ extension TraceLayout {
                 inQuotes.toggle()
             } else if !inQuotes && character.asciiValue == separator.byte {
                 fields.append(current)
+                if fields.count == limit { break }
                 current = ""
             } else {
                 current.append(character)
             }
         }
-        fields.append(current)
+        if fields.count < limit { fields.append(current) }
         return fields.map { String($0.trimmingSpaces) }
     }
 }
@@ -245,7 +250,7 @@ struct ColumnName {
 
 extension StringProtocol {
     /// Without leading and trailing spaces and tabs.
-    fileprivate var trimmingSpaces: SubSequence {
+    var trimmingSpaces: SubSequence {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
         guard let start = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) })
         else { return self[endIndex...] }

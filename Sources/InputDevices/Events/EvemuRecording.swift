@@ -32,10 +32,10 @@ public struct EvemuRecording: Hashable, Sendable {
         events = []
         var properties: [UInt8] = []
         var lineNumber = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // "\r\n" is one Character, so splitting at "\n" alone would leave a CRLF file one long line.
+        for lineText in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             lineNumber += 1
-            var line = EvemuLine(
-                text: rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine, source: source, number: lineNumber)
+            var line = EvemuLine(text: lineText, source: source, number: lineNumber)
             guard let tag = line.tag() else { continue }
             switch tag {
             case "N":
@@ -49,9 +49,10 @@ public struct EvemuRecording: Hashable, Sendable {
                 while line.hasMore { properties.append(try line.hex(UInt8.self, "property byte")) }
             case "B":
                 let type = EventType(rawValue: UInt16(try line.hex(UInt8.self, "event type")))
-                var bytes = supportedCodes[type]?.bytes ?? []
+                var bytes: [UInt8] = []
                 while line.hasMore { bytes.append(try line.hex(UInt8.self, "bitmap byte")) }
-                supportedCodes[type] = KernelBitmap(bytes: bytes)
+                // In place: copying the bitmap out and back for each line made many lines quadratic.
+                supportedCodes[type, default: KernelBitmap(bytes: [])].bytes += bytes
             case "A":
                 let codeColumn = line.nextColumn()
                 let code = try line.hex(UInt8.self, "axis code")
@@ -121,6 +122,9 @@ private struct EvemuLine {
     let source: String
     let number: Int
     var position: Substring.Index
+    /// The column of `position`, kept as it moves: measuring it from the line's start for every
+    /// field made a long line take quadratic time.
+    private(set) var column = 1
 
     init(text: Substring, source: String, number: Int) {
         // A '#' starts a comment wherever it appears, except in a name (N: takes the rest verbatim).
@@ -140,6 +144,7 @@ private struct EvemuLine {
         guard let colon = text[position...].firstIndex(of: ":") else {
             return String(text[start...].prefix { !$0.isWhitespace })
         }
+        column += text.distance(from: position, to: colon) + 1
         position = text.index(after: colon)
         return String(text[start..<colon])
     }
@@ -147,8 +152,12 @@ private struct EvemuLine {
     /// Everything after the tag, trimmed (the device name).
     mutating func rest() -> String {
         skipSpaces()
-        defer { position = text.endIndex }
-        return String(text[position...].reversed().drop { $0.isWhitespace }.reversed())
+        defer {
+            column += text[position...].count
+            position = text.endIndex
+        }
+        let rest = text[position...]
+        return String(rest[..<(rest.lastIndex { !$0.isWhitespace }.map(rest.index(after:)) ?? rest.startIndex)])
     }
 
     mutating func hex<T: FixedWidthInteger>(_ type: T.Type, _ field: String) throws(EvemuSyntaxError) -> T {
@@ -184,24 +193,29 @@ private struct EvemuLine {
 
     func error(_ expected: String, found: String, column: Int? = nil) -> EvemuSyntaxError {
         EvemuSyntaxError(
-            source: source, line: number, column: column ?? text.distance(from: text.startIndex, to: position) + 1,
+            source: source, line: number, column: column ?? self.column,
             expected: expected, found: found)
     }
 
     /// The column where the next field starts.
     mutating func nextColumn() -> Int {
         skipSpaces()
-        return text.distance(from: text.startIndex, to: position) + 1
+        return column
     }
 
     private mutating func nextToken() -> (String, Int) {
         let column = nextColumn()
         let start = position
-        while position < text.endIndex, !text[position].isWhitespace { position = text.index(after: position) }
+        while position < text.endIndex, !text[position].isWhitespace { advance() }
         return (String(text[start..<position]), column)
     }
 
     private mutating func skipSpaces() {
-        while position < text.endIndex, text[position].isWhitespace { position = text.index(after: position) }
+        while position < text.endIndex, text[position].isWhitespace { advance() }
+    }
+
+    private mutating func advance() {
+        position = text.index(after: position)
+        column += 1
     }
 }

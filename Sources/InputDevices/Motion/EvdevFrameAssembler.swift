@@ -40,7 +40,11 @@ public struct EvdevFrameAssembler {
     private let readAxisState: AxisStateReader?
     private var values = [Int32](repeating: 0, count: AbsoluteAxis.count)
     private var known: UInt64 = 0
-    private var staged: [(code: Int, value: Int32)] = []
+    /// Axis values reported since the last `SYN_REPORT`; only the last one of each axis matters, so a
+    /// stream that never sends `SYN_REPORT` cannot make this grow.
+    private var stagedValues = [Int32](repeating: 0, count: AbsoluteAxis.count)
+    /// Bit *n* set: axis *n* is in `stagedValues`.
+    private var stagedMask: UInt64 = 0
     private var stagedTicks: UInt32?
     private var dropping = false
     private var clock = SensorClock(ticksPerSecond: 1_000_000)
@@ -64,7 +68,6 @@ public struct EvdevFrameAssembler {
         requiredMask = Self.mask(calibration.accelerationAxes)
         rotationMask = Self.mask(calibration.rotationAxes ?? [])
         rotationMirrored = calibration.axisMap.isMirror
-        staged.reserveCapacity(16)
         apply(initialValues)
     }
 
@@ -89,7 +92,8 @@ public struct EvdevFrameAssembler {
             }
             return finishFrame(eventTime: event.time)
         case (.absolute, let code) where !dropping && Int(code) < AbsoluteAxis.count:
-            staged.append((code: Int(code), value: event.value))
+            stagedValues[Int(code)] = event.value
+            stagedMask |= 1 << UInt64(code)
             return nil
         case (.miscellaneous, EventCode.mscTimestamp) where !dropping:
             stagedTicks = UInt32(bitPattern: event.value)
@@ -102,10 +106,13 @@ public struct EvdevFrameAssembler {
     // MARK: Private
 
     private mutating func finishFrame(eventTime: Double) -> MotionFrame? {
-        for change in staged {
-            values[change.code] = change.value
-            known |= 1 << UInt64(change.code)
+        var pending = stagedMask
+        while pending != 0 {
+            let code = pending.trailingZeroBitCount
+            values[code] = stagedValues[code]
+            pending &= pending - 1
         }
+        known |= stagedMask
         let ticks = stagedTicks
         discardStaged()
         // The clock sees every frame, even one emitted later, so that its steps stay consecutive.
@@ -130,7 +137,7 @@ public struct EvdevFrameAssembler {
     }
 
     private mutating func discardStaged() {
-        staged.removeAll(keepingCapacity: true)
+        stagedMask = 0
         stagedTicks = nil
     }
 

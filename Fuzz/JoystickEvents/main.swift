@@ -1,0 +1,6 @@
+// libFuzzer driver: built and run by tools/fuzz.sh JoystickEvents; the work is in InputDevicesFuzzEntryPoints.joystickEvents.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    InputDevicesFuzzEntryPoints.joystickEvents(Array(UnsafeBufferPointer(start: data, count: size)))
+    return 0
+}

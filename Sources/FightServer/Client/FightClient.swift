@@ -1,0 +1,82 @@
+import Synchronization
+
+// MARK: - FightClient
+
+/// A player's connection to a fight server: logs in over HTTP, then talks over the WebSocket.
+public final class FightClient: Sendable {
+    /// The session: the token every message carries, and the fighter it belongs to.
+    public let session: Session
+    private let socket: WebSocketConnection
+    private let lastRef = Mutex(0)
+
+    private init(session: Session, socket: WebSocketConnection) {
+        self.session = session
+        self.socket = socket
+    }
+
+    /// Logs in, registering first if the username is free.
+    /// - Throws: `ProtocolError` when the server refuses (wrong password, invalid username, …),
+    ///   `ConnectionError` or a network error when it cannot be reached.
+    public static func signIn(_ credentials: Credentials, at address: ServerAddress) async throws -> Session {
+        do {
+            return try await account("/login", credentials, at: address)
+        } catch let error as ProtocolError where error.code == .unauthorized {
+            do {
+                return try await account("/register", credentials, at: address)
+            } catch let refusal as ProtocolError where refusal.code == .conflict {
+                throw error  // the name exists: it was the password
+            }
+        }
+    }
+
+    /// `POST /register` or `POST /login`.
+    public static func account(_ path: String, _ credentials: Credentials, at address: ServerAddress) async throws -> Session {
+        let (status, body) = try await HTTPExchange.send(.POST, path, body: MessageCodec.encode(credentials), to: address)
+        let reply: ServerMessage
+        do {
+            reply = try MessageCodec.decode(ServerMessage.self, from: body)
+        } catch {
+            throw ConnectionError("\(address)\(path) answered \(status) with something that is not a protocol message: \(error)")
+        }
+        switch reply.body {
+        case .session(let session): return session
+        case .error(let error): throw error
+        default: throw ConnectionError("\(address)\(path) answered \(reply.body.type), expected session")
+        }
+    }
+
+    /// Opens the WebSocket for `session`. Send `hello` first to start receiving events.
+    public static func connect(_ session: Session, to address: ServerAddress) async throws -> FightClient {
+        FightClient(session: session, socket: try await WebSocketConnection.connect(to: address))
+    }
+
+    /// What the server sends, decoded; a message that does not decode ends the stream with its error.
+    public var messages: AsyncThrowingMapSequence<AsyncThrowingStream<String, any Error>, ServerMessage> {
+        socket.messages.map { text in try MessageCodec.decode(ServerMessage.self, from: text) }
+    }
+
+    /// The raw text the server sends.
+    public var texts: AsyncThrowingStream<String, any Error> { socket.messages }
+
+    /// Sends `request` with the session's token and a new `ref`.
+    /// - Returns: the `ref`, which the replies and events it causes carry.
+    @discardableResult
+    public func send(_ request: ClientRequest) async throws -> Int {
+        let ref = lastRef.withLock { value in
+            value += 1
+            return value
+        }
+        try await socket.send(MessageCodec.encode(ClientMessage(token: session.token, ref: ref, request)))
+        return ref
+    }
+
+    /// Sends text as it is (for tests of bad input).
+    public func sendRaw(_ text: String) async throws {
+        try await socket.send(text)
+    }
+
+    /// Drops the connection.
+    public func close() async {
+        await socket.close()
+    }
+}

@@ -1,0 +1,272 @@
+import FightEngine
+
+// MARK: - ClientMessage
+
+/// A message a player's client sends over the WebSocket: `{"type": …, "v": 1, "token": …, …}`.
+///
+/// Every message carries the session token from `POST /login`, so each one is checked on its own;
+/// `ref`, when given, is echoed on the replies and events the message causes.
+public struct ClientMessage: Hashable, Sendable {
+    /// The session token.
+    public var token: String
+    /// A number of the client's choosing, echoed on what this message causes.
+    public var ref: Int?
+    /// What the client asks for.
+    public var request: ClientRequest
+
+    /// Creates a message.
+    public init(token: String, ref: Int? = nil, _ request: ClientRequest) {
+        self.token = token
+        self.ref = ref
+        self.request = request
+    }
+}
+
+/// What a client can ask for, one case per message type.
+public enum ClientRequest: Hashable, Sendable {
+    /// Binds the connection to the token's fighter: live events start; answered by `welcome`.
+    case hello
+    /// A fighter's profile (one's own, location included, unless `fighter` names another);
+    /// answered by `profile`.
+    case profile(ProfileRequest)
+    /// Replaces display name, bio and stats; answered by `event`s.
+    case updateProfile(ProfileUpdate)
+    /// Sets the fighter's location; answered by an `event`.
+    case move(Location)
+    /// The versus screen: the nearest fighter not shown before; answered by `opponent`.
+    case nextOpponent
+    /// Declines the opponent shown and shows the next; answered by `opponent`.
+    case backDown
+    /// Challenges a fighter; answered by `event`s.
+    case challenge(OpponentRef)
+    /// Accepts a challenge.
+    case accept(FightRef)
+    /// Declines a challenge.
+    case decline(FightRef)
+    /// Joins the oldest waiting fighter, or opens a room.
+    case quickMatch
+    /// Closes one's own quick-match room.
+    case leaveQuickMatch
+    /// Throws a punch.
+    case punch(PunchRequest)
+    /// Gives up a fight.
+    case forfeit(FightRef)
+    /// One fight's current state; answered by `fight`.
+    case fight(FightRef)
+    /// The events of a fight after a sequence number; answered by `events`.
+    case replay(ReplayRequest)
+    /// Every fight the fighter was in; answered by `history`.
+    case history
+    /// Statistics for the fighter, overall, and against one fighter; answered by `statistics`.
+    case statistics(StatisticsRequest)
+
+    /// The message type on the wire.
+    public var type: String {
+        switch self {
+        case .hello: "hello"
+        case .profile: "profile"
+        case .updateProfile: "updateProfile"
+        case .move: "move"
+        case .nextOpponent: "nextOpponent"
+        case .backDown: "backDown"
+        case .challenge: "challenge"
+        case .accept: "accept"
+        case .decline: "decline"
+        case .quickMatch: "quickMatch"
+        case .leaveQuickMatch: "leaveQuickMatch"
+        case .punch: "punch"
+        case .forfeit: "forfeit"
+        case .fight: "fight"
+        case .replay: "replay"
+        case .history: "history"
+        case .statistics: "statistics"
+        }
+    }
+
+    /// Every message type a client may send.
+    public static let types = [
+        "hello", "profile", "updateProfile", "move", "nextOpponent", "backDown", "challenge", "accept", "decline",
+        "quickMatch", "leaveQuickMatch", "punch", "forfeit", "fight", "replay", "history", "statistics",
+    ]
+}
+
+// MARK: - Payloads
+
+/// The body of `profile`.
+public struct ProfileRequest: Hashable, Sendable, Codable {
+    /// Another fighter, whose card (without location) is wanted; absent for one's own profile.
+    public var fighter: Int64?
+
+    /// Asks for one's own profile, or `fighter`'s card.
+    public init(fighter: Int64? = nil) { self.fighter = fighter }
+}
+
+/// The body of `updateProfile`.
+public struct ProfileUpdate: Hashable, Sendable, Codable {
+    /// The name to show, 1–50 characters.
+    public var displayName: String
+    /// A short introduction, at most 300 characters.
+    public var bio: String
+    /// Height in centimetres, if shared.
+    public var heightCm: Int?
+    /// Weight in kilograms, if shared.
+    public var weightKg: Int?
+    /// Reach in centimetres, if shared.
+    public var reachCm: Int?
+
+    /// Creates a profile update.
+    public init(displayName: String, bio: String, heightCm: Int? = nil, weightKg: Int? = nil, reachCm: Int? = nil) {
+        self.displayName = displayName
+        self.bio = bio
+        self.heightCm = heightCm
+        self.weightKg = weightKg
+        self.reachCm = reachCm
+    }
+}
+
+/// The body of `move`: degrees, WGS 84.
+public struct Location: Hashable, Sendable, Codable {
+    /// Degrees north, −90…90.
+    public var latitude: Double
+    /// Degrees east, −180…180.
+    public var longitude: Double
+
+    /// Creates a location.
+    public init(latitude: Double, longitude: Double) {
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+}
+
+/// The body of `challenge`: whom.
+public struct OpponentRef: Hashable, Sendable, Codable {
+    /// The fighter challenged.
+    public var opponent: Int64
+
+    /// Names the fighter to challenge.
+    public init(opponent: Int64) { self.opponent = opponent }
+}
+
+/// The body of messages about one fight.
+public struct FightRef: Hashable, Sendable, Codable {
+    /// The fight.
+    public var fight: Int64
+
+    /// Names a fight.
+    public init(fight: Int64) { self.fight = fight }
+}
+
+/// The body of `punch`.
+public struct PunchRequest: Hashable, Sendable, Codable {
+    /// The fight.
+    public var fight: Int64
+    /// `jab`, `uppercut` or `hook`.
+    public var kind: PunchType
+    /// Hit points from the detector, 1…64 (the peak in g × 4, at most a ±16 g sensor's range).
+    public var damage: Int
+    /// The last sequence number of the fight the client has seen. A punch is thrown at the fight
+    /// as the client saw it: if anything happened since (or the punch already landed), it is
+    /// refused as `stale` instead of landing on a fight the player has not seen, or landing twice.
+    public var after: Int
+
+    /// Creates a punch.
+    public init(fight: Int64, kind: PunchType, damage: Int, after: Int) {
+        self.fight = fight
+        self.kind = kind
+        self.damage = damage
+        self.after = after
+    }
+}
+
+/// The body of `replay`.
+public struct ReplayRequest: Hashable, Sendable, Codable {
+    /// The fight.
+    public var fight: Int64
+    /// The last sequence number the client has; events after it come back (0 for all).
+    public var after: Int
+
+    /// Asks for the events of `fight` after `after`.
+    public init(fight: Int64, after: Int) {
+        self.fight = fight
+        self.after = after
+    }
+}
+
+/// The body of `statistics`.
+public struct StatisticsRequest: Hashable, Sendable, Codable {
+    /// Also the line against this fighter.
+    public var versus: Int64?
+
+    /// Asks for statistics, optionally against one fighter.
+    public init(versus: Int64? = nil) { self.versus = versus }
+}
+
+// MARK: - Codable
+
+extension ClientMessage: Codable {
+    enum CodingKeys: String, CodingKey { case type, v, token, ref }
+
+    /// Decodes the envelope first, then the body its `type` names; an unknown type or version is a
+    /// `ProtocolError`, a missing or mistyped field a `DecodingError` naming the field.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let type = try container.decode(String.self, forKey: .type)
+        try ProtocolVersion.check(try container.decode(Int.self, forKey: .v))
+        token = try container.decode(String.self, forKey: .token)
+        ref = try container.decodeIfPresent(Int.self, forKey: .ref)
+        switch type {
+        case "hello": request = .hello
+        case "profile": request = .profile(try ProfileRequest(from: decoder))
+        case "updateProfile": request = .updateProfile(try ProfileUpdate(from: decoder))
+        case "move": request = .move(try Location(from: decoder))
+        case "nextOpponent": request = .nextOpponent
+        case "backDown": request = .backDown
+        case "challenge": request = .challenge(try OpponentRef(from: decoder))
+        case "accept": request = .accept(try FightRef(from: decoder))
+        case "decline": request = .decline(try FightRef(from: decoder))
+        case "quickMatch": request = .quickMatch
+        case "leaveQuickMatch": request = .leaveQuickMatch
+        case "punch": request = .punch(try PunchRequest(from: decoder))
+        case "forfeit": request = .forfeit(try FightRef(from: decoder))
+        case "fight": request = .fight(try FightRef(from: decoder))
+        case "replay": request = .replay(try ReplayRequest(from: decoder))
+        case "history": request = .history
+        case "statistics": request = .statistics(try StatisticsRequest(from: decoder))
+        default: throw ProtocolError(.unknownType, "unknown message type '\(type)'; expected one of \(ClientRequest.types.joined(separator: ", "))")
+        }
+    }
+
+    /// Encodes the envelope and the body's fields side by side in one object.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(request.type, forKey: .type)
+        try container.encode(ProtocolVersion.current, forKey: .v)
+        try container.encode(token, forKey: .token)
+        try container.encodeIfPresent(ref, forKey: .ref)
+        switch request {
+        case .hello, .nextOpponent, .backDown, .quickMatch, .leaveQuickMatch, .history: break
+        case .profile(let body): try body.encode(to: encoder)
+        case .updateProfile(let body): try body.encode(to: encoder)
+        case .move(let body): try body.encode(to: encoder)
+        case .challenge(let body): try body.encode(to: encoder)
+        case .accept(let body), .decline(let body), .forfeit(let body), .fight(let body): try body.encode(to: encoder)
+        case .punch(let body): try body.encode(to: encoder)
+        case .replay(let body): try body.encode(to: encoder)
+        case .statistics(let body): try body.encode(to: encoder)
+        }
+    }
+}
+
+// MARK: - Version
+
+/// The protocol's version: the `v` of every message.
+public enum ProtocolVersion {
+    /// The only version this server speaks.
+    public static let current = 1
+
+    static func check(_ version: Int) throws(ProtocolError) {
+        guard version == current else {
+            throw ProtocolError(.unsupportedVersion, "v: expected \(current), got \(version)", field: "v")
+        }
+    }
+}

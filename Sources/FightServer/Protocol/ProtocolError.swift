@@ -1,0 +1,100 @@
+import FightEngine
+import PunchKit
+
+// MARK: - ProtocolError
+
+/// Why a message was not acted on: the body of an `error` message. Nothing changed on the server,
+/// and the connection stays open.
+public struct ProtocolError: Error, Hashable, Sendable, Codable, CustomStringConvertible {
+    /// What kind of problem, for programs.
+    public var code: Code
+    /// What went wrong, for people: names the field and what was expected.
+    public var message: String
+    /// The field at fault, when one is (`damage`, `token`, `latitude`, …).
+    public var field: String?
+    /// For `refused`: the engine's reason (`waitYourTurn`, `notInFight`, …).
+    public var reason: String?
+
+    /// Creates an error.
+    public init(_ code: Code, _ message: String, field: String? = nil, reason: String? = nil) {
+        self.code = code
+        self.message = message
+        self.field = field
+        self.reason = reason
+    }
+
+    /// The kinds of problem.
+    public enum Code: String, Hashable, Sendable, Codable, CaseIterable {
+        /// Not JSON, or not an object with `type` and `v`.
+        case malformed
+        /// `type` names no message.
+        case unknownType
+        /// `v` is not a version this server speaks.
+        case unsupportedVersion
+        /// A field is missing, has the wrong type, or breaks a rule.
+        case invalid
+        /// The message is longer than the server reads (`ProtocolLimits.maxMessageBytes`).
+        case tooLarge
+        /// The token is unknown, or the username and password do not match.
+        case unauthorized
+        /// The token belongs to another fighter than the one this connection said `hello` as.
+        case wrongFighter
+        /// More messages than the server takes from one connection; wait and send again.
+        case rateLimited
+        /// The fight changed since the sequence number the punch was thrown at.
+        case stale
+        /// The rules refuse it; `reason` says which.
+        case refused
+        /// A username that is taken (registration).
+        case conflict
+        /// The server failed; the message may be sent again.
+        case internalError
+    }
+
+    /// `code: message`.
+    public var description: String { "\(code.rawValue): \(message)" }
+}
+
+extension ProtocolError {
+    /// The engine's refusal, with its case name as the reason.
+    init(_ refusal: Refusal) {
+        let reason: String
+        var field: String?
+        switch refusal {
+        case .invalid(let error):
+            self.init(.invalid, error.description, field: error.field.rawValue)
+            return
+        case .usernameTaken: reason = "usernameTaken"
+        case .unknownFighter: reason = "unknownFighter"
+        case .unknownFight: reason = "unknownFight"; field = "fight"
+        case .cannotChallengeSelf: reason = "cannotChallengeSelf"
+        case .pairAlreadyFighting: reason = "pairAlreadyFighting"
+        case .notInFight: reason = "notInFight"; field = "fight"
+        case .notTheChallenged: reason = "notTheChallenged"
+        case .challengeExpired: reason = "challengeExpired"
+        case .challengeNotPending: reason = "challengeNotPending"
+        case .fightNotActive: reason = "fightNotActive"
+        case .waitYourTurn: reason = "waitYourTurn"
+        case .alreadyWaiting: reason = "alreadyWaiting"
+        case .notWaiting: reason = "notWaiting"
+        case .noLocation: reason = "noLocation"
+        }
+        self.init(.refused, refusal.description, field: field, reason: reason)
+    }
+}
+
+// MARK: - Limits
+
+/// How much the server takes from a client.
+public enum ProtocolLimits {
+    /// The longest message answered (bytes of UTF-8); a longer one gets `tooLarge`. Messages
+    /// longer than `maxFrameBytes` close the connection (WebSocket status 1009).
+    public static let maxMessageBytes = 16 * 1024
+    /// The longest WebSocket message read at all.
+    public static let maxFrameBytes = 1 << 20
+    /// The largest full-scale range, in g, that phone and controller accelerometers report (±16 g).
+    public static let largestSensorRangeG = 16.0
+    /// The most damage a punch may claim: the detector's damage per g at the largest sensor range
+    /// (4 × 16 = 64). A larger claim cannot have come from a sensor.
+    public static let maxDamage = Int(DetectorConfiguration().damagePerG * largestSensorRangeG)
+}

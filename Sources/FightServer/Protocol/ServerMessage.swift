@@ -1,0 +1,219 @@
+// MARK: - ServerMessage
+
+/// A message the server sends: replies on the WebSocket and the bodies of the HTTP routes.
+public struct ServerMessage: Hashable, Sendable {
+    /// The `ref` of the client message that caused this one, on the copy sent to that client.
+    public var ref: Int?
+    /// What the server says.
+    public var body: ServerBody
+
+    /// Creates a message.
+    public init(ref: Int? = nil, _ body: ServerBody) {
+        self.ref = ref
+        self.body = body
+    }
+}
+
+/// What the server says, one case per message type.
+public enum ServerBody: Hashable, Sendable {
+    /// `GET /health`.
+    case health(Health)
+    /// `POST /register` and `POST /login`: the token for the WebSocket.
+    case session(Session)
+    /// The answer to `hello`: who the connection belongs to and their open fights.
+    case welcome(Welcome)
+    /// A fighter's profile: one's own with location, another's without.
+    case profile(ProfileReply)
+    /// The versus screen; `matchup` is absent when nobody is left within reach.
+    case opponent(OpponentReply)
+    /// Something happened: pushed to every connection of each fighter concerned.
+    case event(WireEvent)
+    /// The answer to `replay`.
+    case events(EventsReply)
+    /// The answer to `fight`.
+    case fight(FightReply)
+    /// The answer to `history`.
+    case history(HistoryReply)
+    /// The answer to `statistics`.
+    case statistics(StatisticsReply)
+    /// A refusal or a bad message; nothing changed.
+    case error(ProtocolError)
+
+    /// The message type on the wire.
+    public var type: String {
+        switch self {
+        case .health: "health"
+        case .session: "session"
+        case .welcome: "welcome"
+        case .profile: "profile"
+        case .opponent: "opponent"
+        case .event: "event"
+        case .events: "events"
+        case .fight: "fight"
+        case .history: "history"
+        case .statistics: "statistics"
+        case .error: "error"
+        }
+    }
+
+    /// Every message type the server sends.
+    public static let types = [
+        "health", "session", "welcome", "profile", "opponent", "event", "events", "fight", "history", "statistics", "error",
+    ]
+}
+
+// MARK: - Bodies
+
+/// The body of `health`.
+public struct Health: Hashable, Sendable, Codable {
+    /// `ok` while the server serves.
+    public var status: String
+
+    /// Creates a health report.
+    public init(status: String = "ok") { self.status = status }
+}
+
+/// The body of `session`.
+public struct Session: Hashable, Sendable, Codable {
+    /// The bearer token to put in every WebSocket message.
+    public var token: String
+    /// The fighter the token belongs to.
+    public var fighter: FighterCard
+
+    /// Creates a session reply.
+    public init(token: String, fighter: FighterCard) {
+        self.token = token
+        self.fighter = fighter
+    }
+}
+
+/// The body of `welcome`.
+public struct Welcome: Hashable, Sendable, Codable {
+    /// The connection's fighter.
+    public var fighter: FighterCard
+    /// Fights waiting for an answer or under way; compare each `lastSequence` with the last event
+    /// seen and `replay` what is missing.
+    public var openFights: [FightView]
+
+    /// Creates a welcome.
+    public init(fighter: FighterCard, openFights: [FightView]) {
+        self.fighter = fighter
+        self.openFights = openFights
+    }
+}
+
+/// The body of `profile`.
+public struct ProfileReply: Hashable, Sendable, Codable {
+    /// The fighter, location included.
+    public var fighter: FighterCard
+
+    /// Creates a profile reply.
+    public init(fighter: FighterCard) { self.fighter = fighter }
+}
+
+/// The body of `opponent`.
+public struct OpponentReply: Hashable, Sendable, Codable {
+    /// The opponent shown, or `nil` when nobody is left.
+    public var matchup: WireMatchup?
+
+    /// Creates an opponent reply.
+    public init(matchup: WireMatchup?) { self.matchup = matchup }
+}
+
+/// The body of `events`.
+public struct EventsReply: Hashable, Sendable, Codable {
+    /// The fight.
+    public var fight: Int64
+    /// Its events after the sequence asked for, in order.
+    public var events: [WireEvent]
+
+    /// Creates an events reply.
+    public init(fight: Int64, events: [WireEvent]) {
+        self.fight = fight
+        self.events = events
+    }
+}
+
+/// The body of `fight`.
+public struct FightReply: Hashable, Sendable, Codable {
+    /// The fight as it is now.
+    public var fight: FightView
+
+    /// Creates a fight reply.
+    public init(fight: FightView) { self.fight = fight }
+}
+
+/// The body of `history`.
+public struct HistoryReply: Hashable, Sendable, Codable {
+    /// Every fight of the fighter, newest first.
+    public var fights: [FightView]
+
+    /// Creates a history reply.
+    public init(fights: [FightView]) { self.fights = fights }
+}
+
+/// The body of `statistics`: the original apps' counters.
+public struct StatisticsReply: Hashable, Sendable, Codable {
+    /// The fighter's own line.
+    public var fighter: WireStatLine
+    /// Every fight on the server.
+    public var overall: WireStatLine
+    /// The fighter against the fighter asked for, if one was.
+    public var versus: WireStatLine?
+
+    /// Creates a statistics reply.
+    public init(fighter: WireStatLine, overall: WireStatLine, versus: WireStatLine? = nil) {
+        self.fighter = fighter
+        self.overall = overall
+        self.versus = versus
+    }
+}
+
+// MARK: - Codable
+
+extension ServerMessage: Codable {
+    enum CodingKeys: String, CodingKey { case type, v, ref }
+
+    /// Decodes the envelope, then the body its `type` names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let type = try container.decode(String.self, forKey: .type)
+        try ProtocolVersion.check(try container.decode(Int.self, forKey: .v))
+        ref = try container.decodeIfPresent(Int.self, forKey: .ref)
+        switch type {
+        case "health": body = .health(try Health(from: decoder))
+        case "session": body = .session(try Session(from: decoder))
+        case "welcome": body = .welcome(try Welcome(from: decoder))
+        case "profile": body = .profile(try ProfileReply(from: decoder))
+        case "opponent": body = .opponent(try OpponentReply(from: decoder))
+        case "event": body = .event(try WireEvent(from: decoder))
+        case "events": body = .events(try EventsReply(from: decoder))
+        case "fight": body = .fight(try FightReply(from: decoder))
+        case "history": body = .history(try HistoryReply(from: decoder))
+        case "statistics": body = .statistics(try StatisticsReply(from: decoder))
+        case "error": body = .error(try ProtocolError(from: decoder))
+        default: throw ProtocolError(.unknownType, "unknown message type '\(type)'; expected one of \(ServerBody.types.joined(separator: ", "))")
+        }
+    }
+
+    /// Encodes the envelope and the body's fields side by side in one object.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(body.type, forKey: .type)
+        try container.encode(ProtocolVersion.current, forKey: .v)
+        try container.encodeIfPresent(ref, forKey: .ref)
+        switch body {
+        case .health(let value): try value.encode(to: encoder)
+        case .session(let value): try value.encode(to: encoder)
+        case .welcome(let value): try value.encode(to: encoder)
+        case .profile(let value): try value.encode(to: encoder)
+        case .opponent(let value): try value.encode(to: encoder)
+        case .event(let value): try value.encode(to: encoder)
+        case .events(let value): try value.encode(to: encoder)
+        case .fight(let value): try value.encode(to: encoder)
+        case .history(let value): try value.encode(to: encoder)
+        case .statistics(let value): try value.encode(to: encoder)
+        case .error(let value): try value.encode(to: encoder)
+        }
+    }
+}

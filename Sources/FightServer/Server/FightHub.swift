@@ -1,0 +1,233 @@
+import FightEngine
+import FightStore
+import Logging
+import NIOCore
+
+// MARK: - FightHub
+
+/// The server's authority: every command goes through here, one at a time, to the engine and the
+/// store, and every event that comes out is pushed to each connection of the fighters it concerns.
+///
+/// Commands run one after another on the hub's own thread (an event loop of its own, so SQLite's
+/// waits for the disk hold up neither the network nor Swift's shared threads). One at a time is
+/// also what makes "the punch was thrown at sequence N" checkable before the punch lands.
+actor FightHub {
+    let store: FightStore
+    let clock: ServerClock
+    let logger: Logger
+    private let eventLoop: any EventLoop
+
+    /// Who is in each fight, and which fights each fighter was in, from the event log: the store
+    /// answers by fight, clients ask by fighter.
+    private var participants: [FightID: (challenger: FighterID, opponent: FighterID)] = [:]
+    private var fightsOf: [FighterID: [FightID]] = [:]
+    private var openFights: Set<FightID> = []
+
+    /// Where to push each fighter's events: their open connections.
+    private var outboxes: [FighterID: [Int: Outbox]] = [:]
+    private var lastConnection = 0
+
+    /// A connection's way out: messages as JSON text, written by the connection's own task.
+    typealias Outbox = AsyncStream<String>.Continuation
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor { eventLoop.executor.asUnownedSerialExecutor() }
+
+    init(store: FightStore, clock: ServerClock, logger: Logger, eventLoop: any EventLoop) throws {
+        self.store = store
+        self.clock = clock
+        self.logger = logger
+        self.eventLoop = eventLoop
+        var participants: [FightID: (challenger: FighterID, opponent: FighterID)] = [:]
+        var fightsOf: [FighterID: [FightID]] = [:]
+        var openFights: Set<FightID> = []
+        for case .fight(let event) in try store.events() {
+            Self.index(event, participants: &participants, fightsOf: &fightsOf, openFights: &openFights)
+        }
+        self.participants = participants
+        self.fightsOf = fightsOf
+        self.openFights = openFights
+    }
+
+    // MARK: - Connections
+
+    /// Starts pushing `fighter`'s events to `outbox`; returns the connection's number.
+    func connect(_ fighter: FighterID, outbox: Outbox) -> Int {
+        lastConnection += 1
+        outboxes[fighter, default: [:]][lastConnection] = outbox
+        return lastConnection
+    }
+
+    /// Stops pushing to connection `id`.
+    func disconnect(_ fighter: FighterID, connection id: Int) {
+        outboxes[fighter]?[id] = nil
+        if outboxes[fighter]?.isEmpty == true { outboxes[fighter] = nil }
+    }
+
+    // MARK: - Requests
+
+    /// Acts on `request` from `fighter` (already authenticated) on connection `connection`.
+    /// - Returns: the reply for the sender; `nil` when the request's events were pushed instead
+    ///   (the sender's copies carry `ref`).
+    func handle(_ request: ClientRequest, by fighter: FighterID, ref: Int?, connection: Int?) -> ServerMessage? {
+        do {
+            switch try answer(request, by: fighter, ref: ref, connection: connection) {
+            case .some(let body): return ServerMessage(ref: ref, body)
+            case .none: return nil
+            }
+        } catch let error as ProtocolError {
+            return ServerMessage(ref: ref, .error(error))
+        } catch {
+            logger.error("request failed", metadata: ["type": "\(request.type)", "fighter": "\(fighter.rawValue)", "error": "\(error)"])
+            return ServerMessage(ref: ref, .error(ProtocolError(.internalError, "the server could not do this; try again")))
+        }
+    }
+
+    private func answer(_ request: ClientRequest, by me: FighterID, ref: Int?, connection: Int?) throws -> ServerBody? {
+        let command: Command
+        switch request {
+        case .hello:
+            let open = try openFights(of: me).map(FightView.init)
+            return .welcome(Welcome(fighter: FighterCard(try fighter(me), showingLocation: true), openFights: open))
+        case .profile(let request):
+            let id = request.fighter.map { FighterID($0) } ?? me
+            return .profile(ProfileReply(fighter: FighterCard(try fighter(id), showingLocation: id == me)))
+        case .nextOpponent, .backDown:
+            let matchup = try store.nextOpponent(for: me, at: clock.now()).mapError { ProtocolError($0) }.get()
+            return .opponent(OpponentReply(matchup: matchup.map(WireMatchup.init)))
+        case .fight(let ref):
+            return .fight(FightReply(fight: FightView(try fight(ref.fight, of: me))))
+        case .replay(let request):
+            let fight = try fight(request.fight, of: me)
+            let events = try store.events(ofFight: fight.id).filter { $0.sequence > request.after }
+            return .events(EventsReply(fight: request.fight, events: events.map(WireEvent.init)))
+        case .history:
+            let fights = try (fightsOf[me] ?? []).reversed().compactMap { try store.fight($0) }
+            return .history(HistoryReply(fights: fights.map(FightView.init)))
+        case .statistics(let request):
+            let statistics = try store.statistics()
+            return .statistics(
+                StatisticsReply(
+                    fighter: WireStatLine(statistics[.fighter(me)]), overall: WireStatLine(statistics[.overall]),
+                    versus: request.versus.map { WireStatLine(statistics[.pair(me, versus: FighterID($0))]) }))
+        case .updateProfile(let update):
+            let stats = ProfileStats(heightCm: update.heightCm, weightKg: update.weightKg, reachCm: update.reachCm)
+            command = .updateProfile(me, displayName: update.displayName, bio: update.bio, profile: stats)
+        case .move(let location):
+            command = .move(me, to: Coordinate(latitude: location.latitude, longitude: location.longitude))
+        case .challenge(let opponent):
+            command = .challenge(me, opponent: FighterID(opponent.opponent))
+        case .accept(let ref): command = .accept(FightID(ref.fight), by: me)
+        case .decline(let ref): command = .decline(FightID(ref.fight), by: me)
+        case .forfeit(let ref): command = .forfeit(FightID(ref.fight), by: me)
+        case .quickMatch: command = .quickMatch(me)
+        case .leaveQuickMatch: command = .leaveQuickMatch(me)
+        case .punch(let punch):
+            guard (1...ProtocolLimits.maxDamage).contains(punch.damage) else {
+                throw ProtocolError(
+                    .invalid, "damage: expected 1 to \(ProtocolLimits.maxDamage) (4 per g up to a ±16 g sensor), got \(punch.damage)",
+                    field: "damage")
+            }
+            let fight = try fight(punch.fight, of: me)
+            guard punch.after == fight.lastSequence else {
+                throw ProtocolError(
+                    .stale, "after: the fight is at sequence \(fight.lastSequence), the punch was thrown at \(punch.after); replay and throw again",
+                    field: "after")
+            }
+            command = .punch(fight.id, by: me, kind: punch.kind, damage: punch.damage)
+        }
+        try execute(command, ref: ref, sender: connection)
+        return nil
+    }
+
+    /// Applies `command` now and pushes its events.
+    private func execute(_ command: Command, ref: Int?, sender: Int?) throws {
+        let events = try store.execute(command, at: clock.now()).mapError { ProtocolError($0) }.get()
+        publish(events, ref: ref, sender: sender)
+    }
+
+    /// Registers a fighter (the account is the gatekeeper's business).
+    func register(_ registration: Registration) throws -> Result<Fighter, Refusal> {
+        switch try store.execute(.register(registration), at: clock.now()) {
+        case .failure(let refusal):
+            return .failure(refusal)
+        case .success(let events):
+            publish(events, ref: nil, sender: nil)
+            for case .fighter(let event) in events {
+                if case .registered(let fighter) = event.change { return .success(fighter) }
+            }
+            throw ProtocolError(.internalError, "the registration was saved without a fighter")
+        }
+    }
+
+    /// Passes every turn and expires every challenge whose deadline has come, and pushes what
+    /// that caused. Called by the deadline service on each tick.
+    func settleDeadlines() {
+        do {
+            guard let next = try store.nextDeadline(), next <= clock.now() else { return }
+            try execute(.settleDeadlines, ref: nil, sender: nil)
+        } catch {
+            logger.error("settling deadlines failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    // MARK: - Lookups
+
+    private func fighter(_ id: FighterID) throws -> Fighter {
+        guard let fighter = try store.fighter(id) else { throw ProtocolError(Refusal.unknownFighter(id)) }
+        return fighter
+    }
+
+    /// Fight `id`, if `me` is in it; the same refusal as the engine's otherwise.
+    private func fight(_ id: Int64, of me: FighterID) throws -> Fight {
+        let id = FightID(id)
+        guard let fight = try store.fight(id) else { throw ProtocolError(Refusal.unknownFight(id)) }
+        guard fight.corner(of: me) != nil else { throw ProtocolError(Refusal.notInFight(me, id)) }
+        return fight
+    }
+
+    private func openFights(of me: FighterID) throws -> [Fight] {
+        try (fightsOf[me] ?? []).filter(openFights.contains).compactMap { try store.fight($0) }
+    }
+
+    // MARK: - Pushing events
+
+    private func publish(_ events: [Event], ref: Int?, sender: Int?) {
+        for event in events {
+            let recipients: [FighterID]
+            switch event {
+            case .fight(let fightEvent):
+                Self.index(fightEvent, participants: &participants, fightsOf: &fightsOf, openFights: &openFights)
+                guard let pair = participants[fightEvent.fight] else { continue }
+                recipients = [pair.challenger, pair.opponent]
+                logger.info(
+                    "fight event",
+                    metadata: ["fight": "\(fightEvent.fight.rawValue)", "sequence": "\(fightEvent.sequence)", "event": "\(WireEvent(event).kind)"])
+            case .fighter(let fighterEvent):
+                recipients = [fighterEvent.fighter]
+            }
+            let wire = WireEvent(event)
+            let plain = MessageCodec.encode(ServerMessage(.event(wire)))
+            let answered = ref == nil ? plain : MessageCodec.encode(ServerMessage(ref: ref, .event(wire)))
+            for fighter in recipients {
+                for (id, outbox) in outboxes[fighter] ?? [:] { outbox.yield(id == sender ? answered : plain) }
+            }
+        }
+    }
+
+    private static func index(
+        _ event: FightEvent, participants: inout [FightID: (challenger: FighterID, opponent: FighterID)],
+        fightsOf: inout [FighterID: [FightID]], openFights: inout Set<FightID>
+    ) {
+        switch event.change {
+        case .challenged(let challenger, let opponent, _), .matched(let challenger, let opponent, _):
+            participants[event.fight] = (challenger, opponent)
+            fightsOf[challenger, default: []].append(event.fight)
+            fightsOf[opponent, default: []].append(event.fight)
+            openFights.insert(event.fight)
+        case .declined, .expired, .ended:
+            openFights.remove(event.fight)
+        case .accepted, .punched, .turnPassed:
+            break
+        }
+    }
+}

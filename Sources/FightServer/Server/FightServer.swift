@@ -1,0 +1,204 @@
+import FightEngine
+import FightStore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import NIOPosix
+import ServiceLifecycle
+
+// MARK: - Configuration
+
+/// Where the server listens, where it keeps its data, and the numbers it plays by.
+public struct ServerConfiguration: Sendable {
+    /// The address to listen on.
+    public var host: String
+    /// The port; 0 picks a free one (`onRunning` says which).
+    public var port: Int
+    /// The SQLite file: fighters, fights, events, statistics, accounts and sessions.
+    public var databasePath: String
+    /// The fight rules (turn timeout, challenge lifetime, …).
+    public var rules: Rules
+    /// PBKDF2 rounds for new passwords.
+    public var passwordRounds: Int
+    /// Messages a connection may send each second on average.
+    public var messagesPerSecond: Int
+    /// Messages a connection may send at once before the average applies.
+    public var messageBurst: Int
+    /// The time, read by the server for every command and deadline.
+    public var clock: ServerClock
+
+    /// Creates a configuration; the defaults are `hitthat serve`'s.
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, databasePath: String = "./hitthat.sqlite", rules: Rules = Rules(),
+        passwordRounds: Int = PasswordHash.defaultRounds, messagesPerSecond: Int = 20, messageBurst: Int = 40,
+        clock: ServerClock = .system
+    ) {
+        self.host = host
+        self.port = port
+        self.databasePath = databasePath
+        self.rules = rules
+        self.passwordRounds = passwordRounds
+        self.messagesPerSecond = messagesPerSecond
+        self.messageBurst = messageBurst
+        self.clock = clock
+    }
+}
+
+// MARK: - FightServer
+
+/// The fight server: HTTP routes for health, registration and login, and one WebSocket endpoint
+/// (`/ws`) for everything else (see docs/PROTOCOL.md).
+///
+/// It runs the HTTP server and the deadline clock in a `ServiceGroup`, which shuts both down
+/// gracefully on SIGINT or SIGTERM (or `shutdown()`): open connections are closed, every
+/// acknowledged command is already in the SQLite file, and the next start resumes every fight.
+public final class FightServer: Sendable {
+    private let group: ServiceGroup
+    private let hubLoop: MultiThreadedEventLoopGroup
+
+    /// Opens the database and prepares the server; `run()` starts it.
+    /// - Parameter onRunning: called with the port once the server listens.
+    public init(
+        configuration: ServerConfiguration, logger: Logger,
+        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) throws {
+        let store = try FightStore(path: configuration.databasePath, rules: configuration.rules)
+        let accounts = try Accounts(path: configuration.databasePath)
+        let hubLoop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let hub: FightHub
+        do {
+            hub = try FightHub(store: store, clock: configuration.clock, logger: logger, eventLoop: hubLoop.next())
+        } catch {
+            try? hubLoop.syncShutdownGracefully()
+            throw error
+        }
+        self.hubLoop = hubLoop
+        let gatekeeper = Gatekeeper(
+            hub: hub, store: store, accounts: accounts, clock: configuration.clock, passwordRounds: configuration.passwordRounds)
+
+        let router = Router()
+        router.get("health") { _, _ in Self.response(.ok, ServerMessage(.health(Health()))) }
+        router.post("register") { request, _ in
+            await Self.account(request, logger: logger, success: .created) { try await gatekeeper.register($0) }
+        }
+        router.post("login") { request, _ in
+            await Self.account(request, logger: logger, success: .ok) { try await gatekeeper.login($0) }
+        }
+
+        let (perSecond, burst) = (configuration.messagesPerSecond, configuration.messageBurst)
+        let app = Application(
+            router: router,
+            server: .http1WebSocketUpgrade(
+                configuration: .init(ws: .init(maxFrameSize: ProtocolLimits.maxFrameBytes)),
+                shouldUpgrade: { request, _, _ in
+                    guard request.path?.split(separator: "?").first == "/ws" else { return .dontUpgrade }
+                    return .upgrade([:]) { inbound, outbound, context in
+                        let (stream, outbox) = AsyncStream.makeStream(of: String.self)
+                        var session = ClientSession(
+                            hub: hub, accounts: accounts, outbox: outbox, limiter: RateLimiter(perSecond: perSecond, burst: burst),
+                            logger: context.logger)
+                        async let written: Void = {
+                            for await text in stream { try await outbound.write(.text(text)) }
+                        }()
+                        do {
+                            for try await message in inbound.messages(maxSize: ProtocolLimits.maxFrameBytes) {
+                                switch message {
+                                case .text(let text): await session.receive(text)
+                                case .binary: session.refuseBinary()
+                                }
+                            }
+                        } catch {
+                            context.logger.info("connection ended", metadata: ["error": "\(error)"])
+                        }
+                        await session.close()
+                        outbox.finish()
+                        try? await written
+                    }
+                }),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "hitthat"),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
+            logger: logger
+        )
+        group = ServiceGroup(
+            configuration: .init(
+                services: [app, DeadlineService(hub: hub, tick: configuration.clock.tick)],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger))
+    }
+
+    /// Serves until SIGINT, SIGTERM or `shutdown()`.
+    public func run() async throws {
+        do {
+            try await group.run()
+        } catch {
+            try? await hubLoop.shutdownGracefully()
+            throw error
+        }
+        try await hubLoop.shutdownGracefully()
+    }
+
+    /// Stops serving gracefully, as SIGTERM does.
+    public func shutdown() async {
+        await group.triggerGracefulShutdown()
+    }
+
+    // MARK: - HTTP
+
+    private static func account(
+        _ request: Request, logger: Logger, success: HTTPResponse.Status,
+        _ act: (Credentials) async throws -> Session
+    ) async -> Response {
+        var request = request
+        do {
+            let body: ByteBuffer
+            do {
+                body = try await request.collectBody(upTo: ProtocolLimits.maxMessageBytes)
+            } catch {
+                throw ProtocolError(.tooLarge, "body: expected at most \(ProtocolLimits.maxMessageBytes) bytes")
+            }
+            let credentials = try MessageCodec.decode(Credentials.self, from: String(buffer: body))
+            return response(success, ServerMessage(.session(try await act(credentials))))
+        } catch let error as ProtocolError {
+            return response(status(for: error.code), ServerMessage(.error(error)))
+        } catch {
+            logger.error("account request failed", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
+            return response(.internalServerError, ServerMessage(.error(ProtocolError(.internalError, "the server failed; try again"))))
+        }
+    }
+
+    private static func status(for code: ProtocolError.Code) -> HTTPResponse.Status {
+        switch code {
+        case .unauthorized: .unauthorized
+        case .conflict: .conflict
+        case .tooLarge: .contentTooLarge
+        case .internalError: .internalServerError
+        default: .badRequest
+        }
+    }
+
+    private static func response(_ status: HTTPResponse.Status, _ message: ServerMessage) -> Response {
+        Response(
+            status: status, headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: MessageCodec.encode(message))))
+    }
+}
+
+// MARK: - Deadlines
+
+/// Passes turns and expires challenges when their time comes, whether or not anyone acts.
+struct DeadlineService: Service {
+    let hub: FightHub
+    let tick: Duration
+
+    func run() async throws {
+        try? await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                try await Task.sleep(for: tick)
+                await hub.settleDeadlines()
+            }
+        }
+    }
+}

@@ -1,0 +1,282 @@
+import FightEngine
+import FightServer
+
+// MARK: - PlayerSession
+
+/// One player's side of `hitthat play`: the connection (kept up, with backoff, across server
+/// restarts), the fights as known from the server's events, and the punches the sensor throws.
+actor PlayerSession {
+    let address: ServerAddress
+    let credentials: Credentials
+    let punches: PunchFeed?
+    let output: any PlayOutput
+
+    private var session: Session?
+    private var client: FightClient?
+    private(set) var follower = FightFollower()
+    /// Requests sent and not answered yet: at the end of a script, the client waits for them.
+    private var pending: Set<Int> = []
+    /// What was asked for while not connected, sent once the server says `welcome`.
+    private var queued: [Outgoing] = []
+    /// Opponents whose cards were asked for.
+    private var cardsAsked: Set<Int64> = []
+    /// Requests the session made itself that are on their way out (then in `pending`).
+    private var sending = 0
+    /// Whether the server has said `welcome` on the current connection.
+    private var welcomed = false
+    /// Whether this player waits in a quick-match room.
+    private var waitingInRoom = false
+    /// The punch being thrown: the fight and the sequence it is thrown at.
+    private var punching: (fight: Int64, after: Int)?
+    private var inputOver = false
+    private var quitting = false
+    /// Why the session gave up, for the exit status.
+    private(set) var failure: String?
+
+    init(address: ServerAddress, credentials: Credentials, punches: PunchFeed?, output: any PlayOutput) {
+        self.address = address
+        self.credentials = credentials
+        self.punches = punches
+        self.output = output
+    }
+
+    var me: Int64? { session?.fighter.id }
+
+    // MARK: - Connection
+
+    /// Connects, and reconnects with backoff whenever the server goes away, until the player quits
+    /// or (in a script) input ended and every fight is over.
+    func run() async {
+        var backoff = Duration.milliseconds(250)
+        while !isFinished {
+            do {
+                let session = try await signedIn()
+                let client = try await FightClient.connect(session, to: address)
+                self.client = client
+                backoff = .milliseconds(250)
+                output.status("connected to \(address) as \(session.fighter.username)")
+                try await send(.hello)
+                for try await text in client.texts {
+                    receive(text)
+                    if isFinished { break }
+                }
+            } catch let error as ProtocolError {
+                // The server refused the login itself: retrying cannot help.
+                failure = "\(credentials.username): \(error.message)"
+                quitting = true
+            } catch {
+                output.note("\(error)")
+            }
+            await client?.close()
+            client = nil
+            welcomed = false
+            pending.removeAll()
+            punching = nil
+            if isFinished { break }
+            output.status("server gone; retrying in \(backoff)")
+            try? await Task.sleep(for: backoff)
+            backoff = min(backoff * 2, .seconds(8))
+        }
+    }
+
+    private func signedIn() async throws -> Session {
+        if let session { return session }
+        let session = try await FightClient.signIn(credentials, at: address)
+        self.session = session
+        return session
+    }
+
+    private var isFinished: Bool {
+        if quitting { return true }
+        guard inputOver, pending.isEmpty, queued.isEmpty, sending == 0, !waitingInRoom else { return false }
+        return follower.fights.values.allSatisfy { $0.phase == "finished" }
+    }
+
+    // MARK: - Requests
+
+    /// A message to send.
+    enum Outgoing {
+        case request(ClientRequest)
+        case raw(String)
+    }
+
+    /// Sends `message`, or keeps it until the connection is up and welcomed.
+    func send(_ message: Outgoing) async throws {
+        guard let client, welcomed else {
+            queued.append(message)
+            return
+        }
+        switch message {
+        case .request(let request): pending.insert(try await client.send(request))
+        case .raw(let text): try await client.sendRaw(text)
+        }
+    }
+
+    /// Sends `request` now (`hello`, and what the session asks for itself).
+    private func send(_ request: ClientRequest) async throws {
+        guard let client else { return }
+        pending.insert(try await client.send(request))
+    }
+
+    private func flushQueue() async {
+        let waiting = queued
+        queued.removeAll()
+        for message in waiting { try? await send(message) }
+    }
+
+    /// Acts on one line of a script. `false` when the player quit.
+    func perform(_ line: String) async -> Bool {
+        do {
+            switch try await ScriptCommand(line, session: self) {
+            case .quit:
+                quitting = true
+                await client?.close()
+                return false
+            case .request(let request):
+                try await send(.request(request))
+            case .raw(let text):
+                try await send(.raw(text))
+            case .none:
+                break
+            }
+        } catch let error as ScriptCommand.Error {
+            output.note(error.description)
+        } catch {
+            output.note("could not send: \(error)")
+        }
+        return true
+    }
+
+    /// Standard input ended: finish when the fights do.
+    func inputEnded() async {
+        inputOver = true
+        if isFinished { await client?.close() }
+    }
+
+    /// The fight this player may punch in now, if any.
+    func fightAwaitingMyPunch() -> FightView? {
+        guard let me else { return nil }
+        return follower.fights.values.filter { $0.phase == "active" && $0.turn == me }.min { $0.id < $1.id }
+    }
+
+    /// The only open fight, for commands that leave the fight out.
+    func onlyOpenFight() -> FightView? {
+        let open = follower.fights.values.filter { $0.phase != "finished" }
+        return open.count == 1 ? open.first : nil
+    }
+
+    // MARK: - Messages
+
+    private func receive(_ text: String) {
+        let message: ServerMessage
+        do {
+            message = try MessageCodec.decode(ServerMessage.self, from: text)
+        } catch {
+            output.note("unreadable message from the server: \(error)")
+            return
+        }
+        if let ref = message.ref { pending.remove(ref) }
+        switch message.body {
+        case .welcome(let welcome):
+            welcomed = true
+            Task { await self.flushQueue() }
+            for view in welcome.openFights { follower.update(view) }
+            // Fights that ended while away are not open any more: ask how they ended.
+            let open = Set(welcome.openFights.map(\.id))
+            for view in follower.fights.values where view.phase != "finished" && !open.contains(view.id) {
+                request(.fight(FightRef(fight: view.id)))
+            }
+        case .fight(let reply):
+            follower.update(reply.fight)
+        case .history(let reply):
+            for view in reply.fights { follower.update(view) }
+        case .events(let reply):
+            for event in reply.events { follow(event) }
+        case .event(let event):
+            switch event.kind {
+            case "openedRoom": waitingInRoom = true
+            case "leftRoom": waitingInRoom = false
+            case "matched": waitingInRoom = false
+            default: break
+            }
+            follow(event)
+        case .error(let error):
+            if message.ref != nil { punching = nil }
+            if error.code == .stale, let fight = punching?.fight { request(.fight(FightRef(fight: fight))) }
+        default:
+            break
+        }
+        askForOpponentCards()
+        output.show(message, text: text, fights: follower.fights, me: me)
+        throwPunchIfMyTurn()
+    }
+
+    /// Asks for the card of each opponent not seen yet, when the output shows cards.
+    private func askForOpponentCards() {
+        guard output.showsCards, let me else { return }
+        for view in follower.fights.values {
+            let other = view.challenger == me ? view.opponent : view.challenger
+            if cardsAsked.insert(other).inserted { request(.profile(ProfileRequest(fighter: other))) }
+        }
+    }
+
+    private func follow(_ event: WireEvent) {
+        switch follower.apply(event) {
+        case .nothing: break
+        case .state(let fight): request(.fight(FightRef(fight: fight)))
+        case .replay(let fight, let after): request(.replay(ReplayRequest(fight: fight, after: after)))
+        }
+        if let fight = event.fight, punching?.fight == fight, (event.sequence ?? 0) > (punching?.after ?? 0) {
+            punching = nil
+        }
+    }
+
+    /// Sends a request from inside the actor without waiting for it to be written.
+    private func request(_ request: ClientRequest) {
+        sending += 1
+        Task {
+            try? await self.send(request)
+            await self.sent()
+        }
+    }
+
+    /// The reply to a request can arrive before the request counts as sent; then this, not the
+    /// receive loop, is the last change, and must end a finished script itself.
+    private func sent() async {
+        sending -= 1
+        if isFinished { await client?.close() }
+    }
+
+    // MARK: - Sensor punches
+
+    /// When it is this player's turn and a sensor is in use, throws its next punch.
+    private func throwPunchIfMyTurn() {
+        guard let punches, punching == nil, let fight = fightAwaitingMyPunch() else { return }
+        punching = (fight.id, fight.lastSequence)
+        Task {
+            guard let punch = await punches.next() else {
+                self.sensorEnded()
+                return
+            }
+            await self.throwPunch(punch, in: fight.id, after: fight.lastSequence)
+        }
+    }
+
+    private func throwPunch(_ punch: DetectedPunch, in fight: Int64, after: Int) async {
+        // The turn may have passed while the sensor waited for a punch: one out of turn is not sent.
+        guard let view = follower.fights[fight], view.lastSequence == after, view.turn == me else {
+            punching = nil
+            throwPunchIfMyTurn()
+            return
+        }
+        do {
+            try await send(.punch(PunchRequest(fight: fight, kind: punch.kind, damage: punch.damage, after: after)))
+        } catch {
+            punching = nil
+        }
+    }
+
+    private func sensorEnded() {
+        output.note("the sensor has no more punches")
+    }
+}

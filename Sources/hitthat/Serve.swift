@@ -1,0 +1,62 @@
+import ArgumentParser
+import FightServer
+import Logging
+
+/// `hitthat serve`: the fight server.
+struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve fights over HTTP and WebSocket (see docs/PROTOCOL.md).",
+        discussion: """
+            Fighters, fights, accounts and sessions are kept in one SQLite file; a restart resumes every \
+            fight. SIGINT or SIGTERM stops the server gracefully.
+            """
+    )
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on (0 for any free one; the log says which).")
+    var port = 8080
+
+    @Option(help: "The SQLite file to keep everything in.")
+    var database = "./hitthat.sqlite"
+
+    @Option(help: "Seconds a fighter has to punch before the turn passes.")
+    var turnTimeout: Int64 = 60
+
+    @Option(help: "PBKDF2 rounds for new passwords.")
+    var passwordRounds = PasswordHash.defaultRounds
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
+    var logLevel: Logger.Level = .info
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port: expected 0 to 65535, got \(port)") }
+        guard turnTimeout > 0 else { throw ValidationError("--turn-timeout: expected a positive number of seconds, got \(turnTimeout)") }
+        guard passwordRounds > 0 else { throw ValidationError("--password-rounds: expected a positive number, got \(passwordRounds)") }
+    }
+
+    func run() throws {
+        try runBlocking { try await serve() }
+    }
+
+    private func serve() async throws {
+        var logger = Logger(label: "hitthat.serve")
+        logger.logLevel = logLevel
+        var configuration = ServerConfiguration(host: host, port: port, databasePath: database, passwordRounds: passwordRounds)
+        configuration.rules.turnTimeout = turnTimeout
+        let server: FightServer
+        do {
+            server = try FightServer(configuration: configuration, logger: logger) { [logger, host, database] port in
+                logger.notice("serving", metadata: ["address": "ws://\(host):\(port)", "database": "\(database)"])
+            }
+        } catch {
+            printError("\(database): cannot open: \(error)")
+            throw Reported(status: .dataError)
+        }
+        try await server.run()
+        logger.notice("stopped")
+    }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -1,0 +1,51 @@
+import FightServer
+import Testing
+
+/// Decoding names what is wrong, by code and by field.
+@Suite struct MessageCodecTests {
+    static let token = String(repeating: "a", count: 64)
+
+    @Test(arguments: [
+        ("", ProtocolError.Code.malformed, nil as String?),
+        ("null", .malformed, nil),
+        (#"{"v":1,"token":"t"}"#, .invalid, "type"),
+        (#"{"type":"hello","token":"t"}"#, .invalid, "v"),
+        (#"{"type":"hello","v":"1","token":"t"}"#, .invalid, "v"),
+        (#"{"type":"hello","v":1}"#, .invalid, "token"),
+        (#"{"type":"move","v":1,"token":"t","latitude":48}"#, .invalid, "longitude"),
+        (#"{"type":"punch","v":1,"token":"t","fight":1,"kind":"jab","damage":9.5,"after":0}"#, .invalid, "damage"),
+        (#"{"type":"punch","v":1,"token":"t","fight":1,"kind":"jab","damage":9}"#, .invalid, "after"),
+        (#"{"type":"Hello","v":1,"token":"t"}"#, .unknownType, nil),
+        (#"{"type":"hello","v":0,"token":"t"}"#, .unsupportedVersion, "v"),
+    ])
+    func badClientMessages(_ text: String, _ code: ProtocolError.Code, _ field: String?) {
+        do {
+            let message = try MessageCodec.decode(ClientMessage.self, from: text)
+            Issue.record("decoded \(message)")
+        } catch {
+            #expect(error.code == code)
+            #expect(error.field == field)
+        }
+    }
+
+    @Test func aMessageOverTheLimitIsTooLargeBeforeItIsParsed() {
+        let padding = String(repeating: "x", count: ProtocolLimits.maxMessageBytes)
+        let text = #"{"type":"hello","v":1,"token":"\#(padding)"}"#
+        #expect(throws: ProtocolError(.tooLarge, "message is \(text.utf8.count) bytes; expected at most \(ProtocolLimits.maxMessageBytes)")) {
+            try MessageCodec.decode(ClientMessage.self, from: text)
+        }
+    }
+
+    @Test func theDamageBoundIsTheDetectorsAtSixteenG() {
+        #expect(ProtocolLimits.maxDamage == 64)
+    }
+
+    @Test(arguments: [
+        ClientRequest.hello, .backDown, .profile(ProfileRequest(fighter: 2)), .punch(PunchRequest(fight: 3, kind: .uppercut, damage: 64, after: 9)),
+        .updateProfile(ProfileUpdate(displayName: "Ann", bio: "", reachCm: 170)), .statistics(StatisticsRequest()),
+    ])
+    func clientMessagesRoundTrip(_ request: ClientRequest) throws {
+        let message = ClientMessage(token: Self.token, ref: 4, request)
+        #expect(try MessageCodec.decode(ClientMessage.self, from: MessageCodec.encode(message)) == message)
+    }
+}

@@ -1,0 +1,111 @@
+import FightServer
+import Foundation
+import Synchronization
+import Testing
+
+// MARK: - The built binary
+
+/// `hitthat`, built next to the test bundle (this target depends on it).
+let hitthatBinary: URL = {
+    let candidates = [
+        Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+    ]
+    let directory = candidates.first { FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("hitthat").path) } ?? candidates[0]
+    return directory.appendingPathComponent("hitthat")
+}()
+
+/// The package's root, where `traces/` lives.
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+// MARK: - RunningCommand
+
+/// A `hitthat` process the test talks to: lines in on standard input, lines out of standard
+/// output and standard error, kept until the test looks.
+final class RunningCommand: Sendable {
+    let process: Process
+    private let input: FileHandle
+    private let outputLines = LineBuffer()
+    private let errorLines = LineBuffer()
+
+    /// Lines read so far, shared with the thread that reads them.
+    private final class LineBuffer: Sendable {
+        let lines = Mutex<[String]>([])
+        func append(_ line: String) { lines.withLock { $0.append(line) } }
+        var all: [String] { lines.withLock { $0 } }
+    }
+
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+        let process = Process()
+        process.executableURL = hitthatBinary
+        process.arguments = arguments
+        process.currentDirectoryURL = packageRoot
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let (stdin, stdout, stderr) = (Pipe(), Pipe(), Pipe())
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        self.process = process
+        input = stdin.fileHandleForWriting
+        Self.collect(stdout.fileHandleForReading, into: outputLines)
+        Self.collect(stderr.fileHandleForReading, into: errorLines)
+        try process.run()
+    }
+
+    private static func collect(_ handle: FileHandle, into lines: LineBuffer) {
+        Thread.detachNewThread {
+            var pending = Data()
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                pending.append(chunk)
+                while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
+                    pending.removeSubrange(pending.startIndex...newline)
+                    lines.append(line)
+                }
+            }
+        }
+    }
+
+    /// Writes a line to the process's standard input.
+    func send(_ line: String) {
+        input.write(Data((line + "\n").utf8))
+    }
+
+    /// Closes its standard input.
+    func endInput() {
+        try? input.close()
+    }
+
+    var output: [String] { outputLines.all }
+    var errorOutput: [String] { errorLines.all }
+
+    /// Waits (up to `seconds`: a guard against hanging, not a speed check) until `matches` holds for
+    /// the output so far.
+    @discardableResult
+    func wait<T>(_ what: String, seconds: Double = 30, for matches: (_ output: [String], _ error: [String]) -> T?) async throws -> T {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if let found = matches(output, errorOutput) { return found }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw TestFailure("timed out waiting for \(what); output: \(output.suffix(5)); errors: \(errorOutput.suffix(5))")
+    }
+
+    /// Waits for the process to exit and returns its status.
+    func exitStatus(seconds: Double = 60) async throws -> Int32 {
+        try await wait("exit", seconds: seconds) { _, _ in process.isRunning ? nil : true }
+        return process.terminationStatus
+    }
+
+    func kill(_ signal: Int32) {
+        Foundation.kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+    }
+
+    /// The server messages among the output lines.
+    var messages: [ServerMessage] {
+        output.compactMap { try? MessageCodec.decode(ServerMessage.self, from: $0) }
+    }
+}

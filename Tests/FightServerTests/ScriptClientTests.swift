@@ -1,0 +1,100 @@
+import FightServer
+import Foundation
+import Testing
+
+/// The built `hitthat serve` and `hitthat play --script`, as separate processes over loopback.
+@Suite(.serialized) struct ScriptClientTests {
+    static let password = ["HITTHAT_PASSWORD": "correct horse"]
+
+    /// `hitthat serve` on `port` (0: any free one, read back from its log).
+    static func serve(database: String, port: Int = 0) async throws -> (server: RunningCommand, port: Int) {
+        let server = try RunningCommand(["serve", "--port", "\(port)", "--database", database, "--password-rounds", "1000"])
+        let port = try await server.wait("the server to listen") { output, errors in
+            (output + errors).lazy.compactMap { line -> Int? in
+                guard line.contains("serving"), let range = line.range(of: "ws://127.0.0.1:") else { return nil }
+                return Int(line[range.upperBound...].prefix(while: \.isNumber))
+            }.first
+        }
+        return (server, port)
+    }
+
+    static func play(_ user: String, port: Int, sensor: String? = nil) throws -> RunningCommand {
+        try RunningCommand(
+            ["play", "--user", user, "--server", "ws://127.0.0.1:\(port)", "--script"] + (sensor.map { ["--sensor", $0] } ?? []),
+            environment: password)
+    }
+
+    /// Fight 1's events as `player` printed them, each sequence once.
+    static func events(of player: RunningCommand) -> [Int: WireEvent] {
+        var events: [Int: WireEvent] = [:]
+        for case .event(let event) in player.messages.map(\.body) where event.fight != nil {
+            if let sequence = event.sequence { events[sequence] = event }
+        }
+        return events
+    }
+
+    @Test func twoClientsPunchingFromTracesFightToAKnockout() async throws {
+        let (server, port) = try await Self.serve(database: try TestServer.temporaryDatabase())
+        let alice = try Self.play("alice", port: port, sensor: "traces/mixed-generic-100hz.csv")
+        alice.send("quick")
+        alice.endInput()
+        try await alice.wait("alice's room") { output, _ in output.contains { $0.contains(#""openedRoom""#) } ? true : nil }
+        let bob = try Self.play("bob", port: port, sensor: "traces/mixed-phyphox.csv")
+        bob.send("quick")
+        bob.endInput()
+
+        #expect(try await alice.exitStatus() == 0)
+        #expect(try await bob.exitStatus() == 0)
+        let (seenByAlice, seenByBob) = (Self.events(of: alice), Self.events(of: bob))
+        #expect(seenByAlice == seenByBob, "both saw the same fight")
+        let last = try #require(seenByAlice.keys.max())
+        #expect(Set(seenByAlice.keys) == Set(1...last), "no event missing")
+        let ending = try #require(seenByAlice[last])
+        #expect(ending.kind == "ended" && ending.decision == "knockout" && ending.winner != nil)
+        let punches = seenByAlice.values.filter { $0.kind == "punched" }
+        #expect(punches.allSatisfy { (1...ProtocolLimits.maxDamage).contains($0.damage ?? 0) })
+        #expect(punches.contains { $0.staminaLeft == 0 })
+        server.kill(SIGTERM)
+        #expect(server.process.terminationStatus == 0, "SIGTERM stops the server gracefully")
+    }
+
+    @Test func aServerKilledMidFightRestartsAndTheClientsFinishTheFight() async throws {
+        let database = try TestServer.temporaryDatabase()
+        var (server, port) = try await Self.serve(database: database)
+        let alice = try Self.play("alice", port: port)
+        let bob = try Self.play("bob", port: port)
+        alice.send("quick")
+        try await alice.wait("alice's room") { output, _ in output.contains { $0.contains(#""openedRoom""#) } ? true : nil }
+        bob.send("quick")
+
+        // Alice opened the room, so she throws first: 10 jabs of 10 knock bob out, 19 punches in all.
+        for punch in 0..<19 {
+            if punch == 6 {
+                server.kill(SIGKILL)
+                (server, _) = try await Self.serve(database: database, port: port)
+            }
+            let (puncher, sequence) = (punch % 2 == 0 ? alice : bob, punch + 2)
+            try await puncher.wait("the turn for punch \(punch)") { _, _ in
+                Self.events(of: puncher)[sequence - 1] != nil ? true : nil
+            }
+            puncher.send("jab")
+            for player in [alice, bob] {
+                try await player.wait("punch \(punch) seen") { _, _ in Self.events(of: player)[sequence]?.kind == "punched" ? true : nil }
+            }
+        }
+        for player in [alice, bob] {
+            try await player.wait("the end") { _, _ in Self.events(of: player)[21]?.kind == "ended" ? true : nil }
+            player.send("profile")
+            player.endInput()
+            #expect(try await player.exitStatus() == 0)
+            let events = Self.events(of: player)
+            #expect(Set(events.keys) == Set(1...21), "nothing lost across the kill")
+            #expect(events.values.filter { $0.kind == "punched" }.count == 19, "nothing applied twice")
+            #expect(events[21]?.winner == events[1]?.challenger)
+        }
+        #expect(alice.errorOutput.contains { $0.contains("server gone") }, "alice noticed the server go")
+        let records = [alice, bob].compactMap { $0.messages.compactMap(\.profileCard).last }.map { ($0.wins, $0.losses) }
+        #expect(records.count == 2 && records[0] == (1, 0) && records[1] == (0, 1))
+        server.kill(SIGTERM)
+    }
+}

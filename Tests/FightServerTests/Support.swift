@@ -1,0 +1,174 @@
+import FightEngine
+import FightServer
+import Foundation
+import Logging
+import Synchronization
+import Testing
+
+// MARK: - Clock
+
+/// A clock that starts at a fixed moment and moves only when a test moves it.
+final class TestClock: Sendable {
+    private let seconds = Mutex<Int64>(1_795_000_000)
+
+    var now: Timestamp { Timestamp(secondsSince1970: seconds.withLock { $0 }) }
+
+    func advance(by delta: Int64) { seconds.withLock { $0 += delta } }
+
+    /// The server's view of it, looking for deadlines every 20 ms.
+    var serverClock: ServerClock {
+        ServerClock(tick: .milliseconds(20)) { [self] in now }
+    }
+}
+
+// MARK: - Server
+
+/// A fight server on a free loopback port over an SQLite file of its own.
+struct TestServer {
+    let server: FightServer
+    let running: Task<Void, any Error>
+    let address: ServerAddress
+    let databasePath: String
+
+    /// A new file in a new temporary folder.
+    static func temporaryDatabase() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hitthat-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder.appendingPathComponent("test.sqlite").path
+    }
+
+    static func start(
+        databasePath: String? = nil, clock: TestClock, messagesPerSecond: Int = 1000, messageBurst: Int = 1000
+    ) async throws -> TestServer {
+        let path = try databasePath ?? temporaryDatabase()
+        var logger = Logger(label: "test.server")
+        logger.logLevel = .warning
+        let configuration = ServerConfiguration(
+            host: "127.0.0.1", port: 0, databasePath: path, passwordRounds: 1_000, messagesPerSecond: messagesPerSecond,
+            messageBurst: messageBurst, clock: clock.serverClock)
+        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        let server = try FightServer(configuration: configuration, logger: logger) { port in portContinuation.yield(port) }
+        let running = Task { try await server.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw TestFailure("the server never said it was running") }
+        return TestServer(server: server, running: running, address: ServerAddress(host: "127.0.0.1", port: port), databasePath: path)
+    }
+
+    func stop() async throws {
+        await server.shutdown()
+        try await running.value
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+// MARK: - Players
+
+/// A player connected to a test server, with every message it received kept until a test takes it.
+final class Player: Sendable {
+    let client: FightClient
+    private let mailbox = Mailbox()
+    private let reader: Task<Void, Never>
+
+    /// What the reader task hands over: messages, and why the connection ended.
+    private final class Mailbox: Sendable {
+        let messages = Mutex<[ServerMessage]>([])
+        let ended = Mutex<String?>(nil)
+    }
+
+    var id: FighterID { FighterID(client.session.fighter.id) }
+    var token: String { client.session.token }
+
+    private init(client: FightClient) {
+        self.client = client
+        let mailbox = mailbox
+        reader = Task {
+            do {
+                for try await message in client.messages { mailbox.messages.withLock { $0.append(message) } }
+                mailbox.ended.withLock { $0 = "the connection closed" }
+            } catch {
+                mailbox.ended.withLock { $0 = "\(error)" }
+            }
+        }
+    }
+
+    deinit { reader.cancel() }
+
+    /// Registers (or logs in) `username` and connects, saying `hello`.
+    static func join(_ username: String, password: String = "correct horse", at server: TestServer) async throws -> Player {
+        let session = try await FightClient.signIn(Credentials(username: username, password: password), at: server.address)
+        return try await connect(session, to: server.address)
+    }
+
+    /// Connects with an existing session and says `hello`.
+    static func connect(_ session: Session, to address: ServerAddress) async throws -> Player {
+        let player = Player(client: try await FightClient.connect(session, to: address))
+        let ref = try await player.client.send(.hello)
+        _ = try await player.reply(to: ref)
+        return player
+    }
+
+    /// Sends `request` and waits for its reply (or error).
+    @discardableResult
+    func request(_ request: ClientRequest) async throws -> ServerMessage {
+        try await reply(to: try await client.send(request))
+    }
+
+    /// The reply to the message with `ref`: its error, or a message other than an event.
+    func reply(to ref: Int) async throws -> ServerMessage {
+        try await next("reply to ref \(ref)") { message in
+            guard message.ref == ref else { return false }
+            if case .event = message.body { return false }
+            return true
+        }
+    }
+
+    /// Sends a command and waits for its first event (or its error).
+    func command(_ request: ClientRequest) async throws -> ServerMessage {
+        let ref = try await client.send(request)
+        return try await next("outcome of ref \(ref)") { $0.ref == ref }
+    }
+
+    /// The next event of `kind` for fight `fight` (any fight when `nil`).
+    func event(_ kind: String, fight: Int64? = nil) async throws -> WireEvent {
+        let message = try await next("event \(kind)") { message in
+            guard case .event(let event) = message.body else { return false }
+            return event.kind == kind && (fight == nil || event.fight == fight)
+        }
+        guard case .event(let event) = message.body else { throw TestFailure("not an event") }
+        return event
+    }
+
+    /// Waits (up to ten seconds: a guard against hanging, not a speed check) for the first
+    /// message that satisfies `matches`, and takes it out of the inbox.
+    func next(_ what: String, where matches: (ServerMessage) -> Bool) async throws -> ServerMessage {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            let found = mailbox.messages.withLock { messages -> ServerMessage? in
+                guard let index = messages.firstIndex(where: matches) else { return nil }
+                return messages.remove(at: index)
+            }
+            if let found { return found }
+            if let error = mailbox.ended.withLock({ $0 }) { throw TestFailure("waiting for \(what): \(error)") }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        throw TestFailure("timed out waiting for \(what); inbox: \(mailbox.messages.withLock { $0 })")
+    }
+
+    /// Drops every message received so far.
+    func clearInbox() { mailbox.messages.withLock { $0.removeAll() } }
+
+    func close() async { await client.close() }
+}
+
+// MARK: - Reading replies
+
+extension ServerMessage {
+    var error: ProtocolError? { if case .error(let error) = body { error } else { nil } }
+    var fightView: FightView? { if case .fight(let reply) = body { reply.fight } else { nil } }
+    var profileCard: FighterCard? { if case .profile(let reply) = body { reply.fighter } else { nil } }
+    var event: WireEvent? { if case .event(let event) = body { event } else { nil } }
+}
