@@ -152,10 +152,12 @@ public struct PunchDetector: Sendable {
         } else {
             kind = .jab
         }
-        let damage = (stop.peakMagnitude * configuration.damagePerG).rounded()
+        // Clamped before it becomes an Int: a finite but absurd reading (1e300 g) must not trap.
+        let damage = min(
+            max((stop.peakMagnitude * configuration.damagePerG).rounded(), 1), Double(configuration.maximumDamage))
         return Punch(
             time: stop.peakTime, kind: kind,
-            damage: max(1, min(configuration.maximumDamage, Int(damage))),
+            damage: damage.isNaN ? 1 : Int(damage),
             peakG: stop.peakMagnitude, speed: thrust.speed * standardGravity, rise: rise,
             clipped: isFullScale(stop.peakRaw), decidedAt: decisionTime)
     }

@@ -43,16 +43,22 @@ struct PunchPrinter {
 /// One punch as a JSON object on one line: `t`, `type`, `damage`, `peak_g`, and more.
 func jsonLine(_ punch: Punch, since origin: Double, extra: [(String, String)] = []) -> String {
     var fields: [(String, String)] = [
-        ("t", formatted(punch.time - origin, decimals: 4)),
+        ("t", jsonNumber(punch.time - origin, decimals: 4)),
         ("type", "\"\(punch.kind.rawValue)\""),
         ("damage", String(punch.damage)),
-        ("peak_g", formatted(punch.peakG, decimals: 3)),
-        ("speed_ms", formatted(punch.speed, decimals: 2)),
-        ("elevation_deg", formatted(asin(max(-1, min(1, punch.rise))) * 180 / .pi, decimals: 1)),
+        ("peak_g", jsonNumber(punch.peakG, decimals: 3)),
+        ("speed_ms", jsonNumber(punch.speed, decimals: 2)),
+        ("elevation_deg", jsonNumber(asin(max(-1, min(1, punch.rise))) * 180 / .pi, decimals: 1)),
         ("clipped", punch.clipped ? "true" : "false"),
     ]
     fields += extra
     return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+}
+
+/// A number for JSON, which has no infinity or NaN: those (from absurd but finite readings
+/// whose squares overflow) are written as null.
+func jsonNumber(_ value: Double, decimals: Int) -> String {
+    value.isFinite ? formatted(value, decimals: decimals) : "null"
 }
 
 /// A number with a fixed count of decimals.

@@ -263,6 +263,13 @@ let axisAlignedGrips: [Rotation] = [
         #expect(run(samples).count == 1)
     }
 
+    @Test func anAbsurdButFiniteStopDoesTheMostDamageAndNoHarm() {
+        // A one-sample stop of 1e150 g after a thrust (its square still finite): the damage must be
+        // capped, not overflow an Int.
+        let punches = run(signal(pulses: [(1.0, 0.15, Vector3(4, 0, 0)), (1.15, 0.01, Vector3(-1e150, 0, 0))]))
+        #expect(punches.map(\.damage) == [100])
+    }
+
     @Test func damageIsFourPerGAndCapped() {
         var configuration = DetectorConfiguration()
         configuration.maximumDamage = 30
