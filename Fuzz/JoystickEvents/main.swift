@@ -1,4 +1,5 @@
 // libFuzzer driver: built and run by tools/fuzz.sh JoystickEvents; the work is in InputDevicesFuzzEntryPoints.joystickEvents.
+/// libFuzzer's entry point: one input, through the same code the regression tests replay.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     InputDevicesFuzzEntryPoints.joystickEvents(Array(UnsafeBufferPointer(start: data, count: size)))

@@ -52,7 +52,8 @@ extension PunchLabel {
             guard times[1] >= times[0] else {
                 throw TraceError(
                     .invalidValue, source: source, line: lineNumber, column: 2, field: "end",
-                    expected: "an end no earlier than the start \(fields[0])", found: TraceError.quoted(String(fields[1])))
+                    expected: "an end no earlier than the start \(fields[0])",
+                    found: TraceError.quoted(String(fields[1])))
             }
             labels.append(PunchLabel(start: times[0], end: times[1], kind: kind))
         }

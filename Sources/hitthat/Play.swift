@@ -35,7 +35,8 @@ struct Play: ParsableCommand {
     @Option(help: "The server, ws://HOST:PORT.")
     var server = "ws://127.0.0.1:8080"
 
-    @Option(help: "Where punches come from: keyboard, a trace FILE, - for a trace on standard input, or /dev/input/eventN.")
+    @Option(
+        help: "Where punches come from: keyboard, a trace FILE, - for a trace on standard input, or /dev/input/eventN.")
     var sensor = "keyboard"
 
     @Flag(help: "Commands on standard input, server messages as JSON lines on standard output.")
@@ -45,9 +46,12 @@ struct Play: ParsableCommand {
     @OptionGroup var detectorOptions: DetectorOptions
 
     func validate() throws {
-        guard ServerAddress(server) != nil else { throw ValidationError("--server: expected ws://HOST:PORT, got \(server)") }
+        guard ServerAddress(server) != nil else {
+            throw ValidationError("--server: expected ws://HOST:PORT, got \(server)")
+        }
         if script && sensor == "-" {
-            throw ValidationError("--script reads commands from standard input, so --sensor - cannot; give a trace FILE")
+            throw ValidationError(
+                "--script reads commands from standard input, so --sensor - cannot; give a trace FILE")
         }
     }
 
@@ -64,11 +68,13 @@ struct Play: ParsableCommand {
         let punches: PunchFeed?
         switch sensor {
         case "keyboard": punches = nil
-        default: punches = try PunchFeed.open(sensor, traceOptions: traceOptions, detector: detectorOptions.configuration)
+        default:
+            punches = try PunchFeed.open(sensor, traceOptions: traceOptions, detector: detectorOptions.configuration)
         }
         let output: any PlayOutput = script ? ScriptOutput() : ScreenOutput(user: user)
         let player = PlayerSession(
-            address: address, credentials: Credentials(username: user, password: password), punches: punches, output: output)
+            address: address, credentials: Credentials(username: user, password: password), punches: punches,
+            output: output)
         let input = Task.detached {
             if script { await readScript(into: player) } else { await readKeys(into: player, screen: output) }
         }

@@ -114,10 +114,11 @@ final class ScreenOutput: PlayOutput {
     }
 
     private func update(_ change: (inout State) -> Void) {
-        terminal.draw(shared.state.withLock { state in
-            change(&state)
-            return Self.render(state)
-        })
+        terminal.draw(
+            shared.state.withLock { state in
+                change(&state)
+                return Self.render(state)
+            })
     }
 
     // MARK: Rendering
@@ -126,9 +127,14 @@ final class ScreenOutput: PlayOutput {
         var lines = ["HitThat — \(state.user)   \(state.status)", ""]
         if let shown = state.shown {
             let card = shown.opponent
-            lines.append("Versus: \(card.displayName) (@\(card.username))  \(String(format: "%.1f", shown.distanceKm)) km away")
-            lines.append("  record \(card.wins)-\(card.losses)-\(card.draws)   height \(stat(card.heightCm)) cm   weight \(stat(card.weightKg)) kg   reach \(stat(card.reachCm)) cm")
-            lines.append("  your chance \(Int((shown.winChance * 100).rounded()))%  (odds \(String(format: "%.2f", shown.decimalOdds)))   \(edges(mine: state.me.flatMap { state.cards[$0] }, theirs: card))")
+            lines.append(
+                "Versus: \(card.displayName) (@\(card.username))  \(String(format: "%.1f", shown.distanceKm)) km away")
+            lines.append(
+                "  record \(card.wins)-\(card.losses)-\(card.draws)   height \(stat(card.heightCm)) cm   weight \(stat(card.weightKg)) kg   reach \(stat(card.reachCm)) cm"
+            )
+            lines.append(
+                "  your chance \(Int((shown.winChance * 100).rounded()))%  (odds \(String(format: "%.2f", shown.decimalOdds)))   \(edges(mine: state.me.flatMap { state.cards[$0] }, theirs: card))"
+            )
             lines.append("")
         }
         let now = Int64(Date().timeIntervalSince1970)
@@ -143,7 +149,9 @@ final class ScreenOutput: PlayOutput {
             switch fight.phase {
             case "active":
                 let left = max(0, (fight.deadline?.timestamp.secondsSince1970 ?? now) - now)
-                lines.append(fight.turn == me ? "  YOUR TURN — \(left) s left (j jab, u uppercut, k hook)" : "  their turn — \(left) s left")
+                lines.append(
+                    fight.turn == me
+                        ? "  YOUR TURN — \(left) s left (j jab, u uppercut, k hook)" : "  their turn — \(left) s left")
             case "challenged":
                 lines.append(fight.opponent == me ? "  challenged: a accept, d decline" : "  waiting for an answer")
             default:
@@ -153,7 +161,9 @@ final class ScreenOutput: PlayOutput {
             lines.append("")
         }
         lines += state.log.map { "  " + $0 }
-        lines += ["", state.note, "n next  b back down  c challenge  a accept  d decline  m quick match  f forfeit  q quit"]
+        lines += [
+            "", state.note, "n next  b back down  c challenge  a accept  d decline  m quick match  f forfeit  q quit",
+        ]
         return lines
     }
 
@@ -163,11 +173,14 @@ final class ScreenOutput: PlayOutput {
             return id == me ? "you" : names[id]?.displayName ?? "fighter \(id)"
         }
         switch event.kind {
-        case "punched": return "\(name(event.by)) threw a\(event.punch == .uppercut ? "n" : "") \(event.punch?.rawValue ?? "punch") for \(event.damage ?? 0) (stamina left \(event.staminaLeft ?? 0))"
+        case "punched":
+            return
+                "\(name(event.by)) threw a\(event.punch == .uppercut ? "n" : "") \(event.punch?.rawValue ?? "punch") for \(event.damage ?? 0) (stamina left \(event.staminaLeft ?? 0))"
         case "challenged": return "\(name(event.challenger)) challenged \(name(event.opponent))"
         case "accepted", "matched": return "the fight is on: \(name(event.turn)) first"
         case "turnPassed": return "the turn passed to \(name(event.turn))"
-        case "ended": return event.winner == nil ? "a draw" : "\(name(event.winner)) won by \(event.decision ?? "decision")"
+        case "ended":
+            return event.winner == nil ? "a draw" : "\(name(event.winner)) won by \(event.decision ?? "decision")"
         case "declined", "expired": return "the challenge was \(event.kind)"
         case "openedRoom": return "waiting for anyone to fight…"
         default: return nil

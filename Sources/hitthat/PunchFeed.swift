@@ -32,7 +32,9 @@ final class PunchFeed: Sendable {
     }
 
     /// Reads `sensor` (a trace file, `-`, or `/dev/input/eventN`) on a thread of its own.
-    static func open(_ sensor: String, traceOptions: TraceOptions, detector configuration: DetectorConfiguration) throws -> PunchFeed {
+    static func open(
+        _ sensor: String, traceOptions: TraceOptions, detector configuration: DetectorConfiguration
+    ) throws -> PunchFeed {
         let live = sensor == "-" || sensor.hasPrefix("/dev/")
         let (stream, continuation) = AsyncStream.makeStream(
             of: DetectedPunch.self, bufferingPolicy: live ? .bufferingNewest(0) : .unbounded)
@@ -47,7 +49,9 @@ final class PunchFeed: Sendable {
                 var detector = PunchDetector(configuration: configuration)
                 while let frame = try? source.nextFrame() {
                     let acceleration = Vector3(frame.acceleration.x, frame.acceleration.y, frame.acceleration.z)
-                    if let punch = detector.process(MotionSample(time: frame.time, acceleration: acceleration)) { yield(punch) }
+                    if let punch = detector.process(MotionSample(time: frame.time, acceleration: acceleration)) {
+                        yield(punch)
+                    }
                 }
                 continuation.finish()
             }

@@ -44,14 +44,19 @@ enum ScriptCommand {
         }
         func fight(_ index: Int, default fallback: FightView?) throws(Error) -> Int64 {
             if index < arguments.count { return try integer(index, "a fight id") }
-            guard let fallback else { throw Error(description: "\(verb): expected a fight id (no single fight to assume)") }
+            guard let fallback else {
+                throw Error(description: "\(verb): expected a fight id (no single fight to assume)")
+            }
             return fallback.id
         }
         switch verb {
         case "quit": self = .quit
         case "hello": self = .request(.hello)
-        case "profile": self = .request(.profile(ProfileRequest(fighter: arguments.isEmpty ? nil : try integer(0, "a fighter id"))))
-        case "move": self = .request(.move(Location(latitude: try number(0, "a latitude"), longitude: try number(1, "a longitude"))))
+        case "profile":
+            self = .request(.profile(ProfileRequest(fighter: arguments.isEmpty ? nil : try integer(0, "a fighter id"))))
+        case "move":
+            self = .request(
+                .move(Location(latitude: try number(0, "a latitude"), longitude: try number(1, "a longitude"))))
         case "next": self = .request(.nextOpponent)
         case "back": self = .request(.backDown)
         case "challenge": self = .request(.challenge(OpponentRef(opponent: try integer(0, "a fighter id"))))
@@ -61,9 +66,15 @@ enum ScriptCommand {
         case "leave": self = .request(.leaveQuickMatch)
         case "forfeit": self = .request(.forfeit(FightRef(fight: try fight(0, default: await session.onlyOpenFight()))))
         case "fight": self = .request(.fight(FightRef(fight: try integer(0, "a fight id"))))
-        case "replay": self = .request(.replay(ReplayRequest(fight: try integer(0, "a fight id"), after: Int(try integer(1, "a sequence number")))))
+        case "replay":
+            self = .request(
+                .replay(
+                    ReplayRequest(fight: try integer(0, "a fight id"), after: Int(try integer(1, "a sequence number"))))
+            )
         case "history": self = .request(.history)
-        case "stats": self = .request(.statistics(StatisticsRequest(versus: arguments.isEmpty ? nil : try integer(0, "a fighter id"))))
+        case "stats":
+            self = .request(
+                .statistics(StatisticsRequest(versus: arguments.isEmpty ? nil : try integer(0, "a fighter id"))))
         case "jab", "uppercut", "hook", "punch":
             // punch [FIGHT] KIND [DAMAGE]
             var rest = verb == "punch" ? arguments : [verb] + arguments
@@ -78,11 +89,19 @@ enum ScriptCommand {
             let damage = rest.count > 1 ? Int(rest[1]) : Self.keyboardDamage
             guard let damage else { throw Error(description: "punch: expected the damage as a whole number") }
             let target: FightView?
-            if let fightID { target = await session.follower.fights[fightID] } else { target = await session.fightAwaitingMyPunch() }
+            if let fightID {
+                target = await session.follower.fights[fightID]
+            } else {
+                target = await session.fightAwaitingMyPunch()
+            }
             guard let target else { throw Error(description: "\(verb): it is not your turn in any fight") }
-            self = .request(.punch(PunchRequest(fight: target.id, kind: kind, damage: damage, after: target.lastSequence)))
+            self = .request(
+                .punch(PunchRequest(fight: target.id, kind: kind, damage: damage, after: target.lastSequence)))
         default:
-            throw Error(description: "\(verb): unknown command; expected hello, profile, move, next, back, challenge, accept, decline, quick, leave, punch, jab, uppercut, hook, forfeit, fight, replay, history, stats, quit, or a JSON message")
+            throw Error(
+                description:
+                    "\(verb): unknown command; expected hello, profile, move, next, back, challenge, accept, decline, quick, leave, punch, jab, uppercut, hook, forfeit, fight, replay, history, stats, quit, or a JSON message"
+            )
         }
     }
 }

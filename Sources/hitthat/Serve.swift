@@ -32,8 +32,12 @@ struct Serve: ParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port: expected 0 to 65535, got \(port)") }
-        guard turnTimeout > 0 else { throw ValidationError("--turn-timeout: expected a positive number of seconds, got \(turnTimeout)") }
-        guard passwordRounds > 0 else { throw ValidationError("--password-rounds: expected a positive number, got \(passwordRounds)") }
+        guard turnTimeout > 0 else {
+            throw ValidationError("--turn-timeout: expected a positive number of seconds, got \(turnTimeout)")
+        }
+        guard passwordRounds > 0 else {
+            throw ValidationError("--password-rounds: expected a positive number, got \(passwordRounds)")
+        }
     }
 
     func run() throws {
@@ -43,7 +47,8 @@ struct Serve: ParsableCommand {
     private func serve() async throws {
         var logger = Logger(label: "hitthat.serve")
         logger.logLevel = logLevel
-        var configuration = ServerConfiguration(host: host, port: port, databasePath: database, passwordRounds: passwordRounds)
+        var configuration = ServerConfiguration(
+            host: host, port: port, databasePath: database, passwordRounds: passwordRounds)
         configuration.rules.turnTimeout = turnTimeout
         let server: FightServer
         do {

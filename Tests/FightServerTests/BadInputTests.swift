@@ -16,8 +16,14 @@ import Testing
             ("[1, 2]", .malformed),
             (#"{"type":"uppercut","v":1,"token":"x"}"#, .unknownType),
             (#"{"type":"hello","v":2,"token":"x"}"#, .unsupportedVersion),
-            (#"{"type":"punch","v":1,"token":"\#(alice.token)","fight":\#(fight),"kind":"jab","damage":"lots","after":2}"#, .invalid),
-            (#"{"type":"punch","v":1,"token":"\#(alice.token)","fight":\#(fight),"kind":"haymaker","damage":9,"after":2}"#, .invalid),
+            (
+                #"{"type":"punch","v":1,"token":"\#(alice.token)","fight":\#(fight),"kind":"jab","damage":"lots","after":2}"#,
+                .invalid
+            ),
+            (
+                #"{"type":"punch","v":1,"token":"\#(alice.token)","fight":\#(fight),"kind":"haymaker","damage":9,"after":2}"#,
+                .invalid
+            ),
             (String(repeating: " ", count: 20_000) + "{}", .tooLarge),
         ]
         for (text, code) in unreadable {
@@ -29,17 +35,26 @@ import Testing
         #expect(try await alice.next("missing field") { $0.error != nil }.error?.field == "opponent")
 
         // A token nobody was given, and bob's token on alice's connection.
-        try await alice.client.sendRaw(#"{"type":"profile","v":1,"ref":900,"token":"\#(String(repeating: "0", count: 64))"}"#)
+        try await alice.client.sendRaw(
+            #"{"type":"profile","v":1,"ref":900,"token":"\#(String(repeating: "0", count: 64))"}"#)
         #expect(try await alice.reply(to: 900).error?.code == .unauthorized)
         try await alice.client.sendRaw(#"{"type":"profile","v":1,"ref":901,"token":"\#(bob.token)"}"#)
         #expect(try await alice.reply(to: 901).error?.code == .wrongFighter)
 
         // Out of turn, a duplicate punch, an impossible punch, and someone else's fight.
-        #expect(try await bob.command(.punch(PunchRequest(fight: fight, kind: .jab, damage: 10, after: 2))).error?.reason == "waitYourTurn")
-        #expect(try await alice.command(.punch(PunchRequest(fight: fight, kind: .jab, damage: 500, after: 2))).error?.field == "damage")
-        #expect(try await alice.command(.punch(PunchRequest(fight: fight, kind: .jab, damage: 0, after: 2))).error?.field == "damage")
+        #expect(
+            try await bob.command(.punch(PunchRequest(fight: fight, kind: .jab, damage: 10, after: 2))).error?.reason
+                == "waitYourTurn")
+        #expect(
+            try await alice.command(.punch(PunchRequest(fight: fight, kind: .jab, damage: 500, after: 2))).error?.field
+                == "damage")
+        #expect(
+            try await alice.command(.punch(PunchRequest(fight: fight, kind: .jab, damage: 0, after: 2))).error?.field
+                == "damage")
         let carol = try await Player.join("carol", at: ring.server)
-        #expect(try await carol.command(.punch(PunchRequest(fight: fight, kind: .jab, damage: 10, after: 2))).error?.reason == "notInFight")
+        #expect(
+            try await carol.command(.punch(PunchRequest(fight: fight, kind: .jab, damage: 10, after: 2))).error?.reason
+                == "notInFight")
         #expect(try await carol.command(.forfeit(FightRef(fight: fight))).error?.reason == "notInFight")
         #expect(try await carol.request(.fight(FightRef(fight: fight))).error?.reason == "notInFight")
         #expect(try await carol.request(.replay(ReplayRequest(fight: fight, after: 0))).error?.reason == "notInFight")
@@ -49,12 +64,15 @@ import Testing
         let unchanged = try #require(try await bob.request(.fight(FightRef(fight: fight))).fightView)
         #expect(unchanged == before)
 
-        let first = try #require(try await alice.command(.punch(PunchRequest(fight: fight, kind: .jab, damage: 10, after: 2))).event)
+        let first = try #require(
+            try await alice.command(.punch(PunchRequest(fight: fight, kind: .jab, damage: 10, after: 2))).event)
         #expect(first.sequence == 3)
         let again = try await alice.command(.punch(PunchRequest(fight: fight, kind: .jab, damage: 10, after: 2)))
         #expect(again.error?.code == .stale)
         let afterDuplicate = try #require(try await bob.request(.fight(FightRef(fight: fight))).fightView)
-        #expect(afterDuplicate.lastSequence == 3 && afterDuplicate.staminaOpponent == 90 && afterDuplicate.punchesChallenger == 1)
+        #expect(
+            afterDuplicate.lastSequence == 3 && afterDuplicate.staminaOpponent == 90
+                && afterDuplicate.punchesChallenger == 1)
         try await ring.server.stop()
     }
 
@@ -80,22 +98,26 @@ import Testing
         let server = try await TestServer.start(clock: TestClock())
         _ = try await FightClient.signIn(Credentials(username: "alice", password: "correct horse"), at: server.address)
         await #expect(throws: ProtocolError.self) {
-            _ = try await FightClient.account("/login", Credentials(username: "alice", password: "wrong horse"), at: server.address)
+            _ = try await FightClient.account(
+                "/login", Credentials(username: "alice", password: "wrong horse"), at: server.address)
         }
         do {
-            _ = try await FightClient.account("/register", Credentials(username: "ALICE", password: "another one"), at: server.address)
+            _ = try await FightClient.account(
+                "/register", Credentials(username: "ALICE", password: "another one"), at: server.address)
             Issue.record("a username differing only in case was registered")
         } catch let error as ProtocolError {
             #expect(error.code == .conflict)
         }
         do {
-            _ = try await FightClient.account("/register", Credentials(username: "a!", password: "long enough"), at: server.address)
+            _ = try await FightClient.account(
+                "/register", Credentials(username: "a!", password: "long enough"), at: server.address)
             Issue.record("a malformed username was registered")
         } catch let error as ProtocolError {
             #expect(error.code == .invalid && error.field == "username")
         }
         do {
-            _ = try await FightClient.account("/register", Credentials(username: "dave", password: "short"), at: server.address)
+            _ = try await FightClient.account(
+                "/register", Credentials(username: "dave", password: "short"), at: server.address)
             Issue.record("a short password was accepted")
         } catch let error as ProtocolError {
             #expect(error.code == .invalid && error.field == "password")

@@ -35,7 +35,8 @@ import Testing
         _ = try await bob.command(.move(Location(latitude: 48.8606, longitude: 2.3376)))
 
         // The versus screen shows bob, about 1.2 km away (measured on a map), even odds for newcomers.
-        guard case .opponent(let shown) = try await alice.request(.nextOpponent).body, let matchup = shown.matchup else {
+        guard case .opponent(let shown) = try await alice.request(.nextOpponent).body, let matchup = shown.matchup
+        else {
             Issue.record("no opponent shown")
             return
         }
@@ -47,7 +48,8 @@ import Testing
         guard case .opponent(let next) = try await alice.request(.backDown).body else { throw TestFailure("no reply") }
         #expect(next.matchup == nil)
 
-        let fight = try #require(try await alice.command(.challenge(OpponentRef(opponent: bob.id.rawValue))).event?.fight)
+        let fight = try #require(
+            try await alice.command(.challenge(OpponentRef(opponent: bob.id.rawValue))).event?.fight)
         _ = try await bob.event("challenged", fight: fight)
         _ = try await bob.command(.accept(FightRef(fight: fight)))
         _ = try await alice.event("accepted", fight: fight)
@@ -55,7 +57,9 @@ import Testing
         // 50, 10, 50: bob's stamina reaches 0 on alice's second punch.
         var after = 2
         for (puncher, watcher, damage) in [(alice, bob, 50), (bob, alice, 10), (alice, bob, 50)] {
-            let landed = try #require(try await puncher.command(.punch(PunchRequest(fight: fight, kind: .jab, damage: damage, after: after))).event)
+            let landed = try #require(
+                try await puncher.command(.punch(PunchRequest(fight: fight, kind: .jab, damage: damage, after: after)))
+                    .event)
             #expect(landed.kind == "punched" && landed.damage == damage)
             let seen = try await watcher.event("punched", fight: fight)
             #expect(seen.sequence == landed.sequence && seen.staminaLeft == landed.staminaLeft)
@@ -73,9 +77,14 @@ import Testing
         #expect((aliceCard.wins, aliceCard.losses) == (1, 0))
         #expect((bobCard.wins, bobCard.losses) == (0, 1))
         // Bob's card as alice sees it: the record, not the location.
-        let bobSeen = try #require(try await alice.request(.profile(ProfileRequest(fighter: bob.id.rawValue))).profileCard)
+        let bobSeen = try #require(
+            try await alice.request(.profile(ProfileRequest(fighter: bob.id.rawValue))).profileCard)
         #expect(bobSeen.losses == 1 && bobSeen.latitude == nil && bobCard.latitude != nil)
-        guard case .statistics(let stats) = try await alice.request(.statistics(StatisticsRequest(versus: bob.id.rawValue))).body else {
+        guard
+            case .statistics(let stats) = try await alice.request(
+                .statistics(StatisticsRequest(versus: bob.id.rawValue))
+            ).body
+        else {
             throw TestFailure("no statistics")
         }
         #expect((stats.fighter.qtyBattles, stats.fighter.qtyWins) == (1, 1))
@@ -97,7 +106,8 @@ import Testing
         let bob = try await Player.join("bob", at: server)
         #expect(try await alice.command(.quickMatch).event?.kind == "openedRoom")
         let matched = try #require(try await bob.command(.quickMatch).event)
-        #expect(matched.kind == "matched" && matched.challenger == alice.id.rawValue && matched.turn == alice.id.rawValue)
+        #expect(
+            matched.kind == "matched" && matched.challenger == alice.id.rawValue && matched.turn == alice.id.rawValue)
         #expect(try await alice.event("matched").fight == matched.fight)
         try await server.stop()
     }
@@ -122,7 +132,8 @@ import Testing
         guard case .welcome(let welcome) = try await bob.request(.hello).body else { throw TestFailure("no welcome") }
         let open = try #require(welcome.openFights.first { $0.id == ring.fight })
         #expect(open.lastSequence == 3 && open.turn == bob.id.rawValue && open.staminaOpponent == 70)
-        guard case .events(let missed) = try await bob.request(.replay(ReplayRequest(fight: ring.fight, after: 2))).body else {
+        guard case .events(let missed) = try await bob.request(.replay(ReplayRequest(fight: ring.fight, after: 2))).body
+        else {
             throw TestFailure("no events")
         }
         #expect(missed.events.map(\.sequence) == [3])
@@ -146,7 +157,9 @@ import Testing
         let alice = try await Player.connect(sessions.0, to: server.address)
         let bob = try await Player.connect(sessions.1, to: server.address)
         let fight = try #require(try await bob.request(.fight(FightRef(fight: ring.fight))).fightView)
-        #expect(fight.phase == "active" && fight.turn == bob.id.rawValue && fight.staminaOpponent == 40 && fight.lastSequence == 3)
+        #expect(
+            fight.phase == "active" && fight.turn == bob.id.rawValue && fight.staminaOpponent == 40
+                && fight.lastSequence == 3)
         _ = try await bob.command(.punch(PunchRequest(fight: ring.fight, kind: .jab, damage: 1, after: 3)))
         _ = try await alice.command(.punch(PunchRequest(fight: ring.fight, kind: .hook, damage: 40, after: 4)))
         #expect(try await bob.event("ended", fight: ring.fight).winner == alice.id.rawValue)

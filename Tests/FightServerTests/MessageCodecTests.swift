@@ -31,7 +31,10 @@ import Testing
     @Test func aMessageOverTheLimitIsTooLargeBeforeItIsParsed() {
         let padding = String(repeating: "x", count: ProtocolLimits.maxMessageBytes)
         let text = #"{"type":"hello","v":1,"token":"\#(padding)"}"#
-        #expect(throws: ProtocolError(.tooLarge, "message is \(text.utf8.count) bytes; expected at most \(ProtocolLimits.maxMessageBytes)")) {
+        #expect(
+            throws: ProtocolError(
+                .tooLarge, "message is \(text.utf8.count) bytes; expected at most \(ProtocolLimits.maxMessageBytes)")
+        ) {
             try MessageCodec.decode(ClientMessage.self, from: text)
         }
     }
@@ -41,7 +44,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ClientRequest.hello, .backDown, .profile(ProfileRequest(fighter: 2)), .punch(PunchRequest(fight: 3, kind: .uppercut, damage: 64, after: 9)),
+        ClientRequest.hello, .backDown, .profile(ProfileRequest(fighter: 2)),
+        .punch(PunchRequest(fight: 3, kind: .uppercut, damage: 64, after: 9)),
         .updateProfile(ProfileUpdate(displayName: "Ann", bio: "", reachCm: 170)), .statistics(StatisticsRequest()),
     ])
     func clientMessagesRoundTrip(_ request: ClientRequest) throws {

@@ -11,12 +11,15 @@ let hitthatBinary: URL = {
         Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
     ]
-    let directory = candidates.first { FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("hitthat").path) } ?? candidates[0]
+    let directory =
+        candidates.first { FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("hitthat").path) }
+        ?? candidates[0]
     return directory.appendingPathComponent("hitthat")
 }()
 
 /// The package's root, where `traces/` lives.
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
 
 // MARK: - RunningCommand
 
@@ -84,13 +87,16 @@ final class RunningCommand: Sendable {
     /// Waits (up to `seconds`: a guard against hanging, not a speed check) until `matches` holds for
     /// the output so far.
     @discardableResult
-    func wait<T>(_ what: String, seconds: Double = 30, for matches: (_ output: [String], _ error: [String]) -> T?) async throws -> T {
+    func wait<T>(
+        _ what: String, seconds: Double = 30, for matches: (_ output: [String], _ error: [String]) -> T?
+    ) async throws -> T {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if let found = matches(output, errorOutput) { return found }
             try await Task.sleep(for: .milliseconds(20))
         }
-        throw TestFailure("timed out waiting for \(what); output: \(output.suffix(5)); errors: \(errorOutput.suffix(5))")
+        throw TestFailure(
+            "timed out waiting for \(what); output: \(output.suffix(5)); errors: \(errorOutput.suffix(5))")
     }
 
     /// Waits for the process to exit and returns its status.

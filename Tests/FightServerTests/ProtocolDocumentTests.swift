@@ -56,21 +56,32 @@ import Testing
     }
 
     @Test func everyClientMessageTypeHasAnExample() throws {
-        let documented = Set(try Self.examples.filter { $0.kind == "client" }.map { try MessageCodec.decode(ClientMessage.self, from: $0.text).request.type })
+        let documented = Set(
+            try Self.examples.filter { $0.kind == "client" }.map {
+                try MessageCodec.decode(ClientMessage.self, from: $0.text).request.type
+            })
         #expect(documented == Set(ClientRequest.types))
     }
 
     @Test func everyServerMessageTypeHasAnExample() throws {
-        let documented = Set(try Self.examples.filter { $0.kind == "server" }.map { try MessageCodec.decode(ServerMessage.self, from: $0.text).body.type })
+        let documented = Set(
+            try Self.examples.filter { $0.kind == "server" }.map {
+                try MessageCodec.decode(ServerMessage.self, from: $0.text).body.type
+            })
         #expect(documented == Set(ServerBody.types))
     }
 
     @Test func everyEventKindHasAnExample() throws {
         var kinds: Set<String> = []
         for example in Self.examples where example.kind == "server" {
-            if case .event(let event) = try MessageCodec.decode(ServerMessage.self, from: example.text).body { kinds.insert(event.kind) }
+            if case .event(let event) = try MessageCodec.decode(ServerMessage.self, from: example.text).body {
+                kinds.insert(event.kind)
+            }
         }
-        #expect(kinds.isSuperset(of: ["challenged", "matched", "accepted", "declined", "expired", "punched", "turnPassed", "ended"]))
+        #expect(
+            kinds.isSuperset(of: [
+                "challenged", "matched", "accepted", "declined", "expired", "punched", "turnPassed", "ended",
+            ]))
     }
 }
 
@@ -84,11 +95,18 @@ enum JSONValue: Equatable, Decodable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if container.decodeNil() { self = .null }
-        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
-        else if let value = try? container.decode(Double.self) { self = .number(value) }
-        else if let value = try? container.decode(String.self) { self = .string(value) }
-        else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
-        else { self = .object(try container.decode([String: JSONValue].self)) }
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
     }
 }

@@ -8,7 +8,9 @@ import Testing
 
     /// `hitthat serve` on `port` (0: any free one, read back from its log).
     static func serve(database: String, port: Int = 0) async throws -> (server: RunningCommand, port: Int) {
-        let server = try RunningCommand(["serve", "--port", "\(port)", "--database", database, "--password-rounds", "1000"])
+        let server = try RunningCommand([
+            "serve", "--port", "\(port)", "--database", database, "--password-rounds", "1000",
+        ])
         let port = try await server.wait("the server to listen") { output, errors in
             (output + errors).lazy.compactMap { line -> Int? in
                 guard line.contains("serving"), let range = line.range(of: "ws://127.0.0.1:") else { return nil }
@@ -20,7 +22,8 @@ import Testing
 
     static func play(_ user: String, port: Int, sensor: String? = nil) throws -> RunningCommand {
         try RunningCommand(
-            ["play", "--user", user, "--server", "ws://127.0.0.1:\(port)", "--script"] + (sensor.map { ["--sensor", $0] } ?? []),
+            ["play", "--user", user, "--server", "ws://127.0.0.1:\(port)", "--script"]
+                + (sensor.map { ["--sensor", $0] } ?? []),
             environment: password)
     }
 
@@ -38,7 +41,9 @@ import Testing
         let alice = try Self.play("alice", port: port, sensor: "traces/mixed-generic-100hz.csv")
         alice.send("quick")
         alice.endInput()
-        try await alice.wait("alice's room") { output, _ in output.contains { $0.contains(#""openedRoom""#) } ? true : nil }
+        try await alice.wait("alice's room") { output, _ in
+            output.contains { $0.contains(#""openedRoom""#) } ? true : nil
+        }
         let bob = try Self.play("bob", port: port, sensor: "traces/mixed-phyphox.csv")
         bob.send("quick")
         bob.endInput()
@@ -64,7 +69,9 @@ import Testing
         let alice = try Self.play("alice", port: port)
         let bob = try Self.play("bob", port: port)
         alice.send("quick")
-        try await alice.wait("alice's room") { output, _ in output.contains { $0.contains(#""openedRoom""#) } ? true : nil }
+        try await alice.wait("alice's room") { output, _ in
+            output.contains { $0.contains(#""openedRoom""#) } ? true : nil
+        }
         bob.send("quick")
 
         // Alice opened the room, so she throws first: 10 jabs of 10 knock bob out, 19 punches in all.
@@ -79,7 +86,9 @@ import Testing
             }
             puncher.send("jab")
             for player in [alice, bob] {
-                try await player.wait("punch \(punch) seen") { _, _ in Self.events(of: player)[sequence]?.kind == "punched" ? true : nil }
+                try await player.wait("punch \(punch) seen") { _, _ in
+                    Self.events(of: player)[sequence]?.kind == "punched" ? true : nil
+                }
             }
         }
         for player in [alice, bob] {
@@ -93,7 +102,9 @@ import Testing
             #expect(events[21]?.winner == events[1]?.challenger)
         }
         #expect(alice.errorOutput.contains { $0.contains("server gone") }, "alice noticed the server go")
-        let records = [alice, bob].compactMap { $0.messages.compactMap(\.profileCard).last }.map { ($0.wins, $0.losses) }
+        let records = [alice, bob].compactMap { $0.messages.compactMap(\.profileCard).last }.map {
+            ($0.wins, $0.losses)
+        }
         #expect(records.count == 2 && records[0] == (1, 0) && records[1] == (0, 1))
         server.kill(SIGTERM)
     }

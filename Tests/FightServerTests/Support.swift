@@ -47,11 +47,14 @@ struct TestServer {
             host: "127.0.0.1", port: 0, databasePath: path, passwordRounds: 1_000, messagesPerSecond: messagesPerSecond,
             messageBurst: messageBurst, clock: clock.serverClock)
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let server = try FightServer(configuration: configuration, logger: logger) { port in portContinuation.yield(port) }
+        let server = try FightServer(configuration: configuration, logger: logger) { port in
+            portContinuation.yield(port)
+        }
         let running = Task { try await server.run() }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw TestFailure("the server never said it was running") }
-        return TestServer(server: server, running: running, address: ServerAddress(host: "127.0.0.1", port: port), databasePath: path)
+        return TestServer(
+            server: server, running: running, address: ServerAddress(host: "127.0.0.1", port: port), databasePath: path)
     }
 
     func stop() async throws {
@@ -98,8 +101,11 @@ final class Player: Sendable {
     deinit { reader.cancel() }
 
     /// Registers (or logs in) `username` and connects, saying `hello`.
-    static func join(_ username: String, password: String = "correct horse", at server: TestServer) async throws -> Player {
-        let session = try await FightClient.signIn(Credentials(username: username, password: password), at: server.address)
+    static func join(
+        _ username: String, password: String = "correct horse", at server: TestServer
+    ) async throws -> Player {
+        let session = try await FightClient.signIn(
+            Credentials(username: username, password: password), at: server.address)
         return try await connect(session, to: server.address)
     }
 

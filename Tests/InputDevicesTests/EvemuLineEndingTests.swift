@@ -7,7 +7,8 @@ import Testing
     @Test func crlfRecordingReadsLikeTheLFOne() throws {
         let lf = try EvemuRecording(parsing: EvemuTests.dualSense, source: "lf.evemu")
         let crlf = try EvemuRecording(
-            parsing: EvemuTests.dualSense.split(separator: "\n").joined(separator: "\r\n") + "\r\n", source: "crlf.evemu")
+            parsing: EvemuTests.dualSense.split(separator: "\n").joined(separator: "\r\n") + "\r\n",
+            source: "crlf.evemu")
         #expect(lf.events.count == 11)
         #expect(crlf == lf)
     }

@@ -36,7 +36,8 @@ public final class Accounts: Sendable {
     /// Whether `fighter` has a password.
     public func hasAccount(_ fighter: FighterID) throws -> Bool {
         try database.read { db in
-            try Bool.fetchOne(db, sql: "SELECT 1 FROM accounts WHERE fighter_id = ?", arguments: [fighter.rawValue]) ?? false
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM accounts WHERE fighter_id = ?", arguments: [fighter.rawValue])
+                ?? false
         }
     }
 
@@ -54,7 +55,8 @@ public final class Accounts: Sendable {
     /// `fighter`'s password hash, if they have an account.
     public func passwordHash(of fighter: FighterID) throws -> PasswordHash? {
         let stored = try database.read { db in
-            try String.fetchOne(db, sql: "SELECT password_hash FROM accounts WHERE fighter_id = ?", arguments: [fighter.rawValue])
+            try String.fetchOne(
+                db, sql: "SELECT password_hash FROM accounts WHERE fighter_id = ?", arguments: [fighter.rawValue])
         }
         return stored.flatMap(PasswordHash.init(stored:))
     }

@@ -30,7 +30,8 @@ struct Gatekeeper: Sendable {
         case .failure(.usernameTaken):
             // A fighter without an account is left when the server stopped between the two
             // writes; the name is still free to claim. Anyone else's name is taken.
-            guard let orphan = try store.fighter(named: credentials.username), try !accounts.hasAccount(orphan.id) else {
+            guard let orphan = try store.fighter(named: credentials.username), try !accounts.hasAccount(orphan.id)
+            else {
                 throw ProtocolError(.conflict, "username: \(credentials.username) is taken", field: "username")
             }
             fighter = orphan
@@ -41,18 +42,21 @@ struct Gatekeeper: Sendable {
             throw ProtocolError(.conflict, "username: \(credentials.username) is taken", field: "username")
         }
         return Session(
-            token: try accounts.openSession(for: fighter.id, at: clock.now()), fighter: FighterCard(fighter, showingLocation: true))
+            token: try accounts.openSession(for: fighter.id, at: clock.now()),
+            fighter: FighterCard(fighter, showingLocation: true))
     }
 
     /// Checks the password and opens a session.
     func login(_ credentials: Credentials) async throws -> Session {
         let refused = ProtocolError(.unauthorized, "username or password does not match", field: "password")
-        guard let fighter = try store.fighter(named: credentials.username), let hash = try accounts.passwordHash(of: fighter.id)
+        guard let fighter = try store.fighter(named: credentials.username),
+            let hash = try accounts.passwordHash(of: fighter.id)
         else { throw refused }
         let matches = try await NIOThreadPool.singleton.runIfActive { try hash.matches(credentials.password) }
         guard matches else { throw refused }
         return Session(
-            token: try accounts.openSession(for: fighter.id, at: clock.now()), fighter: FighterCard(fighter, showingLocation: true))
+            token: try accounts.openSession(for: fighter.id, at: clock.now()),
+            fighter: FighterCard(fighter, showingLocation: true))
     }
 
     private static func check(_ password: String) throws(ProtocolError) {

@@ -30,13 +30,17 @@ public final class FightClient: Sendable {
     }
 
     /// `POST /register` or `POST /login`.
-    public static func account(_ path: String, _ credentials: Credentials, at address: ServerAddress) async throws -> Session {
-        let (status, body) = try await HTTPExchange.send(.POST, path, body: MessageCodec.encode(credentials), to: address)
+    public static func account(
+        _ path: String, _ credentials: Credentials, at address: ServerAddress
+    ) async throws -> Session {
+        let (status, body) = try await HTTPExchange.send(
+            .POST, path, body: MessageCodec.encode(credentials), to: address)
         let reply: ServerMessage
         do {
             reply = try MessageCodec.decode(ServerMessage.self, from: body)
         } catch {
-            throw ConnectionError("\(address)\(path) answered \(status) with something that is not a protocol message: \(error)")
+            throw ConnectionError(
+                "\(address)\(path) answered \(status) with something that is not a protocol message: \(error)")
         }
         switch reply.body {
         case .session(let session): return session

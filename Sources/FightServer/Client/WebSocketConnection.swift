@@ -56,7 +56,8 @@ public enum HTTPExchange {
                     let promise = channel.eventLoop.makePromise(of: (status: Int, body: String).self)
                     try channel.pipeline.syncOperations.addHTTPClientHandlers()
                     try channel.pipeline.syncOperations.addHandler(
-                        ResponseCollector(method: method, path: path, host: address.description, body: body, promise: promise))
+                        ResponseCollector(
+                            method: method, path: path, host: address.description, body: body, promise: promise))
                     return promise.futureResult
                 }
             }
@@ -73,7 +74,10 @@ public enum HTTPExchange {
         var status = 0
         var body = ByteBuffer()
 
-        init(method: HTTPMethod, path: String, host: String, body: String, promise: EventLoopPromise<(status: Int, body: String)>) {
+        init(
+            method: HTTPMethod, path: String, host: String, body: String,
+            promise: EventLoopPromise<(status: Int, body: String)>
+        ) {
             request = (method, path, host, body)
             self.promise = promise
         }
@@ -135,7 +139,8 @@ public final class WebSocketConnection: Sendable {
                         maxFrameSize: ProtocolLimits.maxFrameBytes,
                         upgradePipelineHandler: { channel, _ in
                             channel.eventLoop.makeCompletedFuture {
-                                try channel.pipeline.syncOperations.addHandler(MessageCollector(continuation: continuation))
+                                try channel.pipeline.syncOperations.addHandler(
+                                    MessageCollector(continuation: continuation))
                                 return true
                             }
                         })
@@ -143,7 +148,8 @@ public final class WebSocketConnection: Sendable {
                     headers.add(name: "Host", value: "\(address.host):\(address.port)")
                     headers.add(name: "Content-Length", value: "0")
                     let configuration = NIOTypedHTTPClientUpgradeConfiguration<Bool>(
-                        upgradeRequestHead: HTTPRequestHead(version: .http1_1, method: .GET, uri: path, headers: headers),
+                        upgradeRequestHead: HTTPRequestHead(
+                            version: .http1_1, method: .GET, uri: path, headers: headers),
                         upgraders: [upgrader],
                         notUpgradingCompletionHandler: { channel in channel.eventLoop.makeSucceededFuture(false) })
                     let upgraded = try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
@@ -198,7 +204,8 @@ public final class WebSocketConnection: Sendable {
                 let pong = WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData)
                 context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
             case .connectionClose:
-                let close = WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: frame.unmaskedData)
+                let close = WebSocketFrame(
+                    fin: true, opcode: .connectionClose, maskKey: .random(), data: frame.unmaskedData)
                 let channel = context.channel
                 context.writeAndFlush(wrapOutboundOut(close)).whenComplete { _ in channel.close(promise: nil) }
             default:

@@ -232,7 +232,10 @@ extension ClientMessage: Codable {
         case "replay": request = .replay(try ReplayRequest(from: decoder))
         case "history": request = .history
         case "statistics": request = .statistics(try StatisticsRequest(from: decoder))
-        default: throw ProtocolError(.unknownType, "unknown message type '\(type)'; expected one of \(ClientRequest.types.joined(separator: ", "))")
+        default:
+            throw ProtocolError(
+                .unknownType,
+                "unknown message type '\(type)'; expected one of \(ClientRequest.types.joined(separator: ", "))")
         }
     }
 

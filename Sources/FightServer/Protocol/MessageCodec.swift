@@ -9,10 +9,13 @@ public enum MessageCodec {
     /// Text longer than `ProtocolLimits.maxMessageBytes` is `tooLarge` before it is parsed; text
     /// that is not JSON is `malformed`; a missing or mistyped field is `invalid` naming the field's
     /// path; an unknown `type` is `unknownType`.
-    public static func decode<Message: Decodable>(_ type: Message.Type, from text: String) throws(ProtocolError) -> Message {
+    public static func decode<Message: Decodable>(
+        _ type: Message.Type, from text: String
+    ) throws(ProtocolError) -> Message {
         let bytes = text.utf8.count
         guard bytes <= ProtocolLimits.maxMessageBytes else {
-            throw ProtocolError(.tooLarge, "message is \(bytes) bytes; expected at most \(ProtocolLimits.maxMessageBytes)")
+            throw ProtocolError(
+                .tooLarge, "message is \(bytes) bytes; expected at most \(ProtocolLimits.maxMessageBytes)")
         }
         let data = Data(text.utf8)
         do {
@@ -78,7 +81,9 @@ extension ProtocolError {
             let field = path(context.codingPath)
             self.init(.invalid, "\(field): expected \(Self.describe(type)), found null", field: field)
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
-            self.init(.malformed, "expected a JSON object: \(context.underlyingError.map { "\($0)" } ?? context.debugDescription)")
+            self.init(
+                .malformed,
+                "expected a JSON object: \(context.underlyingError.map { "\($0)" } ?? context.debugDescription)")
         case .dataCorrupted(let context):
             let field = path(context.codingPath)
             self.init(.invalid, "\(field): \(context.debugDescription)", field: field)

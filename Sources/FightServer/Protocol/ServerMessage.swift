@@ -58,7 +58,8 @@ public enum ServerBody: Hashable, Sendable {
 
     /// Every message type the server sends.
     public static let types = [
-        "health", "session", "welcome", "profile", "opponent", "event", "events", "fight", "history", "statistics", "error",
+        "health", "session", "welcome", "profile", "opponent", "event", "events", "fight", "history", "statistics",
+        "error",
     ]
 }
 
@@ -192,7 +193,10 @@ extension ServerMessage: Codable {
         case "history": body = .history(try HistoryReply(from: decoder))
         case "statistics": body = .statistics(try StatisticsReply(from: decoder))
         case "error": body = .error(try ProtocolError(from: decoder))
-        default: throw ProtocolError(.unknownType, "unknown message type '\(type)'; expected one of \(ServerBody.types.joined(separator: ", "))")
+        default:
+            throw ProtocolError(
+                .unknownType,
+                "unknown message type '\(type)'; expected one of \(ServerBody.types.joined(separator: ", "))")
         }
     }
 

@@ -26,7 +26,9 @@ struct ClientSession {
     /// Handles one text message; replies go to the outbox.
     mutating func receive(_ text: String) async {
         guard limiter.allow() else {
-            return reply(ServerMessage(.error(ProtocolError(.rateLimited, "more than \(limiter.perSecond) messages a second; slow down"))))
+            return reply(
+                ServerMessage(
+                    .error(ProtocolError(.rateLimited, "more than \(limiter.perSecond) messages a second; slow down"))))
         }
         let message: ClientMessage
         do {
@@ -38,23 +40,33 @@ struct ClientSession {
         let fighter: FighterID
         do {
             guard let owner = try accounts.fighter(forToken: message.token) else {
-                return reply(ServerMessage(ref: message.ref, .error(ProtocolError(.unauthorized, "token: not a session token; log in again", field: "token"))))
+                return reply(
+                    ServerMessage(
+                        ref: message.ref,
+                        .error(ProtocolError(.unauthorized, "token: not a session token; log in again", field: "token"))
+                    ))
             }
             fighter = owner
         } catch {
             logger.error("token lookup failed", metadata: ["error": "\(error)"])
-            return reply(ServerMessage(ref: message.ref, .error(ProtocolError(.internalError, "could not check the token; try again"))))
+            return reply(
+                ServerMessage(
+                    ref: message.ref, .error(ProtocolError(.internalError, "could not check the token; try again"))))
         }
         if let bound, bound.fighter != fighter {
             return reply(
                 ServerMessage(
                     ref: message.ref,
-                    .error(ProtocolError(.wrongFighter, "token: this connection belongs to fighter \(bound.fighter.rawValue)", field: "token"))))
+                    .error(
+                        ProtocolError(
+                            .wrongFighter, "token: this connection belongs to fighter \(bound.fighter.rawValue)",
+                            field: "token"))))
         }
         if bound == nil {
             bound = (fighter, await hub.connect(fighter, outbox: outbox))
         }
-        if let answer = await hub.handle(message.request, by: fighter, ref: message.ref, connection: bound?.connection) {
+        if let answer = await hub.handle(message.request, by: fighter, ref: message.ref, connection: bound?.connection)
+        {
             reply(answer)
         }
     }

@@ -77,8 +77,11 @@ actor FightHub {
         } catch let error as ProtocolError {
             return ServerMessage(ref: ref, .error(error))
         } catch {
-            logger.error("request failed", metadata: ["type": "\(request.type)", "fighter": "\(fighter.rawValue)", "error": "\(error)"])
-            return ServerMessage(ref: ref, .error(ProtocolError(.internalError, "the server could not do this; try again")))
+            logger.error(
+                "request failed",
+                metadata: ["type": "\(request.type)", "fighter": "\(fighter.rawValue)", "error": "\(error)"])
+            return ServerMessage(
+                ref: ref, .error(ProtocolError(.internalError, "the server could not do this; try again")))
         }
     }
 
@@ -124,13 +127,15 @@ actor FightHub {
         case .punch(let punch):
             guard (1...ProtocolLimits.maxDamage).contains(punch.damage) else {
                 throw ProtocolError(
-                    .invalid, "damage: expected 1 to \(ProtocolLimits.maxDamage) (4 per g up to a ±16 g sensor), got \(punch.damage)",
+                    .invalid,
+                    "damage: expected 1 to \(ProtocolLimits.maxDamage) (4 per g up to a ±16 g sensor), got \(punch.damage)",
                     field: "damage")
             }
             let fight = try fight(punch.fight, of: me)
             guard punch.after == fight.lastSequence else {
                 throw ProtocolError(
-                    .stale, "after: the fight is at sequence \(fight.lastSequence), the punch was thrown at \(punch.after); replay and throw again",
+                    .stale,
+                    "after: the fight is at sequence \(fight.lastSequence), the punch was thrown at \(punch.after); replay and throw again",
                     field: "after")
             }
             command = .punch(fight.id, by: me, kind: punch.kind, damage: punch.damage)
@@ -201,7 +206,10 @@ actor FightHub {
                 recipients = [pair.challenger, pair.opponent]
                 logger.info(
                     "fight event",
-                    metadata: ["fight": "\(fightEvent.fight.rawValue)", "sequence": "\(fightEvent.sequence)", "event": "\(WireEvent(event).kind)"])
+                    metadata: [
+                        "fight": "\(fightEvent.fight.rawValue)", "sequence": "\(fightEvent.sequence)",
+                        "event": "\(WireEvent(event).kind)",
+                    ])
             case .fighter(let fighterEvent):
                 recipients = [fighterEvent.fighter]
             }

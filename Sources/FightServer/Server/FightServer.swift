@@ -77,7 +77,8 @@ public final class FightServer: Sendable {
         }
         self.hubLoop = hubLoop
         let gatekeeper = Gatekeeper(
-            hub: hub, store: store, accounts: accounts, clock: configuration.clock, passwordRounds: configuration.passwordRounds)
+            hub: hub, store: store, accounts: accounts, clock: configuration.clock,
+            passwordRounds: configuration.passwordRounds)
 
         let router = Router()
         router.get("health") { _, _ in Self.response(.ok, ServerMessage(.health(Health()))) }
@@ -98,7 +99,8 @@ public final class FightServer: Sendable {
                     return .upgrade([:]) { inbound, outbound, context in
                         let (stream, outbox) = AsyncStream.makeStream(of: String.self)
                         var session = ClientSession(
-                            hub: hub, accounts: accounts, outbox: outbox, limiter: RateLimiter(perSecond: perSecond, burst: burst),
+                            hub: hub, accounts: accounts, outbox: outbox,
+                            limiter: RateLimiter(perSecond: perSecond, burst: burst),
                             logger: context.logger)
                         async let written: Void = {
                             for await text in stream { try await outbound.write(.text(text)) }
@@ -118,7 +120,8 @@ public final class FightServer: Sendable {
                         try? await written
                     }
                 }),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "hitthat"),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "hitthat"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger
         )
@@ -165,7 +168,9 @@ public final class FightServer: Sendable {
             return response(status(for: error.code), ServerMessage(.error(error)))
         } catch {
             logger.error("account request failed", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
-            return response(.internalServerError, ServerMessage(.error(ProtocolError(.internalError, "the server failed; try again"))))
+            return response(
+                .internalServerError,
+                ServerMessage(.error(ProtocolError(.internalError, "the server failed; try again"))))
         }
     }
 
