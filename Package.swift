@@ -80,17 +80,22 @@ let package = Package(
 
         .executableTarget(
             name: "PunchBenchmarks",
-            dependencies: ["PunchKit", "PunchSimulator", "InputDevices", .product(name: "Benchmark", package: "benchmark")],
+            dependencies: [
+                "PunchKit", "PunchSimulator", "InputDevices", .product(name: "Benchmark", package: "benchmark"),
+            ],
             path: "Benchmarks/PunchBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
 
         // MARK: - Tests
-        .testTarget(name: "PunchKitTests", dependencies: ["PunchKit", "PunchSimulator"]),
+        // The stored fuzz inputs that both libraries' tests replay.
+        .target(name: "FuzzTestSupport", path: "Tests/FuzzTestSupport"),
+        .testTarget(name: "PunchKitTests", dependencies: ["PunchKit", "PunchSimulator", "FuzzTestSupport"]),
         .testTarget(name: "PunchSimulatorTests", dependencies: ["PunchKit", "PunchSimulator"]),
         // Serves fake input nodes through FUSE, for the library's tests and the CLI's.
         .target(name: "InputDevicesTestSupport", path: "Tests/InputDevicesTestSupport"),
-        .testTarget(name: "InputDevicesTests", dependencies: ["InputDevices", "InputDevicesTestSupport"]),
+        .testTarget(
+            name: "InputDevicesTests", dependencies: ["InputDevices", "InputDevicesTestSupport", "FuzzTestSupport"]),
         .testTarget(name: "FightEngineTests", dependencies: ["FightEngine"]),
         .testTarget(
             name: "FightStoreTests",

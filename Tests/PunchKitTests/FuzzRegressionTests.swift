@@ -1,4 +1,4 @@
-import Foundation
+import FuzzTestSupport
 import Testing
 
 /// Replays every input that once crashed, hung or broke an invariant in a PunchKit fuzz target
@@ -18,33 +18,6 @@ import Testing
         case "TraceReader": PunchKitFuzzEntryPoints.traceReader(bytes)
         case "PunchDetector": PunchKitFuzzEntryPoints.punchDetector(bytes)
         default: PunchKitFuzzEntryPoints.labelParser(bytes)
-        }
-    }
-}
-
-/// One stored fuzz input: the target it is for and its file.
-struct FuzzInput: Sendable, CustomTestStringConvertible {
-    var target: String
-    var path: String
-
-    var testDescription: String { "\(target)/\(URL(fileURLWithPath: path).lastPathComponent)" }
-
-    func bytes() throws -> [UInt8] { try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) }
-}
-
-enum FuzzInputs {
-    /// The package's root directory, found from this file's path (Tests/<Target>Tests/…).
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    /// The files in `Tests/Fixtures/fuzz/<target>/` and `Fuzz/seeds/<target>/`, sorted.
-    static func files(for targets: [String]) -> [FuzzInput] {
-        targets.flatMap { target in
-            ["Tests/Fixtures/fuzz/\(target)", "Fuzz/seeds/\(target)"].flatMap { folder in
-                let directory = packageRoot.appendingPathComponent(folder)
-                let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-                return names.sorted().map { FuzzInput(target: target, path: directory.appendingPathComponent($0).path) }
-            }
         }
     }
 }
