@@ -65,6 +65,11 @@ extension PunchLabel {
         return labels
     }
 
+    /// Where a trace's labels live: `NAME.labels.csv` beside `NAME.csv`.
+    public static func labelsPath(forTrace trace: String) -> String {
+        (trace.hasSuffix(".csv") ? String(trace.dropLast(4)) : trace) + ".labels.csv"
+    }
+
     /// Writes labels in the form `parseLabels` reads.
     public static func formatLabels(_ labels: [PunchLabel]) -> String {
         var text = "start,end,type\n"

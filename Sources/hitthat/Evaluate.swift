@@ -72,7 +72,7 @@ struct Evaluate: ParsableCommand {
                 let names = ((try? files.contentsOfDirectory(atPath: path)) ?? []).sorted()
                 for name in names where name.hasSuffix(".csv") && !name.hasSuffix(".labels.csv") {
                     let trace = (path as NSString).appendingPathComponent(name)
-                    let labels = labelsPath(for: trace)
+                    let labels = PunchLabel.labelsPath(forTrace: trace)
                     if files.fileExists(atPath: labels) {
                         found.append((trace, labels))
                     } else {
@@ -80,7 +80,7 @@ struct Evaluate: ParsableCommand {
                     }
                 }
             } else {
-                let labels = labelsPath(for: path)
+                let labels = PunchLabel.labelsPath(forTrace: path)
                 guard files.fileExists(atPath: labels) else {
                     printError("\(path): no labels file \(labels)")
                     throw Reported(status: .dataError)
@@ -93,10 +93,6 @@ struct Evaluate: ParsableCommand {
             throw Reported(status: .dataError)
         }
         return found
-    }
-
-    private func labelsPath(for trace: String) -> String {
-        (trace.hasSuffix(".csv") ? String(trace.dropLast(4)) : trace) + ".labels.csv"
     }
 
     private func readLabels(_ path: String) throws -> [PunchLabel] {

@@ -99,7 +99,7 @@ struct Simulate: ParsableCommand {
         default: try writeTrace(plan.samples, to: sink)
         }
         if let output {
-            let labels = (output.hasSuffix(".csv") ? String(output.dropLast(4)) : output) + ".labels.csv"
+            let labels = PunchLabel.labelsPath(forTrace: output)
             try FileSink(path: labels).write(PunchLabel.formatLabels(plan.labels))
         }
     }

@@ -29,3 +29,12 @@ import Testing
         }
     }
 }
+
+@Suite struct LabelsPathTests {
+    @Test(arguments: [
+        ("traces/run.csv", "traces/run.labels.csv"), ("run", "run.labels.csv"), ("a.csv.csv", "a.csv.labels.csv"),
+    ])
+    func labelsLieBesideTheTrace(trace: String, labels: String) {
+        #expect(PunchLabel.labelsPath(forTrace: trace) == labels)
+    }
+}

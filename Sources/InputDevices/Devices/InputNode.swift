@@ -15,18 +15,8 @@ public struct EvdevNode: Sendable {
     /// - Throws: ``InputDeviceError``: `.notFound`, `.permissionDenied` (with the group to join),
     ///   `.notAnInputDevice` (`ENOTTY`), `.unplugged`.
     public static func open(_ path: String) throws(InputDeviceError) -> EvdevNode {
-        let descriptor: FileDescriptor
-        do {
-            descriptor = try FileDescriptor.openReadOnly(path)
-        } catch {
-            throw InputDeviceError(error, path: path, operation: .open)
-        }
-        do {
-            return EvdevNode(
-                path: path, descriptor: descriptor, device: try DeviceDescription.query(descriptor, path: path))
-        } catch {
-            try? descriptor.close()
-            throw error
+        try openNode(path) { descriptor throws(InputDeviceError) in
+            EvdevNode(path: path, descriptor: descriptor, device: try DeviceDescription.query(descriptor, path: path))
         }
     }
 
@@ -86,19 +76,14 @@ public struct JoystickNode: Sendable {
 
     /// Opens `path` and queries its name and axis count.
     public static func open(_ path: String) throws(InputDeviceError) -> JoystickNode {
-        let descriptor: FileDescriptor
-        do {
-            descriptor = try FileDescriptor.openReadOnly(path)
-        } catch {
-            throw InputDeviceError(error, path: path, operation: .open)
-        }
-        do {
-            return JoystickNode(
-                path: path, descriptor: descriptor, name: try descriptor.joystickName(),
-                axisCount: try descriptor.joystickAxisCount())
-        } catch {
-            try? descriptor.close()
-            throw InputDeviceError(error, path: path, operation: .query)
+        try openNode(path) { descriptor throws(InputDeviceError) in
+            do throws(Errno) {
+                return JoystickNode(
+                    path: path, descriptor: descriptor, name: try descriptor.joystickName(),
+                    axisCount: try descriptor.joystickAxisCount())
+            } catch {
+                throw InputDeviceError(error, path: path, operation: .query)
+            }
         }
     }
 
@@ -124,5 +109,25 @@ public struct JoystickNode: Sendable {
     /// Closes the node.
     public func close() {
         try? descriptor.close()
+    }
+}
+
+// MARK: - Opening
+
+/// Opens `path` read-only and hands the descriptor to `query`, closing it again if the query fails.
+private func openNode<Node>(
+    _ path: String, _ query: (FileDescriptor) throws(InputDeviceError) -> Node
+) throws(InputDeviceError) -> Node {
+    let descriptor: FileDescriptor
+    do {
+        descriptor = try FileDescriptor.openReadOnly(path)
+    } catch {
+        throw InputDeviceError(error, path: path, operation: .open)
+    }
+    do {
+        return try query(descriptor)
+    } catch {
+        try? descriptor.close()
+        throw error
     }
 }
