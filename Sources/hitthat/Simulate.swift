@@ -108,38 +108,42 @@ struct Simulate: ParsableCommand {
 
     private func writeTrace(_ samples: SampledSession, to sink: FileSink) throws {
         let writer = TraceWriter(try style())
-        var text = ""
-        writer.appendHeader(to: &text)
-        for sample in samples {
-            writer.appendRow(sample, to: &text)
-            if text.utf8.count >= 1 << 16 {
-                try sink.write(text)
-                text.removeAll(keepingCapacity: true)
-            }
+        var header = ""
+        writer.appendHeader(to: &header)
+        var row = ""
+        try stream(samples, to: sink, startingWith: Array(header.utf8)) { sample, bytes in
+            row.removeAll(keepingCapacity: true)
+            writer.appendRow(sample, to: &row)
+            bytes += row.utf8
         }
-        try sink.write(text)
     }
 
     private func writeEvemu(_ samples: SampledSession, to sink: FileSink) throws {
-        var text = EvemuRecording.header(
+        let header = EvemuRecording.header(
             for: SimulatedInputDevice.description(unitsPerG: scale), codes: SimulatedInputDevice.codes)
         var encoder = InputEventEncoder(unitsPerG: Double(scale))
-        for sample in samples {
-            for event in encoder.events(for: sample) { text += event.evemuLine + "\n" }
-            if text.utf8.count >= 1 << 16 {
-                try sink.write(text)
-                text.removeAll(keepingCapacity: true)
-            }
+        try stream(samples, to: sink, startingWith: Array(header.utf8)) { sample, bytes in
+            for event in encoder.events(for: sample) { bytes += (event.evemuLine + "\n").utf8 }
         }
-        try sink.write(text)
     }
 
     private func writeEvents(_ samples: SampledSession, to sink: FileSink) throws {
         let layout = InputEventLayout(eventSize: eventSize) ?? .native
-        var bytes: [UInt8] = []
         var encoder = InputEventEncoder(unitsPerG: Double(scale))
-        for sample in samples {
+        try stream(samples, to: sink, startingWith: []) { sample, bytes in
             for event in encoder.events(for: sample) { event.append(to: &bytes, layout: layout) }
+        }
+    }
+
+    /// Writes what `append` makes of each sample, 64 KiB at a time, so that memory stays flat
+    /// however long the session.
+    private func stream(
+        _ samples: SampledSession, to sink: FileSink, startingWith start: [UInt8],
+        _ append: (MotionSample, inout [UInt8]) -> Void
+    ) throws {
+        var bytes = start
+        for sample in samples {
+            append(sample, &bytes)
             if bytes.count >= 1 << 16 {
                 try sink.write(bytes)
                 bytes.removeAll(keepingCapacity: true)
@@ -204,7 +208,7 @@ struct FileSink {
     }
 
     func write(_ text: String) throws {
-        try handle.write(contentsOf: Data(text.utf8))
+        try write(Array(text.utf8))
     }
 
     func write(_ bytes: [UInt8]) throws {
