@@ -64,9 +64,18 @@ let package = Package(
                 "PunchKit",
                 "PunchSimulator",
                 "InputDevices",
+                "FightEngine",
+                "FightStore",
                 "FightServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "hitthat-load",
+            dependencies: [
+                "FightServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
@@ -101,7 +110,7 @@ let package = Package(
             name: "FightStoreTests",
             dependencies: ["FightStore", "FightEngine", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .testTarget(name: "FightServerTests", dependencies: ["FightServer", "FightEngine", "hitthat"]),
+        .testTarget(name: "FightServerTests", dependencies: ["FightServer", "FightEngine", "hitthat", "hitthat-load"]),
         .testTarget(name: "HitThatEndToEndTests", dependencies: ["hitthat", "InputDevicesTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -6,6 +6,6 @@ struct HitThat: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hitthat",
         abstract: "Turn arm motion into punches, and punches into fights.",
-        subcommands: [Detect.self, Evaluate.self, Simulate.self, Devices.self, Listen.self, Serve.self, Play.self]
+        subcommands: [Detect.self, Evaluate.self, Simulate.self, Devices.self, Listen.self, Serve.self, Play.self, Audit.self]
     )
 }

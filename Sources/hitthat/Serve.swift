@@ -41,7 +41,7 @@ struct Serve: ParsableCommand {
     }
 
     func run() throws {
-        try runBlocking { try await serve() }
+        try reportingFailures { try runBlocking { try await serve() } }
     }
 
     private func serve() async throws {

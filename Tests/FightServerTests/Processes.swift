@@ -17,6 +17,9 @@ let hitthatBinary: URL = {
     return directory.appendingPathComponent("hitthat")
 }()
 
+/// `hitthat-load`, built beside `hitthat`.
+let hitthatLoadBinary = hitthatBinary.deletingLastPathComponent().appendingPathComponent("hitthat-load")
+
 /// The package's root, where `traces/` lives.
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
@@ -38,9 +41,9 @@ final class RunningCommand: Sendable {
         var all: [String] { lines.withLock { $0 } }
     }
 
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    init(_ arguments: [String], executable: URL = hitthatBinary, environment: [String: String] = [:]) throws {
         let process = Process()
-        process.executableURL = hitthatBinary
+        process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = packageRoot
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }

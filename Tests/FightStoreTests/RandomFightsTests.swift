@@ -89,5 +89,9 @@ import Testing
             #expect(incremental[.fighter(id)].qtyWins == record.wins)
         }
         #expect(incremental[.overall].qtyBattles == ended.count)
+
+        let audit = try store.audit()
+        #expect(audit.problems == [])
+        #expect(audit.fights == state.fights.count)
     }
 }

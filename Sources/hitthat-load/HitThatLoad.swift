@@ -1,0 +1,99 @@
+import ArgumentParser
+import FightServer
+import Foundation
+
+/// `hitthat-load`: many scripted players against one server, then a check that nothing was lost.
+@main
+struct HitThatLoad: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hitthat-load",
+        abstract: "Play many fights at once against a HitThat server, then check that nothing was lost.",
+        discussion: """
+            Each client registers, queues for quick matches and punches in turn (after a pause of about \
+            --think-ms), for --seconds; then it finishes the fights it is in. With --disconnects, clients \
+            drop their connection now and then and come back with hello and replay; with --bad-messages, \
+            they mix in malformed JSON, unknown types, oversized messages, wrong tokens, punches in other \
+            fights, damage out of range and duplicate punches, each of which must be answered with its \
+            typed error. The server may be killed and restarted meanwhile (tools/soak.sh does): clients \
+            retry until it is back.
+
+            At the end every client checks over a fresh connection that each fight event it saw is in the \
+            server's log unchanged, that the server's state of its fights is the one it followed, and that \
+            its record and statistics add up to its fights. Prints the figures (punch push latency \
+            percentiles: from the punch being sent to the opponent receiving it) and exits 1 on any problem.
+            """
+    )
+
+    @Option(help: "The server, ws://HOST:PORT.")
+    var server = "ws://127.0.0.1:8080"
+
+    @Option(help: "Clients (players) at once.")
+    var clients = 200
+
+    @Option(help: "Seconds during which clients look for new fights.")
+    var seconds = 60.0
+
+    @Option(help: "Mean pause, in milliseconds, before each punch.")
+    var thinkMs = 300
+
+    @Option(help: "Chance, for each message a client receives, that it drops its connection.")
+    var disconnects = 0.0
+
+    @Option(help: "Chance, each turn, that a client first sends a bad message.")
+    var badMessages = 0.0
+
+    @Option(help: "Seconds after --seconds to finish open fights before forfeiting them.")
+    var grace = 120.0
+
+    @Option(help: "Username prefix (letters and digits); a random one by default, so runs do not meet.")
+    var prefix: String?
+
+    @Flag(help: "Print the report as JSON on standard output.")
+    var json = false
+
+    func validate() throws {
+        guard ServerAddress(server) != nil else { throw ValidationError("--server: expected ws://HOST:PORT, got \(server)") }
+        guard clients >= 2 else { throw ValidationError("--clients: expected at least 2, got \(clients)") }
+        guard seconds > 0, grace > 0 else { throw ValidationError("--seconds and --grace: expected positive numbers") }
+        guard thinkMs >= 0 else { throw ValidationError("--think-ms: expected 0 or more, got \(thinkMs)") }
+        for (name, chance) in [("--disconnects", disconnects), ("--bad-messages", badMessages)]
+        where !(0...1).contains(chance) {
+            throw ValidationError("\(name): expected a chance from 0 to 1, got \(chance)")
+        }
+        if let prefix, prefix.isEmpty || prefix.count > 12 || !prefix.allSatisfy({ $0.isASCII && $0.isLetter || $0.isNumber }) {
+            throw ValidationError("--prefix: expected 1 to 12 letters or digits, got \(prefix)")
+        }
+    }
+
+    func run() async throws {
+        guard let address = ServerAddress(server) else { throw ExitCode.validationFailure }
+        let recorder = LoadRecorder()
+        let start = recorder.clock.now
+        let plan = LoadPlan(
+            stopMatching: start + .seconds(seconds), giveUp: start + .seconds(seconds + grace),
+            think: .milliseconds(thinkMs), disconnectChance: disconnects, mischiefChance: badMessages)
+        let runName = prefix ?? "L" + String(UInt32.random(in: 0...UInt32.max), radix: 36)
+        let bots = (0..<clients).map { index in
+            LoadBot(
+                credentials: Credentials(username: "\(runName)_\(index)", password: "load-\(runName)-password"),
+                address: address, plan: plan, recorder: recorder)
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for bot in bots { group.addTask { await bot.play() } }
+        }
+        let played = start.duration(to: recorder.clock.now).milliseconds / 1000
+        // Checked once every client is done, so that no fight moves while it is being compared.
+        await withTaskGroup(of: Void.self) { group in
+            for bot in bots { group.addTask { await bot.verify() } }
+        }
+        let report = recorder.report(clients: clients, seconds: played)
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        } else {
+            print(report.summary)
+        }
+        if !report.passed { throw ExitCode.failure }
+    }
+}
