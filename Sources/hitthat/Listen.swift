@@ -30,33 +30,13 @@ struct Listen: ParsableCommand {
     @Flag(help: "One JSON object a punch, a line each.")
     var json = false
 
-    @Option(name: .customLong("event-size"), help: "Bytes per raw event on a pipe: 24 (64-bit) or 16 (32-bit).")
-    var eventSize = InputEventLayout.native.rawValue
-
-    @Option(
-        name: [.customLong("scale"), .customLong("resolution")],
-        help:
-            "Accelerometer units per g: needed for a pipe or a joystick node; overrides a node's own resolution and the known device's scale."
-    )
-    var resolution: Double?
-
-    @Option(name: .customLong("device-info"), help: "An evemu-describe file naming the device behind a pipe.")
-    var deviceInfo: String?
-
-    @Option(help: "The device axes as x, y, z, e.g. \"x,-z,y\" (the known device's map otherwise).")
-    var axes: String?
+    @OptionGroup var motionOptions: MotionSourceOptions
 
     @OptionGroup var detectorOptions: DetectorOptions
 
     func validate() throws {
         guard (node == nil) != (evemu == nil) else {
             throw ValidationError("Give a node (or -) or --evemu FILE, not both.")
-        }
-        guard InputEventLayout(eventSize: eventSize) != nil else {
-            throw ValidationError("--event-size must be 24 or 16.")
-        }
-        if let resolution, !(resolution > 0 && resolution.isFinite) {
-            throw ValidationError("--resolution must be a positive number of units per g.")
         }
     }
 
@@ -87,9 +67,7 @@ struct Listen: ParsableCommand {
             }
             guard let frame else { break }
             let received = monotonicSeconds()
-            let sample = MotionSample(
-                time: frame.time,
-                acceleration: Vector3(frame.acceleration.x, frame.acceleration.y, frame.acceleration.z))
+            let sample = MotionSample(frame)
             tally.see(sample)
             if let punch = detector.process(sample) {
                 tally.count(punch)
@@ -110,40 +88,15 @@ struct Listen: ParsableCommand {
 
     // MARK: - Sources
 
-    private func overrides() throws -> MotionOverrides {
-        var overrides = try MotionOverrides(axes: axes, scale: nil)
-        overrides.unitsPerG = resolution
-        return overrides
-    }
-
     /// The frame source the arguments name. Nodes and pipes are read through an
     /// `InterruptibleDescriptor`, so that Ctrl-C ends a blocked read and the summary is printed.
     private func openSource() throws -> any MotionFrameSource {
         if let evemu {
-            return try EvemuMotionReader(recording: try EvemuRecording.load(path: evemu), overrides: overrides())
+            return try EvemuMotionReader(
+                recording: try EvemuRecording.load(path: evemu), overrides: motionOptions.overrides())
         }
         let path = node ?? "-"
-        if path == "-" {
-            let device = try deviceInfo.map { try EvemuRecording.load(path: $0).device } ?? .unknown
-            return EvdevMotionReader(
-                source: InterruptibleDescriptor(.standardInput), sourceName: "-",
-                layout: InputEventLayout(eventSize: eventSize) ?? .native,
-                assembler: EvdevFrameAssembler(
-                    calibration: try MotionCalibration.resolve(for: device, overrides: overrides())))
-        }
-        if (path.split(separator: "/").last ?? "").hasPrefix("js") {
-            guard let resolution else {
-                printError("\(path): the joystick interface has no units: give --scale (units per g)")
-                throw Reported(status: .failure)
-            }
-            let joystick = try JoystickNode.open(path)
-            let map = try axes.map { try AxisMap(parsing: $0) } ?? .identity
-            return try joystick.motionReader(
-                mapping: JoystickMotionMapping(axisMap: map, unitsPerG: resolution),
-                source: InterruptibleDescriptor(joystick.descriptor))
-        }
-        let evdev = try EvdevNode.open(path)
-        return try evdev.motionReader(overrides: overrides(), source: InterruptibleDescriptor(evdev.descriptor))
+        return try motionOptions.open(path, rawEvents: path == "-")
     }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FightServer
 import Foundation
+import UnixSignals
 
 #if canImport(Glibc)
     import Glibc
@@ -15,8 +16,14 @@ struct Play: ParsableCommand {
             opponent's card, both stamina bars, whose turn it is with the time left, and each punch. \
             Keys: n next opponent, b back down, c challenge the one shown, a accept, d decline, \
             m quick match, j jab, u uppercut, k hook (damage 10, the original's button), f forfeit, q quit. \
-            With --sensor FILE or -, punches are detected in a trace and the next one is thrown when it \
-            is your turn; with /dev/input/eventN, live from a controller.
+            Ctrl-C or SIGTERM quits as q does, giving the terminal back.
+
+            With --sensor FILE, punches are detected in a recorded trace and the next one is thrown each \
+            time it is your turn. With --sensor -, the trace comes on standard input (keys are then read \
+            from /dev/tty); from a pipe it is live, as a controller is. With /dev/input/eventN or jsN, \
+            punches come live from a controller, read as `hitthat listen` reads it; with --raw-events, \
+            from input_event records in a FILE or on standard input. A live punch thrown when it is \
+            not your turn is not sent, and only the first punch of a turn counts.
 
             --script is for programs: commands on standard input, one a line (hello, profile, \
             move LAT LON, next, back, challenge ID, accept ID, decline ID, quick, leave, \
@@ -36,13 +43,21 @@ struct Play: ParsableCommand {
     var server = "ws://127.0.0.1:8080"
 
     @Option(
-        help: "Where punches come from: keyboard, a trace FILE, - for a trace on standard input, or /dev/input/eventN.")
+        help:
+            "Where punches come from: keyboard, a trace FILE, - for a trace on standard input, or an input node (/dev/input/eventN or jsN)."
+    )
     var sensor = "keyboard"
+
+    @Flag(
+        name: .customLong("raw-events"),
+        help: "The --sensor FILE or - holds raw input_event records (as `hitthat listen -` reads), not a trace.")
+    var rawEvents = false
 
     @Flag(help: "Commands on standard input, server messages as JSON lines on standard output.")
     var script = false
 
     @OptionGroup var traceOptions: TraceOptions
+    @OptionGroup var motionOptions: MotionSourceOptions
     @OptionGroup var detectorOptions: DetectorOptions
 
     func validate() throws {
@@ -53,6 +68,9 @@ struct Play: ParsableCommand {
             throw ValidationError(
                 "--script reads commands from standard input, so --sensor - cannot; give a trace FILE")
         }
+        if rawEvents && sensor == "keyboard" {
+            throw ValidationError("--raw-events: give the FILE (or -) that holds the events as --sensor")
+        }
     }
 
     func run() throws {
@@ -61,24 +79,44 @@ struct Play: ParsableCommand {
 
     private func play() async throws {
         guard let address = ServerAddress(server) else { throw ValidationError("--server: expected ws://HOST:PORT") }
-        guard let password = password ?? environmentPassword() ?? askPassword() else {
+        let keyboard = try openKeyboard()
+        guard let password = password ?? environmentPassword() ?? askPassword(on: keyboard) else {
             printError("no password: give --password, set HITTHAT_PASSWORD, or run on a terminal")
             throw ExitCode.validationFailure
         }
         let punches: PunchFeed?
-        switch sensor {
-        case "keyboard": punches = nil
-        default:
-            punches = try PunchFeed.open(sensor, traceOptions: traceOptions, detector: detectorOptions.configuration)
+        do {
+            punches = try sensorSource.map { try PunchFeed.open($0, detector: detectorOptions.configuration) }
+        } catch let error as Reported {
+            throw error.status
+        } catch {
+            printError("\(error)")
+            throw ExitCode.failure
         }
-        let output: any PlayOutput = script ? ScriptOutput() : ScreenOutput(user: user)
+        // Trapped before the terminal goes raw, so that no moment is left where Ctrl-C kills the
+        // process with the terminal still raw.
+        let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm)
+        let output: any PlayOutput = script ? ScriptOutput() : ScreenOutput(user: user, keyboard: keyboard)
         let player = PlayerSession(
             address: address, credentials: Credentials(username: user, password: password), punches: punches,
             output: output)
         let input = Task.detached {
-            if script { await readScript(into: player) } else { await readKeys(into: player, screen: output) }
+            if script {
+                await readScript(into: player)
+            } else {
+                await readKeys(from: keyboard, into: player, screen: output)
+            }
         }
-        await player.run()
+        let session = Task { await player.run() }
+        let interrupt = Task {
+            for await _ in signals {
+                _ = await player.perform("quit")
+                session.cancel()  // ends a wait between reconnections at once
+                return
+            }
+        }
+        await session.value
+        interrupt.cancel()
         input.cancel()
         output.finish()
         if let failure = await player.failure {
@@ -87,12 +125,39 @@ struct Play: ParsableCommand {
         }
     }
 
+    /// Where punches come from, or `nil` for the keyboard. A path named like an input node
+    /// (`event3`, `js0`) or a character device is read as `listen` reads it; anything else is a trace
+    /// unless --raw-events says it holds events.
+    private var sensorSource: PunchFeed.Source? {
+        if sensor == "keyboard" { return nil }
+        if rawEvents { return .motion(sensor, rawEvents: true, motionOptions) }
+        let named = (sensor.split(separator: "/").last ?? "").wholeMatch(of: /(event|js)[0-9]+/) != nil
+        var status = stat()
+        let isDevice = stat(sensor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFCHR
+        return named || isDevice ? .motion(sensor, rawEvents: false, motionOptions) : .trace(sensor, traceOptions)
+    }
+
+    /// The descriptor keys are read from: standard input, or the terminal itself when standard input
+    /// carries the sensor's data.
+    private func openKeyboard() throws -> Int32 {
+        guard !script, sensor == "-" else { return STDIN_FILENO }
+        let terminal = open("/dev/tty", O_RDWR | O_CLOEXEC)
+        guard terminal >= 0 else {
+            printError(
+                "--sensor -: standard input carries the trace, so keys are read from /dev/tty, which cannot be opened (\(String(cString: strerror(errno)))); run on a terminal, or use --script with a trace FILE"
+            )
+            throw ExitCode.failure
+        }
+        return terminal
+    }
+
     private func environmentPassword() -> String? {
         getenv("HITTHAT_PASSWORD").map { String(cString: $0) }
     }
 
-    private func askPassword() -> String? {
-        guard isatty(STDIN_FILENO) == 1, !script, let typed = getpass("password for \(user): ") else { return nil }
+    /// getpass(3) reads the terminal, which is where the keys come from too.
+    private func askPassword(on keyboard: Int32) -> String? {
+        guard !script, isatty(keyboard) == 1, let typed = getpass("password for \(user): ") else { return nil }
         return String(cString: typed)
     }
 }

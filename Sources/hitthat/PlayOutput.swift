@@ -63,8 +63,9 @@ final class ScreenOutput: PlayOutput {
     private let terminal: RawTerminal
     private let ticker: Task<Void, Never>
 
-    init(user: String) {
-        let shared = Shared(State(user: user)), terminal = RawTerminal()
+    /// Takes over the terminal; keys are read from `keyboard`, which is put in raw mode.
+    init(user: String, keyboard: Int32) {
+        let shared = Shared(State(user: user)), terminal = RawTerminal(keyboard: keyboard)
         self.shared = shared
         self.terminal = terminal
         ticker = Task.detached {
@@ -209,47 +210,70 @@ final class ScreenOutput: PlayOutput {
 
 // MARK: - Terminal
 
-/// The terminal in raw mode on the alternate screen, given back by `restore()`.
+/// The terminal in raw mode on the alternate screen, given back by `restore()`. After that nothing
+/// more is drawn, so a late redraw cannot land on the shell's screen.
 final class RawTerminal: Sendable {
-    private let saved: termios?
+    private struct State {
+        var keyboard: Int32
+        var saved: termios?
+        var active = true
+    }
+    private let state: Mutex<State>
 
-    init() {
+    /// Puts `keyboard` in raw mode (no echo, a key at a time; Ctrl-C still sends SIGINT) and
+    /// switches standard output to the alternate screen with the cursor hidden.
+    init(keyboard: Int32) {
         var attributes = termios()
-        if isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, &attributes) == 0 {
+        var saved: termios?
+        if isatty(keyboard) == 1, tcgetattr(keyboard, &attributes) == 0 {
             saved = attributes
             var raw = attributes
             raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
-            tcsetattr(STDIN_FILENO, TCSANOW, &raw)
-        } else {
-            saved = nil
+            tcsetattr(keyboard, TCSANOW, &raw)
         }
-        writeRaw("\u{1B}[?1049h\u{1B}[?25l")
+        state = Mutex(State(keyboard: keyboard, saved: saved))
+        writeAll("\u{1B}[?1049h\u{1B}[?25l", to: STDOUT_FILENO)
     }
 
     /// Replaces the screen with `lines`.
     func draw(_ lines: [String]) {
-        writeRaw("\u{1B}[H\u{1B}[2J" + lines.joined(separator: "\r\n"))
+        writeIfActive("\u{1B}[H\u{1B}[2J" + lines.joined(separator: "\r\n"))
     }
 
-    func bell() { writeRaw("\u{07}") }
+    func bell() { writeIfActive("\u{07}") }
 
+    /// Shows the cursor, leaves the alternate screen and puts the keyboard back as it was.
     func restore() {
-        writeRaw("\u{1B}[?25h\u{1B}[?1049l")
-        if var saved { tcsetattr(STDIN_FILENO, TCSANOW, &saved) }
+        state.withLock { state in
+            guard state.active else { return }
+            state.active = false
+            writeAll("\u{1B}[?25h\u{1B}[?1049l", to: STDOUT_FILENO)
+            if var saved = state.saved { tcsetattr(state.keyboard, TCSANOW, &saved) }
+        }
     }
 
-    private func writeRaw(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes in _ = write(STDOUT_FILENO, bytes.baseAddress, bytes.count) }
+    private func writeIfActive(_ text: String) {
+        state.withLock { state in
+            if state.active { writeAll(text, to: STDOUT_FILENO) }
+        }
     }
 }
 
-/// Turns keys into the session's commands until `q` or the end of input.
-func readKeys(into player: PlayerSession, screen: any PlayOutput) async {
+/// Turns keys read from `keyboard` into the session's commands until `q` or the end of input.
+func readKeys(from keyboard: Int32, into player: PlayerSession, screen: any PlayOutput) async {
     let keys = AsyncStream<UInt8> { continuation in
         Thread.detachNewThread {
             var byte: UInt8 = 0
-            while read(STDIN_FILENO, &byte, 1) == 1 { continuation.yield(byte) }
+            while true {
+                let count = read(keyboard, &byte, 1)
+                if count == 1 {
+                    continuation.yield(byte)
+                } else if count < 0 && errno == EINTR {
+                    continue
+                } else {
+                    break
+                }
+            }
             continuation.finish()
         }
     }

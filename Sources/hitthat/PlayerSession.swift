@@ -277,6 +277,6 @@ actor PlayerSession {
     }
 
     private func sensorEnded() {
-        output.note("the sensor has no more punches")
+        output.note(punches?.failureReason.map { "the sensor stopped: \($0)" } ?? "the sensor has no more punches")
     }
 }

@@ -3,6 +3,11 @@ import FightServer
 import Foundation
 import InputDevices
 import PunchKit
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 // MARK: - PunchFeed
 
@@ -14,12 +19,14 @@ struct DetectedPunch: Sendable {
 
 /// Punches detected from a sensor, handed out one at a time as turns come.
 ///
-/// A trace file is a recording: its punches queue up and one is thrown per turn. A live source
-/// (standard input, an input device) is the player punching now: a punch detected while nobody
-/// waits for one (out of turn) is dropped.
+/// A recording (a trace or raw events in a regular file) queues its punches and one is thrown per
+/// turn. A live source (an input device, a pipe, a terminal) is the player punching now: a punch
+/// detected while nobody waits for one (out of turn) is dropped.
 final class PunchFeed: Sendable {
     private let punches: AsyncStream<DetectedPunch>
     private let iterator: IteratorBox
+    /// Why the source stopped, when it failed (a device unplugged), for the view.
+    private let failure = Mutex<String?>(nil)
 
     private init(punches: AsyncStream<DetectedPunch>) {
         self.punches = punches
@@ -31,42 +38,65 @@ final class PunchFeed: Sendable {
         await iterator.next()
     }
 
-    /// Reads `sensor` (a trace file, `-`, or `/dev/input/eventN`) on a thread of its own.
-    static func open(
-        _ sensor: String, traceOptions: TraceOptions, detector configuration: DetectorConfiguration
-    ) throws -> PunchFeed {
-        let live = sensor == "-" || sensor.hasPrefix("/dev/")
+    /// Why the sensor stopped, when it failed rather than ended.
+    var failureReason: String? { failure.withLock { $0 } }
+
+    /// Where a sensor's punches come from.
+    enum Source {
+        /// A trace (CSV and the other formats `detect` reads) in a file, or `-` for standard input.
+        case trace(String, TraceOptions)
+        /// An input device, or raw events in a file or on standard input, read as `listen` does.
+        case motion(String, rawEvents: Bool, MotionSourceOptions)
+    }
+
+    /// Opens `source` now (so that a missing file or device fails at once) and reads it on a
+    /// thread of its own.
+    static func open(_ source: Source, detector configuration: DetectorConfiguration) throws -> PunchFeed {
+        let samples: (_ body: (MotionSample) -> Void) throws -> Void
+        let live: Bool
+        switch source {
+        case .trace(let path, let options):
+            live = !isRegularFile(path)
+            // readTrace prints what is wrong with a malformed trace; the feed then just ends.
+            samples = { body in _ = try readTrace(path, options: options, body) }
+        case .motion(let path, let rawEvents, let options):
+            live = !rawEvents || !isRegularFile(path)
+            // Only the reading thread touches the reader once it is open.
+            nonisolated(unsafe) var reader = try options.open(path, rawEvents: rawEvents)
+            samples = { body in
+                while let frame = try reader.nextFrame() { body(MotionSample(frame)) }
+            }
+        }
         let (stream, continuation) = AsyncStream.makeStream(
             of: DetectedPunch.self, bufferingPolicy: live ? .bufferingNewest(0) : .unbounded)
+        let feed = PunchFeed(punches: stream)
         @Sendable func yield(_ punch: Punch) {
             guard let kind = PunchType(rawValue: punch.kind.rawValue) else { return }
             continuation.yield(DetectedPunch(kind: kind, damage: min(punch.damage, ProtocolLimits.maxDamage)))
         }
-        if sensor.hasPrefix("/dev/") {
-            // Only the reading thread touches the reader once it is open.
-            nonisolated(unsafe) var source = try EvdevNode.open(sensor).motionReader()
-            Thread.detachNewThread {
-                var detector = PunchDetector(configuration: configuration)
-                while let frame = try? source.nextFrame() {
-                    let acceleration = Vector3(frame.acceleration.x, frame.acceleration.y, frame.acceleration.z)
-                    if let punch = detector.process(MotionSample(time: frame.time, acceleration: acceleration)) {
-                        yield(punch)
-                    }
-                }
-                continuation.finish()
-            }
-        } else {
-            Thread.detachNewThread {
-                var detector = PunchDetector(configuration: configuration)
-                // readTrace prints what is wrong with a malformed trace; the feed then just ends.
-                _ = try? readTrace(sensor, options: traceOptions) { sample in
+        nonisolated(unsafe) let read = samples
+        Thread.detachNewThread {
+            var detector = PunchDetector(configuration: configuration)
+            do {
+                try read { sample in
                     if let punch = detector.process(sample) { yield(punch) }
                 }
                 if let punch = detector.finish() { yield(punch) }
-                continuation.finish()
+            } catch is Reported {
+                // Already explained on standard error.
+            } catch {
+                feed.failure.withLock { $0 = "\(error)" }
             }
+            continuation.finish()
         }
-        return PunchFeed(punches: stream)
+        return feed
+    }
+
+    /// Whether `path` (or standard input for `-`) is a regular file, that is, a recording.
+    private static func isRegularFile(_ path: String) -> Bool {
+        var status = stat()
+        let found = path == "-" ? fstat(STDIN_FILENO, &status) : stat(path, &status)
+        return found == 0 && (status.st_mode & S_IFMT) == S_IFREG
     }
 
     /// The stream's iterator, used by one caller at a time (the session throws one punch at a time).

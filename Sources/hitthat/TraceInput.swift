@@ -26,8 +26,12 @@ func printError(_ message: String) {
 
 /// Writes a line straight to a file descriptor, unbuffered, so that it is out when this returns.
 func writeLine(_ text: String, to descriptor: Int32) {
+    writeAll(text + "\n", to: descriptor)
+}
+
+/// Writes `text` straight to a file descriptor, unbuffered, retrying short and interrupted writes.
+func writeAll(_ text: String, to descriptor: Int32) {
     var line = text
-    line += "\n"
     line.withUTF8 { bytes in
         var offset = 0
         while offset < bytes.count {

@@ -1,0 +1,155 @@
+import FightServer
+import Foundation
+import Testing
+
+/// The full-screen `hitthat play` in real terminals: tmux runs the clients, the test types keys
+/// and reads their screens.
+@Suite(.serialized, .enabled(if: Tmux.isAvailable, "needs tmux (apt: tmux)"), .timeLimit(.minutes(3)))
+struct TerminalClientTests {
+    /// The shell command line that runs `hitthat play` as `user` against the server on `port`.
+    static func play(_ user: String, port: Int, _ more: String = "") -> String {
+        "'\(hitthatBinary.path)' play --user \(user) --server ws://127.0.0.1:\(port)\(more)"
+    }
+
+    /// The two stamina lines of a fight on a screen ("you […] 90", "them […] 100").
+    static func staminaLines(_ screen: String) -> [Substring] {
+        screen.split(separator: "\n").filter { $0.hasPrefix("  you   [") || $0.hasPrefix("  them  [") }
+    }
+
+    @Test func twoTerminalsFightToAKnockoutByKeys() async throws {
+        let (server, port) = try await ScriptClientTests.serve(database: try TestServer.temporaryDatabase())
+        defer { server.kill(SIGTERM) }
+        let tmux = Tmux()
+        defer { tmux.kill() }
+        let players = ["alice", "bob"]
+        for player in players {
+            try await tmux.start(player, command: Self.play(player, port: port), environment: ScriptClientTests.password)
+            try await tmux.wait(for: "the connection", on: player) { $0.contains("connected to") ? true : nil }
+        }
+        try await tmux.send("m", to: "alice")
+        try await tmux.wait(for: "alice's room", on: "alice") { $0.contains("waiting for anyone to fight") ? true : nil }
+        try await tmux.send("m", to: "bob")
+
+        // Whoever's screen says it is their turn jabs, once for each state of the fight.
+        var punchedAt: [String: [Substring]] = [:]
+        var punches = 0
+        var screens: [String: String] = [:]
+        let deadline = Date().addingTimeInterval(60)
+        while !players.allSatisfy({ screens[$0]?.contains("YOU WIN") == true || screens[$0]?.contains("you lose") == true })
+        {
+            guard Date() < deadline else { throw TestFailure("no ending after \(punches) punches: \(screens)") }
+            for player in players {
+                let screen = try await tmux.screen(player)
+                screens[player] = screen
+                let stamina = Self.staminaLines(screen)
+                if screen.contains("YOUR TURN"), punchedAt[player] != stamina {
+                    try await tmux.send("j", to: player)
+                    punchedAt[player] = stamina
+                    punches += 1
+                }
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        // Alice opened the room, so she throws first: 10 jabs of 10 knock bob out, 19 punches in all.
+        let (alice, bob) = (try #require(screens["alice"]), try #require(screens["bob"]))
+        #expect(punches == 19)
+        #expect(alice.contains("YOU WIN (knockout)"), "\(alice)")
+        #expect(bob.contains("you lose (knockout)"), "\(bob)")
+        #expect(Self.staminaLines(alice).map { $0.split(separator: " ").last } == ["10", "0"])
+        #expect(Self.staminaLines(bob).map { $0.split(separator: " ").last } == ["0", "10"])
+        #expect(bob.contains("threw a jab for 10 (stamina left 0)"), "the knockout punch is in bob's log")
+
+        for player in players { try await tmux.send("q", to: player) }
+        for player in players { #expect(try await tmux.exitStatus(of: player) == 0) }
+    }
+
+    /// Ctrl-C and SIGTERM quit as `q` does: the terminal is back in its cooked mode, off the
+    /// alternate screen and with the cursor shown, and the exit status is 0.
+    @Test(arguments: ["C-c", "SIGTERM"])
+    func quittingBySignalGivesTheTerminalBack(signal: String) async throws {
+        let (server, port) = try await ScriptClientTests.serve(database: try TestServer.temporaryDatabase())
+        defer { server.kill(SIGTERM) }
+        let tmux = Tmux()
+        defer { tmux.kill() }
+        try await tmux.start(
+            "carol", command: Self.play("carol", port: port), environment: ScriptClientTests.password,
+            then: "stty -a; read line")
+        try await tmux.wait(for: "the connection", on: "carol") { $0.contains("connected to") ? true : nil }
+        let terminal = try await tmux.show("#{pane_tty}", of: "carol")
+        #expect(try await Self.modes(of: terminal).contains("-icanon"), "raw while playing")
+        #expect(try await tmux.show("#{alternate_on} #{cursor_flag}", of: "carol") == "1 0")
+
+        if signal == "C-c" {
+            try await tmux.send("C-c", to: "carol")
+        } else {
+            let shell = try await tmux.show("#{pane_pid}", of: "carol")
+            let children = try String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
+            let client = try #require(children.split(separator: " ").first.flatMap { Int32($0) })
+            kill(client, SIGTERM)
+        }
+        #expect(try await tmux.exitStatus(of: "carol") == 0)
+        let modes = try await Self.modes(of: terminal)
+        #expect(modes.contains("icanon") && modes.contains("echo"), "\(modes)")
+        #expect(try await tmux.show("#{alternate_on} #{cursor_flag}", of: "carol") == "0 1")
+    }
+
+    /// A trace on standard input throws the punches while the keys come from the terminal.
+    @Test func aTraceOnStandardInputPunchesWhileKeysComeFromTheTerminal() async throws {
+        let trace = "traces/mixed-phyphox.csv"
+        let detected = try await Self.detectedPunches(trace)
+        try #require(detected.count >= 2)
+        let (server, port) = try await ScriptClientTests.serve(database: try TestServer.temporaryDatabase())
+        defer { server.kill(SIGTERM) }
+        let tmux = Tmux()
+        defer { tmux.kill() }
+        try await tmux.start(
+            "dave", command: Self.play("dave", port: port, " --sensor - < \(trace)"),
+            environment: ScriptClientTests.password)
+        try await tmux.wait(for: "the connection", on: "dave") { $0.contains("connected to") ? true : nil }
+        try await tmux.send("m", to: "dave")
+        try await tmux.wait(for: "dave's room", on: "dave") { $0.contains("waiting for anyone to fight") ? true : nil }
+        let alice = try ScriptClientTests.play("alice", port: port)
+        defer { alice.kill(SIGKILL) }
+        alice.send("quick")
+
+        // Dave opened the room, so the trace's first punch opens the fight; its second answers alice's jab.
+        try await alice.wait("dave's first punch") { _, _ in
+            ScriptClientTests.events(of: alice)[2]?.kind == "punched" ? true : nil
+        }
+        alice.send("jab")
+        try await alice.wait("dave's second punch") { _, _ in
+            ScriptClientTests.events(of: alice)[4]?.kind == "punched" ? true : nil
+        }
+        let events = ScriptClientTests.events(of: alice)
+        let thrown = [events[2], events[4]].map { "\($0?.punch?.rawValue ?? "?") \($0?.damage ?? 0)" }
+        #expect(thrown == detected.prefix(2).map { "\($0.kind) \(min($0.damage, ProtocolLimits.maxDamage))" })
+        try await tmux.wait(for: "dave's second punch", on: "dave") { $0.contains("you threw") ? true : nil }
+
+        try await tmux.send("f", to: "dave")
+        try await tmux.wait(for: "the forfeit", on: "dave") { $0.contains("you lose") ? true : nil }
+        try await tmux.send("q", to: "dave")
+        #expect(try await tmux.exitStatus(of: "dave") == 0)
+        alice.endInput()
+        #expect(try await alice.exitStatus() == 0)
+    }
+
+    // MARK: - Helpers
+
+    /// The modes `stty -a` lists for `terminal` (`icanon`, `-echo`, …).
+    static func modes(of terminal: String) async throws -> [Substring] {
+        let stty = try RunningCommand(
+            ["stty", "-a", "-F", terminal], executable: URL(fileURLWithPath: "/usr/bin/env"))
+        #expect(try await stty.exitStatus() == 0, "\(stty.errorOutput)")
+        return stty.output.flatMap { $0.split(whereSeparator: { $0 == " " || $0 == ";" }) }
+    }
+
+    /// The punches `hitthat detect` finds in `trace`, in order.
+    static func detectedPunches(_ trace: String) async throws -> [(kind: String, damage: Int)] {
+        let detect = try RunningCommand(["detect", "--json", trace])
+        #expect(try await detect.exitStatus() == 0)
+        return try detect.output.map { line in
+            let punch = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            return (try #require(punch["type"] as? String), try #require(punch["damage"] as? Int))
+        }
+    }
+}
