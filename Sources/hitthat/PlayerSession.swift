@@ -107,7 +107,7 @@ actor PlayerSession {
             return
         }
         switch message {
-        case .request(let request): pending.insert(try await client.send(request))
+        case .request(let request): try await send(request, on: client)
         case .raw(let text): try await client.sendRaw(text)
         }
     }
@@ -115,7 +115,20 @@ actor PlayerSession {
     /// Sends `request` now (`hello`, and what the session asks for itself).
     private func send(_ request: ClientRequest) async throws {
         guard let client else { return }
-        pending.insert(try await client.send(request))
+        try await send(request, on: client)
+    }
+
+    /// Sends `request`, counting it as waiting for its reply from before it is written: the actor
+    /// takes in messages while the request is being written, and the reply can come in then.
+    private func send(_ request: ClientRequest, on client: FightClient) async throws {
+        let ref = client.newRef()
+        pending.insert(ref)
+        do {
+            try await client.send(request, ref: ref)
+        } catch {
+            pending.remove(ref)
+            throw error
+        }
     }
 
     private func flushQueue() async {

@@ -66,12 +66,23 @@ public final class FightClient: Sendable {
     /// - Returns: the `ref`, which the replies and events it causes carry.
     @discardableResult
     public func send(_ request: ClientRequest) async throws -> Int {
-        let ref = lastRef.withLock { value in
+        let ref = newRef()
+        try await send(request, ref: ref)
+        return ref
+    }
+
+    /// A `ref` no request has carried yet, for `send(_:ref:)`: taken before sending, it can be
+    /// looked for in replies that arrive while the request is still being written.
+    public func newRef() -> Int {
+        lastRef.withLock { value in
             value += 1
             return value
         }
+    }
+
+    /// Sends `request` with the session's token and `ref` (from `newRef()`).
+    public func send(_ request: ClientRequest, ref: Int) async throws {
         try await socket.send(MessageCodec.encode(ClientMessage(token: session.token, ref: ref, request)))
-        return ref
     }
 
     /// Sends text as it is (for tests of bad input).
