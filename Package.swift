@@ -111,7 +111,9 @@ let package = Package(
             name: "FightStoreTests",
             dependencies: ["FightStore", "FightEngine", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .testTarget(name: "FightServerTests", dependencies: ["FightServer", "FightEngine", "hitthat", "hitthat-load"]),
+        .testTarget(
+            name: "FightServerTests",
+            dependencies: ["FightServer", "FightEngine", "hitthat", "hitthat-load", "InputDevicesTestSupport"]),
         .testTarget(name: "HitThatEndToEndTests", dependencies: ["hitthat", "InputDevicesTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -20,11 +20,45 @@ import Testing
         return (server, port)
     }
 
-    static func play(_ user: String, port: Int, sensor: String? = nil) throws -> RunningCommand {
+    static func play(_ user: String, port: Int, sensor: String? = nil, _ more: [String] = []) throws -> RunningCommand {
         try RunningCommand(
             ["play", "--user", user, "--server", "ws://127.0.0.1:\(port)", "--script"]
-                + (sensor.map { ["--sensor", $0] } ?? []),
+                + (sensor.map { ["--sensor", $0] } ?? []) + more,
             environment: password)
+    }
+
+    /// Has `opener` open a quick-match room, then starts `user` in script mode to join it: the fight
+    /// is on, and the opener throws first.
+    static func match(_ opener: RunningCommand, with user: String, port: Int) async throws -> RunningCommand {
+        opener.send("quick")
+        try await opener.wait("the room") { output, _ in
+            output.contains { $0.contains(#""openedRoom""#) } ? true : nil
+        }
+        let joiner = try play(user, port: port)
+        joiner.send("quick")
+        return joiner
+    }
+
+    /// A punch as the server reports it and as the client sends a detected one: "kind damage".
+    static func wire(_ event: WireEvent?) -> String {
+        "\(event?.punch?.rawValue ?? "?") \(event?.damage ?? 0)"
+    }
+
+    /// The punches `hitthat detect` finds in `trace`: their times from its start, and as they are
+    /// sent (damage bounded as the client bounds it).
+    static func detectedPunches(_ trace: String) async throws -> [(t: Double, wire: String)] {
+        let detect = try RunningCommand(["detect", "--json", trace])
+        #expect(try await detect.exitStatus() == 0, "\(detect.errorOutput)")
+        return try detect.output.map { line in
+            let punch = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let (kind, damage) = (try #require(punch["type"] as? String), try #require(punch["damage"] as? Int))
+            return (try #require(punch["t"] as? Double), "\(kind) \(min(damage, ProtocolLimits.maxDamage))")
+        }
+    }
+
+    /// Waits for event `sequence` of fight 1 as `player` printed it.
+    static func event(_ sequence: Int, of player: RunningCommand) async throws -> WireEvent {
+        try await player.wait("event \(sequence)") { _, _ in events(of: player)[sequence] }
     }
 
     /// Fight 1's events as `player` printed them, each sequence once.

@@ -23,11 +23,14 @@ struct TerminalClientTests {
         defer { tmux.kill() }
         let players = ["alice", "bob"]
         for player in players {
-            try await tmux.start(player, command: Self.play(player, port: port), environment: ScriptClientTests.password)
+            try await tmux.start(
+                player, command: Self.play(player, port: port), environment: ScriptClientTests.password)
             try await tmux.wait(for: "the connection", on: player) { $0.contains("connected to") ? true : nil }
         }
         try await tmux.send("m", to: "alice")
-        try await tmux.wait(for: "alice's room", on: "alice") { $0.contains("waiting for anyone to fight") ? true : nil }
+        try await tmux.wait(for: "alice's room", on: "alice") {
+            $0.contains("waiting for anyone to fight") ? true : nil
+        }
         try await tmux.send("m", to: "bob")
 
         // Whoever's screen says it is their turn jabs, once for each state of the fight.
@@ -35,8 +38,9 @@ struct TerminalClientTests {
         var punches = 0
         var screens: [String: String] = [:]
         let deadline = Date().addingTimeInterval(60)
-        while !players.allSatisfy({ screens[$0]?.contains("YOU WIN") == true || screens[$0]?.contains("you lose") == true })
-        {
+        while !players.allSatisfy({
+            screens[$0]?.contains("YOU WIN") == true || screens[$0]?.contains("you lose") == true
+        }) {
             guard Date() < deadline else { throw TestFailure("no ending after \(punches) punches: \(screens)") }
             for player in players {
                 let screen = try await tmux.screen(player)
@@ -96,7 +100,7 @@ struct TerminalClientTests {
     /// A trace on standard input throws the punches while the keys come from the terminal.
     @Test func aTraceOnStandardInputPunchesWhileKeysComeFromTheTerminal() async throws {
         let trace = "traces/mixed-phyphox.csv"
-        let detected = try await Self.detectedPunches(trace)
+        let detected = try await ScriptClientTests.detectedPunches(trace)
         try #require(detected.count >= 2)
         let (server, port) = try await ScriptClientTests.serve(database: try TestServer.temporaryDatabase())
         defer { server.kill(SIGTERM) }
@@ -113,16 +117,10 @@ struct TerminalClientTests {
         alice.send("quick")
 
         // Dave opened the room, so the trace's first punch opens the fight; its second answers alice's jab.
-        try await alice.wait("dave's first punch") { _, _ in
-            ScriptClientTests.events(of: alice)[2]?.kind == "punched" ? true : nil
-        }
+        let first = try await ScriptClientTests.event(2, of: alice)
         alice.send("jab")
-        try await alice.wait("dave's second punch") { _, _ in
-            ScriptClientTests.events(of: alice)[4]?.kind == "punched" ? true : nil
-        }
-        let events = ScriptClientTests.events(of: alice)
-        let thrown = [events[2], events[4]].map { "\($0?.punch?.rawValue ?? "?") \($0?.damage ?? 0)" }
-        #expect(thrown == detected.prefix(2).map { "\($0.kind) \(min($0.damage, ProtocolLimits.maxDamage))" })
+        let second = try await ScriptClientTests.event(4, of: alice)
+        #expect([first, second].map(ScriptClientTests.wire) == detected.prefix(2).map(\.wire))
         try await tmux.wait(for: "dave's second punch", on: "dave") { $0.contains("you threw") ? true : nil }
 
         try await tmux.send("f", to: "dave")
@@ -141,15 +139,5 @@ struct TerminalClientTests {
             ["stty", "-a", "-F", terminal], executable: URL(fileURLWithPath: "/usr/bin/env"))
         #expect(try await stty.exitStatus() == 0, "\(stty.errorOutput)")
         return stty.output.flatMap { $0.split(whereSeparator: { $0 == " " || $0 == ";" }) }
-    }
-
-    /// The punches `hitthat detect` finds in `trace`, in order.
-    static func detectedPunches(_ trace: String) async throws -> [(kind: String, damage: Int)] {
-        let detect = try RunningCommand(["detect", "--json", trace])
-        #expect(try await detect.exitStatus() == 0)
-        return try detect.output.map { line in
-            let punch = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-            return (try #require(punch["type"] as? String), try #require(punch["damage"] as? Int))
-        }
     }
 }

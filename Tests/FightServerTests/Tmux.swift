@@ -18,7 +18,9 @@ final class Tmux: Sendable {
     /// tmux on the PATH, if installed.
     static let executable: String? = {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/tmux" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        return path.split(separator: ":").map { "\($0)/tmux" }.first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
     }()
 
     /// Whether to run the tmux tests: tmux is installed, or HITTHAT_REQUIRE_TMUX=1 (CI) says they must

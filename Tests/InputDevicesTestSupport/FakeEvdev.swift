@@ -18,6 +18,9 @@ public struct FakeNode: Sendable {
     public var denyOpen = false
     /// The group that owns the node, for the permission message.
     public var gid: gid_t?
+    /// Byte offsets in `events` where reads stop until the test opens the gate
+    /// (``FakeInputDirectory/open(gates:of:)``): a device whose next events have not happened yet.
+    public var holdAt: [Int] = []
 
     /// One absolute axis, as EVIOCGABS reports it.
     public struct Axis: Sendable {
@@ -174,6 +177,10 @@ public final class FakeInputDirectory {
             }
             if node.denyOpen { try TemporaryFiles.write([], to: directory + "/deny-open") }
             if let gid = node.gid { try TemporaryFiles.write(Array(String(gid).utf8), to: directory + "/gid") }
+            if !node.holdAt.isEmpty {
+                try TemporaryFiles.write(
+                    Array(node.holdAt.map(String.init).joined(separator: " ").utf8), to: directory + "/hold-at")
+            }
         }
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = [spec, path]
@@ -194,6 +201,28 @@ public final class FakeInputDirectory {
 
     /// The path of node `name`.
     public func node(_ name: String) -> String { path + "/" + name }
+
+    // MARK: Gates
+
+    /// Opens the first `count` gates of node `name` (its `holdAt`); a reader waiting at one goes on.
+    public func open(gates count: Int, of name: String) throws {
+        let directory = root + "/spec/" + name
+        // Written aside and renamed, so that the fixture never reads half a number.
+        try TemporaryFiles.write(Array(String(count).utf8), to: directory + "/released.tmp")
+        guard rename(directory + "/released.tmp", directory + "/released") == 0 else {
+            throw TemporaryFiles.Failure(description: "cannot rename into \(directory)/released: errno \(errno)")
+        }
+    }
+
+    /// The 1-based number of the gate of node `name` that a reader waits at (every byte before it
+    /// has been read), or `nil` while none does yet.
+    public func waitingGate(of name: String) -> Int? {
+        guard let file = fopen(root + "/spec/" + name + "/held", "r") else { return nil }
+        defer { fclose(file) }
+        var text = [UInt8](repeating: 0, count: 32)
+        let count = fread(&text, 1, text.count, file)
+        return Int(String(decoding: text.prefix(count), as: UTF8.self))
+    }
 
     /// Unmounts (the fixture does so on SIGTERM) and removes the temporary files.
     ///

@@ -17,6 +17,12 @@
 //                 ENODEV, as evdev does after the device is disconnected.
 //   deny-open     if present, open(2) fails with EACCES.
 //   gid           a decimal group id reported by stat(2) (default 0).
+//   hold-at       decimal byte offsets, ascending: gates in `events`. A read stops short of a closed
+//                 gate and, at it, blocks (as a device with no new events does) until the gate opens.
+//   released      (written by the test while the node is read) how many gates are open, from the
+//                 first; re-read while a reader waits.
+//   held          (written here) the 1-based number of the gate a reader waits at: every byte
+//                 before it has been read.
 // At the end of `events` (without unplug-at) read(2) returns 0, the end of a recording.
 //
 // Why this works: for a regular FUSE file the kernel runs ioctls in "restricted" mode, where it
@@ -30,6 +36,7 @@
 
 #define FUSE_USE_VERSION 35
 #include <fuse.h>
+#include <fuse_lowlevel.h>
 
 #include <dirent.h>
 #include <errno.h>
@@ -42,7 +49,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { max_nodes = 16, max_replies = 96 };
+enum { max_nodes = 16, max_replies = 96, max_holds = 64 };
 
 struct reply {
     unsigned type, nr;
@@ -59,6 +66,9 @@ struct node {
     long long unplug_at; // -1: never
     int deny_open;
     gid_t gid;
+    long long holds[max_holds];
+    int hold_count;
+    char directory[4096];
     volatile int unplugged;
 };
 
@@ -107,6 +117,7 @@ static int load_node(const char *spec, const char *name) {
     char directory[4096], path[8192];
     snprintf(directory, sizeof directory, "%s/%s", spec, name);
     snprintf(node->name, sizeof node->name, "%s", name);
+    snprintf(node->directory, sizeof node->directory, "%s", directory);
     DIR *dir = opendir(directory);
     if (!dir) return -1;
     struct dirent *entry;
@@ -127,6 +138,20 @@ static int load_node(const char *spec, const char *name) {
     node->gid = (gid_t)read_number(directory, "gid", 0);
     snprintf(path, sizeof path, "%s/deny-open", directory);
     node->deny_open = access(path, F_OK) == 0;
+    snprintf(path, sizeof path, "%s/hold-at", directory);
+    size_t length;
+    char *holds = (char *)read_file(path, &length);
+    if (holds) {
+        holds = realloc(holds, length + 1);
+        holds[length] = 0;
+        char *cursor = holds, *next;
+        long long offset;
+        while (node->hold_count < max_holds && (offset = strtoll(cursor, &next, 10), next != cursor)) {
+            node->holds[node->hold_count++] = offset;
+            cursor = next;
+        }
+        free(holds);
+    }
     node_count++;
     return 0;
 }
@@ -202,6 +227,26 @@ static int fake_release(const char *path, struct fuse_file_info *fi) {
     return 0;
 }
 
+// Blocks at closed gate `gate` (0-based) until the test opens it. Gives up when the file system is
+// stopping or the read was interrupted, so a killed reader or a stopped fixture never waits on it.
+static int wait_at_gate(struct node *node, int gate) {
+    char path[8192], temporary[8192];
+    snprintf(temporary, sizeof temporary, "%s/held.tmp", node->directory);
+    snprintf(path, sizeof path, "%s/held", node->directory);
+    FILE *file = fopen(temporary, "w");
+    if (file) {
+        fprintf(file, "%d", gate + 1);
+        fclose(file);
+        rename(temporary, path);
+    }
+    struct fuse_session *session = fuse_get_session(fuse_get_context()->fuse);
+    while (read_number(node->directory, "released", 0) <= gate) {
+        if (fuse_session_exited(session) || fuse_interrupted()) return -EINTR;
+        usleep(5 * 1000);
+    }
+    return 0;
+}
+
 static int fake_read(const char *path, char *buffer, size_t size, off_t offset,
                      struct fuse_file_info *fi) {
     (void)path; (void)offset;
@@ -210,6 +255,16 @@ static int fake_read(const char *path, char *buffer, size_t size, off_t offset,
     if (node->unplugged) return -ENODEV;
     size_t end = node->events_length;
     if (node->unplug_at >= 0 && (size_t)node->unplug_at < end) end = (size_t)node->unplug_at;
+    for (int gate = 0; gate < node->hold_count; gate++) {
+        size_t at = (size_t)node->holds[gate];
+        if (at < handle->offset || read_number(node->directory, "released", 0) > gate) continue;
+        if (at > handle->offset) {
+            if (at < end) end = at;
+            break;
+        }
+        int status = wait_at_gate(node, gate);
+        if (status != 0) return status;
+    }
     if (handle->offset >= end) {
         if (node->unplug_at >= 0) {
             node->unplugged = 1;
@@ -308,6 +363,8 @@ int main(int argc, char *argv[]) {
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
     main_thread = pthread_self();
-    char *fuse_argv[] = {argv[0], "-f", "-s", "-o", "fsname=fake_evdev", argv[2], NULL};
-    return fuse_main(6, fuse_argv, &operations, NULL);
+    // Multi-threaded: while one reader waits at a gate, another thread must take the kernel's
+    // FUSE_INTERRUPT for it when that reader is killed, or the reader would hang unkillable.
+    char *fuse_argv[] = {argv[0], "-f", "-o", "fsname=fake_evdev", argv[2], NULL};
+    return fuse_main(5, fuse_argv, &operations, NULL);
 }
