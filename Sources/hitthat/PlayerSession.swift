@@ -193,7 +193,14 @@ actor PlayerSession {
         case .welcome(let welcome):
             welcomed = true
             Task { await self.flushQueue() }
-            for view in welcome.openFights { follower.update(view) }
+            for view in welcome.openFights {
+                // Events missed while away are asked for, not skipped over by taking the new state.
+                if let known = follower.fights[view.id], known.lastSequence < view.lastSequence {
+                    request(.replay(ReplayRequest(fight: view.id, after: known.lastSequence)))
+                } else {
+                    follower.update(view)
+                }
+            }
             // Fights that ended while away are not open any more: ask how they ended.
             let open = Set(welcome.openFights.map(\.id))
             for view in follower.fights.values where view.phase != "finished" && !open.contains(view.id) {

@@ -61,11 +61,19 @@ import Testing
         try await player.wait("event \(sequence)") { _, _ in events(of: player)[sequence] }
     }
 
-    /// Fight 1's events as `player` printed them, each sequence once.
+    /// Fight 1's events as `player` printed them, pushed or replayed, each sequence once.
     static func events(of player: RunningCommand) -> [Int: WireEvent] {
         var events: [Int: WireEvent] = [:]
-        for case .event(let event) in player.messages.map(\.body) where event.fight != nil {
-            if let sequence = event.sequence { events[sequence] = event }
+        for message in player.messages {
+            let received: [WireEvent]
+            switch message.body {
+            case .event(let event): received = [event]
+            case .events(let reply): received = reply.events
+            default: received = []
+            }
+            for event in received where event.fight != nil {
+                if let sequence = event.sequence { events[sequence] = event }
+            }
         }
         return events
     }
@@ -141,5 +149,39 @@ import Testing
         }
         #expect(records.count == 2 && records[0] == (1, 0) && records[1] == (0, 1))
         server.kill(SIGTERM)
+    }
+
+    /// A client that was away (stopped) while the server restarted and its opponent punched gets the
+    /// punch replayed when it comes back, rather than the fight's new state alone.
+    @Test func aClientAwayWhileItsOpponentPunchedGetsThePunchReplayed() async throws {
+        let database = try TestServer.temporaryDatabase()
+        var (server, port) = try await Self.serve(database: database)
+        let alice = try Self.play("alice", port: port)
+        defer { alice.kill(SIGKILL) }
+        let bob = try await Self.match(alice, with: "bob", port: port)
+        defer { bob.kill(SIGKILL) }
+        _ = try await Self.event(1, of: alice)
+        alice.send("jab")
+        _ = try await Self.event(2, of: bob)
+        bob.send("jab")
+        _ = try await Self.event(3, of: alice)
+
+        kill(bob.process.processIdentifier, SIGSTOP)
+        server.kill(SIGKILL)
+        (server, _) = try await Self.serve(database: database, port: port)
+        defer { server.kill(SIGTERM) }
+        try await alice.wait("alice back") { _, errors in
+            errors.filter { $0.contains("status: connected") }.count == 2 ? true : nil
+        }
+        alice.send("jab")
+        let punch = try await Self.event(4, of: alice)
+        kill(bob.process.processIdentifier, SIGCONT)
+        #expect(try await Self.event(4, of: bob) == punch)
+
+        bob.send("forfeit")
+        for player in [alice, bob] {
+            player.endInput()
+            #expect(try await player.exitStatus() == 0)
+        }
     }
 }
