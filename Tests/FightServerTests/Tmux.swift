@@ -76,11 +76,14 @@ final class Tmux: Sendable {
     ) async throws -> T {
         let deadline = Date().addingTimeInterval(seconds)
         var screen = ""
-        while Date() < deadline {
+        repeat {
             screen = try await self.screen(name, history: history)
             if let found = matches(screen) { return found }
             try await Task.sleep(for: .milliseconds(50))
-        }
+        } while Date() < deadline
+        // A last look: on a loaded machine the sleep can outlast the deadline.
+        screen = try await self.screen(name, history: history)
+        if let found = matches(screen) { return found }
         throw TestFailure("timed out waiting for \(what) on \(name)'s screen:\n\(screen)")
     }
 
