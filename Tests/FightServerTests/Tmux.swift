@@ -4,7 +4,7 @@ import Testing
 
 // MARK: - Tmux
 
-/// A tmux server of the test's own (`tmux -L NAME`, no config file), whose sessions run full-screen
+/// A tmux server of the test's own (`tmux -S SOCKET`, no config file), whose sessions run full-screen
 /// `hitthat play` clients at a fixed size. Call `kill()` when done (in a `defer`).
 ///
 /// tmux is started with posix_spawn, not `Process`: the command that starts the server forks it
@@ -31,8 +31,10 @@ final class Tmux: Sendable {
         return false
     }()
 
-    /// The server's socket name, unique to this test.
-    let socket = "hitthat-test-\(getpid())-\(UUID().uuidString.prefix(8))"
+    /// The server's socket, unique to this test (removed by `kill()`: tmux leaves it behind).
+    let socket = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "hitthat-tmux-\(getpid())-\(UUID().uuidString.prefix(8))"
+    ).path
     let width = 100
     let height = 40
 
@@ -101,7 +103,10 @@ final class Tmux: Sendable {
     /// Stops the server and everything running in it.
     func kill() {
         guard let (process, output) = try? launch(["kill-server"]) else { return }
-        defer { unlink(output) }
+        defer {
+            unlink(output)
+            unlink(socket)
+        }
         for _ in 0..<100 {
             if exitStatus(process) != nil { return }
             usleep(50_000)
@@ -177,7 +182,7 @@ final class Tmux: Sendable {
         // Inside a tmux of the user's own, these would point the commands at it.
         environment["TMUX"] = nil
         environment["TMUX_PANE"] = nil
-        let argv = ([executable, "-L", socket, "-f", "/dev/null"] + arguments).map { strdup($0) } + [nil]
+        let argv = ([executable, "-S", socket, "-f", "/dev/null"] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var process: pid_t = 0
