@@ -98,7 +98,7 @@ let package = Package(
         ),
 
         // MARK: - Tests
-        // The stored fuzz inputs that both libraries' tests replay.
+        // The stored fuzz inputs that the libraries' tests replay.
         .target(name: "FuzzTestSupport", path: "Tests/FuzzTestSupport"),
         .testTarget(name: "PunchKitTests", dependencies: ["PunchKit", "PunchSimulator", "FuzzTestSupport"]),
         .testTarget(name: "PunchSimulatorTests", dependencies: ["PunchKit", "PunchSimulator"]),
@@ -113,7 +113,9 @@ let package = Package(
         ),
         .testTarget(
             name: "FightServerTests",
-            dependencies: ["FightServer", "FightEngine", "hitthat", "hitthat-load", "InputDevicesTestSupport"]),
+            dependencies: [
+                "FightServer", "FightEngine", "hitthat", "hitthat-load", "InputDevicesTestSupport", "FuzzTestSupport",
+            ]),
         .testTarget(name: "HitThatEndToEndTests", dependencies: ["hitthat", "InputDevicesTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -4,7 +4,7 @@
 #   tools/fuzz.sh TARGET [SECONDS]        fuzz for SECONDS (default 60), 0 = until it finds something
 #   tools/fuzz.sh TARGET --replay FILE…   run the given inputs once (to check a crash or a fix)
 #
-# Targets: TraceReader PunchDetector LabelParser InputEvents JoystickEvents Evemu.
+# Targets: TraceReader PunchDetector LabelParser InputEvents JoystickEvents Evemu ServerMessages.
 # The modules are compiled straight from Sources/ with swiftc, outside Package.swift, so a plain
 # `swift build` / `swift test` never sees the fuzzers. Build products and the growing corpus live in
 # .build-fuzz/; crashes, hangs and out-of-memory inputs land in .build-fuzz/artifacts/<TARGET>/.
@@ -18,6 +18,7 @@ shift
 case $target in
     TraceReader | PunchDetector | LabelParser) module=PunchKit ;;
     InputEvents | JoystickEvents | Evemu) module=InputDevices ;;
+    ServerMessages) module=FightServer ;;
     *) echo "unknown target $target" >&2; exit 64 ;;
 esac
 
@@ -27,20 +28,28 @@ build=$root/.build-fuzz/build-${sanitize//,/-}
 mkdir -p "$build"
 flags=(-O -g -swift-version 6 -parse-as-library -sanitize="$sanitize" -I "$build")
 
-# A module compiled once into a static library (instrumented for coverage and ASan).
+# A module compiled once into a static library (instrumented for coverage and ASan) from the
+# Swift files under SOURCES (a space-separated list of folders and files).
 compile_module() {
-    local name=$1; shift
-    if [[ ! -f $build/lib$name.a || -n $(find Sources/"$name" -newer "$build/lib$name.a" -print -quit) ]]; then
+    local name=$1 sources=$2; shift 2
+    if [[ ! -f $build/lib$name.a || -n $(find $sources -newer "$build/lib$name.a" -print -quit) ]]; then
         echo "building $name" >&2
         swiftc "${flags[@]}" -wmo -module-name "$name" -emit-module -emit-module-path "$build/$name.swiftmodule" \
-            -emit-library -static -o "$build/lib$name.a" "$@" $(find Sources/"$name" -name '*.swift' | sort)
+            -emit-library -static -o "$build/lib$name.a" "$@" $(find $sources -name '*.swift' | sort)
     fi
 }
 
 libs=()
 if [[ $module == PunchKit ]]; then
-    compile_module PunchKit
+    compile_module PunchKit Sources/PunchKit
     libs=(-lPunchKit)
+elif [[ $module == FightServer ]]; then
+    # Only the protocol (and the account requests' body): what reads a message needs neither
+    # Hummingbird nor the store, so the fuzzer builds without them.
+    compile_module PunchKit Sources/PunchKit
+    compile_module FightEngine Sources/FightEngine
+    compile_module FightServer "Sources/FightServer/Protocol Sources/FightServer/Accounts/Credentials.swift"
+    libs=(-lFightServer -lFightEngine -lPunchKit)
 else
     # The C shim, with the module map SwiftPM would generate for it.
     shims=$root/Sources/CInputDevicesShims
@@ -48,7 +57,7 @@ else
     printf 'module CInputDevicesShims {\n    header "%s/include/CInputDevicesShims.h"\n    export *\n}\n' "$shims" \
         >"$build/CInputDevicesShims/module.modulemap"
     clang -O1 -g -fsanitize="${sanitize/fuzzer/fuzzer-no-link}" -c "$shims/shims.c" -I "$shims/include" -o "$build/shims.o"
-    compile_module InputDevices -Xcc -fmodule-map-file="$build/CInputDevicesShims/module.modulemap"
+    compile_module InputDevices Sources/InputDevices -Xcc -fmodule-map-file="$build/CInputDevicesShims/module.modulemap"
     libs=(-lInputDevices "$build/shims.o" -Xcc -fmodule-map-file="$build/CInputDevicesShims/module.modulemap")
 fi
 # The entry point is shared with the regression test that replays Tests/Fixtures/fuzz/.
@@ -65,11 +74,13 @@ export SWIFT_BACKTRACE=enable=no
 # ASan: report leaks too; libFuzzer counts memory itself (-rss_limit_mb below).
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1:quarantine_size_mb=32}
 
-# -timeout=1: over a second on one input is a hang. -rss_limit_mb: ASan's shadow memory and
+# -timeout=1: over a second on one input is a hang. The timer is wall-clock time: on a loaded
+# machine (or under `nice`) FUZZ_TIMEOUT=10 keeps a starved run from reporting hangs that are not
+# there; replay what it calls slow with the default to tell. -rss_limit_mb: ASan's shadow memory and
 # quarantine (cut to 32 MB) and the corpus take 300-500 MB on their own.
 # -malloc_limit_mb=100: any single allocation over 100 MB is a defect.
-options=(-timeout=1 -rss_limit_mb=1024 -malloc_limit_mb=100 -max_len="${FUZZ_MAX_LEN:-65536}"
-    -dict="Fuzz/dictionaries/$target.dict" -print_final_stats=1)
+options=(-timeout="${FUZZ_TIMEOUT:-1}" -rss_limit_mb=1024 -malloc_limit_mb=100 -max_len="${FUZZ_MAX_LEN:-65536}"
+    -dict="Fuzz/dictionaries/$target.dict" -print_final_stats=1 -report_slow_units=1)
 
 if [[ ${1:-} == --replay ]]; then
     shift

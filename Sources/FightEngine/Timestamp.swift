@@ -56,6 +56,68 @@ extension Timestamp {
             + "\(Self.padded(secondOfDay % 60, 2))Z"
     }
 
+    /// Parses what `iso8601` writes, `2026-11-22T04:49:04Z`, and the same moment written with a
+    /// fraction of a second (dropped) or an offset (`+01:00`); `nil` for anything else.
+    ///
+    /// The inverse of `iso8601` in the same proleptic Gregorian calendar: Foundation's parser
+    /// switches to the Julian calendar before 1582, so a time written here came back days off.
+    public init?(iso8601 text: some StringProtocol) {
+        var scanner = Array(text.utf8)[...]
+        func number(_ digits: Int) -> Int64? {
+            guard scanner.count >= digits else { return nil }
+            var value: Int64 = 0
+            for byte in scanner.prefix(digits) {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+                value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+            }
+            scanner = scanner.dropFirst(digits)
+            return value
+        }
+        func skip(_ character: Unicode.Scalar) -> Bool {
+            guard scanner.first == UInt8(ascii: character) else { return false }
+            scanner = scanner.dropFirst()
+            return true
+        }
+        guard let year = number(4), skip("-"), let month = number(2), (1...12).contains(month), skip("-"),
+            let day = number(2), (1...Self.daysIn(month: month, year: year)).contains(day), skip("T"),
+            let hour = number(2), hour < 24, skip(":"), let minute = number(2), minute < 60, skip(":"),
+            let second = number(2), second < 60
+        else { return nil }
+        if skip(".") {
+            guard number(1) != nil else { return nil }
+            while number(1) != nil {}
+        }
+        var offset: Int64 = 0
+        if !skip("Z") {
+            let sign: Int64 = skip("+") ? 1 : skip("-") ? -1 : 0
+            guard sign != 0, let hours = number(2), hours < 24, skip(":"), let minutes = number(2), minutes < 60
+            else { return nil }
+            offset = sign * (hours * 3600 + minutes * 60)
+        }
+        guard scanner.isEmpty else { return nil }
+        let days = Self.daysSince1970(year: year, month: month, day: day)
+        self.init(secondsSince1970: days * 86_400 + hour * 3600 + minute * 60 + second - offset)
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's `days_from_civil`,
+    /// the inverse of `civilDate`).
+    static func daysSince1970(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let marchYear = month <= 2 ? year - 1 : year
+        let era = marchYear.floorDivided(by: 400)
+        let yearOfEra = marchYear - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    private static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
     /// Year, month and day of the proleptic Gregorian calendar for a count of days since 1970-01-01
     /// (Howard Hinnant's `civil_from_days`, exact for every representable day).
     static func civilDate(daysSince1970: Int64) -> (year: Int64, month: Int64, day: Int64) {

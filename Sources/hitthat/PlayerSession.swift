@@ -183,7 +183,7 @@ actor PlayerSession {
     private func receive(_ text: String) {
         let message: ServerMessage
         do {
-            message = try MessageCodec.decode(ServerMessage.self, from: text)
+            message = try MessageCodec.decodeReply(text)
         } catch {
             output.note("unreadable message from the server: \(error)")
             return

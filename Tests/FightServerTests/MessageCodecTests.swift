@@ -1,3 +1,4 @@
+import FightEngine
 import FightServer
 import Testing
 
@@ -37,6 +38,17 @@ import Testing
         ) {
             try MessageCodec.decode(ClientMessage.self, from: text)
         }
+    }
+
+    /// A long fight's replay is longer than what the server reads from a client; the client
+    /// reads it, up to the WebSocket's frame limit.
+    @Test func aReplyLongerThanAClientMessageDecodes() throws {
+        let events = (1...500).map { WireEvent(kind: "turnPassed", at: Timestamp(secondsSince1970: 1_800_000_000 + $0)) }
+        let reply = ServerMessage(ref: 1, .events(EventsReply(fight: 7, events: events)))
+        let text = MessageCodec.encode(reply)
+        #expect(text.utf8.count > ProtocolLimits.maxMessageBytes)
+        #expect(try MessageCodec.decodeReply(text) == reply)
+        #expect(throws: ProtocolError.self) { try MessageCodec.decode(ServerMessage.self, from: text) }
     }
 
     @Test func theDamageBoundIsTheDetectorsAtSixteenG() {

@@ -117,6 +117,6 @@ final class RunningCommand: Sendable {
 
     /// The server messages among the output lines.
     var messages: [ServerMessage] {
-        output.compactMap { try? MessageCodec.decode(ServerMessage.self, from: $0) }
+        output.compactMap { try? MessageCodec.decodeReply($0) }
     }
 }

@@ -37,7 +37,7 @@ public final class FightClient: Sendable {
             .POST, path, body: MessageCodec.encode(credentials), to: address)
         let reply: ServerMessage
         do {
-            reply = try MessageCodec.decode(ServerMessage.self, from: body)
+            reply = try MessageCodec.decodeReply(body)
         } catch {
             throw ConnectionError(
                 "\(address)\(path) answered \(status) with something that is not a protocol message: \(error)")
@@ -56,7 +56,7 @@ public final class FightClient: Sendable {
 
     /// What the server sends, decoded; a message that does not decode ends the stream with its error.
     public var messages: AsyncThrowingMapSequence<AsyncThrowingStream<String, any Error>, ServerMessage> {
-        socket.messages.map { text in try MessageCodec.decode(ServerMessage.self, from: text) }
+        socket.messages.map { text in try MessageCodec.decodeReply(text) }
     }
 
     /// The raw text the server sends.

@@ -178,6 +178,18 @@ public struct PunchRequest: Hashable, Sendable, Codable {
     }
 }
 
+extension PunchRequest {
+    /// Checks what can be checked before the fight is looked up: damage a sensor can have measured.
+    public func validate() throws(ProtocolError) {
+        guard (1...ProtocolLimits.maxDamage).contains(damage) else {
+            throw ProtocolError(
+                .invalid,
+                "damage: expected 1 to \(ProtocolLimits.maxDamage) (4 per g up to a ±16 g sensor), got \(damage)",
+                field: "damage")
+        }
+    }
+}
+
 /// The body of `replay`.
 public struct ReplayRequest: Hashable, Sendable, Codable {
     /// The fight.

@@ -6,16 +6,15 @@ import Foundation
 public enum MessageCodec {
     /// Decodes a message of type `Message` from JSON text.
     ///
-    /// Text longer than `ProtocolLimits.maxMessageBytes` is `tooLarge` before it is parsed; text
-    /// that is not JSON is `malformed`; a missing or mistyped field is `invalid` naming the field's
-    /// path; an unknown `type` is `unknownType`.
+    /// Text longer than `limit` bytes (`ProtocolLimits.maxMessageBytes` unless told) is `tooLarge`
+    /// before it is parsed; text that is not JSON is `malformed`; a missing or mistyped field is
+    /// `invalid` naming the field's path; an unknown `type` is `unknownType`.
     public static func decode<Message: Decodable>(
-        _ type: Message.Type, from text: String
+        _ type: Message.Type, from text: String, limit: Int = ProtocolLimits.maxMessageBytes
     ) throws(ProtocolError) -> Message {
         let bytes = text.utf8.count
-        guard bytes <= ProtocolLimits.maxMessageBytes else {
-            throw ProtocolError(
-                .tooLarge, "message is \(bytes) bytes; expected at most \(ProtocolLimits.maxMessageBytes)")
+        guard bytes <= limit else {
+            throw ProtocolError(.tooLarge, "message is \(bytes) bytes; expected at most \(limit)")
         }
         let data = Data(text.utf8)
         do {
@@ -29,6 +28,12 @@ public enum MessageCodec {
         } catch {
             throw ProtocolError(.malformed, "expected a JSON object: \(error)")
         }
+    }
+
+    /// Decodes what the server sent. Its replies are not held to `maxMessageBytes` (a long history
+    /// or replay is longer), only to the WebSocket's `maxFrameBytes`.
+    public static func decodeReply(_ text: String) throws(ProtocolError) -> ServerMessage {
+        try decode(ServerMessage.self, from: text, limit: ProtocolLimits.maxFrameBytes)
     }
 
     /// Foundation reports a fraction where an integer belongs (`"damage": 9.5`) as invalid JSON

@@ -1,5 +1,4 @@
 import FightEngine
-import Foundation
 
 // The engine's types as the protocol shows them: flat objects with plain numbers for
 // identifiers and ISO 8601 strings for moments, so that a client in any language reads them
@@ -15,15 +14,15 @@ public struct WireTime: Hashable, Sendable, Codable, CustomStringConvertible {
     /// Wraps a moment.
     public init(_ timestamp: Timestamp) { self.timestamp = timestamp }
 
-    /// Parses `2026-11-22T05:00:00Z` (any offset ISO 8601 allows is accepted).
+    /// Parses `2026-11-22T05:00:00Z` (an offset such as `+01:00` and a fraction of a second are accepted).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
-        guard let date = try? Date(text, strategy: .iso8601) else {
+        guard let timestamp = Timestamp(iso8601: text) else {
             throw DecodingError.dataCorruptedError(
                 in: container, debugDescription: "expected an ISO 8601 time like 2026-11-22T05:00:00Z, found '\(text)'")
         }
-        timestamp = Timestamp(secondsSince1970: Int64(date.timeIntervalSince1970.rounded(.down)))
+        self.timestamp = timestamp
     }
 
     /// Writes the moment as ISO 8601 in UTC.

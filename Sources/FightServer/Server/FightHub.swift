@@ -125,12 +125,7 @@ actor FightHub {
         case .quickMatch: command = .quickMatch(me)
         case .leaveQuickMatch: command = .leaveQuickMatch(me)
         case .punch(let punch):
-            guard (1...ProtocolLimits.maxDamage).contains(punch.damage) else {
-                throw ProtocolError(
-                    .invalid,
-                    "damage: expected 1 to \(ProtocolLimits.maxDamage) (4 per g up to a ±16 g sensor), got \(punch.damage)",
-                    field: "damage")
-            }
+            try punch.validate()
             let fight = try fight(punch.fight, of: me)
             guard punch.after == fight.lastSequence else {
                 throw ProtocolError(
