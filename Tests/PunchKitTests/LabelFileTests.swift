@@ -16,6 +16,8 @@ import Testing
     @Test(arguments: [
         ("begin,end,type\n", "x:1:1: expected the header start,end,type"),
         ("start,end,type\n1,2\n", "x:2:3: expected 3 fields"),
+        ("start,end,type\n1,2,jab,\n", "x:2:4: expected 3 fields (start,end,type), found 4"),
+        ("start,end,type\n1,2,jab,,,,,,\n", "x:2:4: expected 3 fields (start,end,type), found 9"),
         ("start,end,type\n1,abc,jab\n", "x:2:2: expected a number of seconds, found \"abc\""),
         ("start,end,type\n1,2,kick\n", "x:2:3: expected jab, uppercut or hook, found \"kick\""),
         ("start,end,type\n2,1,jab\n", "x:2:2: expected an end no earlier than the start 2"),
