@@ -22,6 +22,8 @@ actor PlayerSession {
     private var cardsAsked: Set<Int64> = []
     /// Requests the session made itself that are on their way out (then in `pending`).
     private var sending = 0
+    /// Fights the server's events named before their state was known: asked for, not answered yet.
+    private var statesAsked: Set<Int64> = []
     /// Whether the server has said `welcome` on the current connection.
     private var welcomed = false
     /// Whether this player waits in a quick-match room.
@@ -71,6 +73,7 @@ actor PlayerSession {
             client = nil
             welcomed = false
             pending.removeAll()
+            statesAsked.removeAll()
             punching = nil
             if isFinished { break }
             output.status("server gone; retrying in \(backoff)")
@@ -166,6 +169,18 @@ actor PlayerSession {
         if isFinished { await client?.close() }
     }
 
+    /// The fight a punch typed now goes to. A fight the last events named may still be on its way
+    /// (`matched` is shown before the fight's state comes back): up to 5 s, that answer is awaited
+    /// rather than the punch refused as out of turn.
+    func fightForTypedPunch() async -> FightView? {
+        var waits = 0
+        while fightAwaitingMyPunch() == nil, !statesAsked.isEmpty, client != nil, waits < 500 {
+            try? await Task.sleep(for: .milliseconds(10))
+            waits += 1
+        }
+        return fightAwaitingMyPunch()
+    }
+
     /// The fight this player may punch in now, if any.
     func fightAwaitingMyPunch() -> FightView? {
         guard let me else { return nil }
@@ -208,6 +223,7 @@ actor PlayerSession {
             }
         case .fight(let reply):
             follower.update(reply.fight)
+            statesAsked.remove(reply.fight.id)
         case .history(let reply):
             for view in reply.fights { follower.update(view) }
         case .events(let reply):
@@ -243,7 +259,9 @@ actor PlayerSession {
     private func follow(_ event: WireEvent) {
         switch follower.apply(event) {
         case .nothing: break
-        case .state(let fight): request(.fight(FightRef(fight: fight)))
+        case .state(let fight):
+            statesAsked.insert(fight)
+            request(.fight(FightRef(fight: fight)))
         case .replay(let fight, let after): request(.replay(ReplayRequest(fight: fight, after: after)))
         }
         if let fight = event.fight, punching?.fight == fight, (event.sequence ?? 0) > (punching?.after ?? 0) {

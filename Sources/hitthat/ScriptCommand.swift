@@ -92,7 +92,7 @@ enum ScriptCommand {
             if let fightID {
                 target = await session.follower.fights[fightID]
             } else {
-                target = await session.fightAwaitingMyPunch()
+                target = await session.fightForTypedPunch()
             }
             guard let target else { throw Error(description: "\(verb): it is not your turn in any fight") }
             self = .request(
