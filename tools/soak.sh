@@ -85,9 +85,6 @@ if [[ $kill_half_way == 1 ]]; then
     wait "$server" 2>/dev/null || true
     start_server
     echo "soak: restarted (pid $server)"
-    restarted_at=$((seconds / 2))
-else
-    restarted_at=0
 fi
 
 load_status=0
@@ -103,9 +100,9 @@ audit_status=0
 
 # MARK: - The figures
 
-python3 - "$work" "$restarted_at" "$load_status" "$audit_status" <<'EOF'
-import json, sys
-work, restarted_at, load_status, audit_status = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+python3 - "$work" "$load_status" "$audit_status" <<'EOF'
+import json, os, sys
+work, load_status, audit_status = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 failed = False
 try:
     load = json.load(open(f"{work}/load.json"))
@@ -128,7 +125,7 @@ audit = json.load(open(f"{work}/audit.json"))
 print(f"audit: {audit['fights']} fights, {audit['events']} events: {'consistent' if audit['consistent'] else 'NOT CONSISTENT'}")
 for problem in audit["problems"][:20]: print("   ", problem)
 failed |= audit_status != 0 or not audit["consistent"]
-samples = [line.split() for line in open(f"{work}/memory.txt")] if restarted_at >= 0 else []
+samples = [line.split() for line in open(f"{work}/memory.txt")] if os.path.exists(f"{work}/memory.txt") else []
 samples = [(int(t), pid, int(kb)) for t, pid, kb in samples]
 last_pid = samples[-1][1] if samples else None
 run = [s for s in samples if s[1] == last_pid]

@@ -14,8 +14,8 @@ extension FightStore {
             let found = try nearestUnseen(
                 for: viewer, maxDistanceKm: maxDistanceKm ?? referee.rules.matchRadiusKm, in: db)
             if case .success(let matchup?) = found {
-                try db.execute(
-                    sql: "INSERT INTO shown (viewer_id, shown_id, shown_at) VALUES (?, ?, ?)",
+                try db.cachedStatement(
+                    sql: "INSERT INTO shown (viewer_id, shown_id, shown_at) VALUES (?, ?, ?)").execute(
                     arguments: [viewer.rawValue, matchup.opponent.id.rawValue, now.secondsSince1970])
             }
             return found

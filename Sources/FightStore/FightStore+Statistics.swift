@@ -13,7 +13,7 @@ extension FightStore {
     @discardableResult
     public func rebuildStatistics() throws -> Statistics {
         try immediateTransaction { db in
-            try db.execute(sql: "DELETE FROM statistics")
+            try db.cachedStatement(sql: "DELETE FROM statistics").execute()
             for event in try EventRows.fetch(db) { try StatisticsRows.record(event, in: db) }
             return try StatisticsRows.fetchAll(db)
         }
@@ -27,11 +27,11 @@ enum StatisticsRows {
             let key = columns(entry.scope)
             let arguments: StatementArguments = [key.scope, key.fighter, key.versus]
             let saved = try Row.fetchOne(
-                db, sql: "SELECT * FROM statistics WHERE scope = ? AND fighter_id = ? AND versus_id = ?",
+                db.cachedStatement(sql: "SELECT * FROM statistics WHERE scope = ? AND fighter_id = ? AND versus_id = ?"),
                 arguments: arguments)
             let line = (saved.map(decode) ?? StatLine()).recording(battleAt: entry.at, won: entry.won)
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO statistics VALUES (?, ?, ?, ?, ?, ?, ?)",
+            try db.cachedStatement(
+                sql: "INSERT OR REPLACE INTO statistics VALUES (?, ?, ?, ?, ?, ?, ?)").execute(
                 arguments: arguments + [
                     line.qtyBattles, line.qtyWins, line.lastBattle?.secondsSince1970, line.lastWin?.secondsSince1970,
                 ])
@@ -40,7 +40,7 @@ enum StatisticsRows {
 
     static func fetchAll(_ db: Database) throws -> Statistics {
         var lines: [StatScope: StatLine] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT * FROM statistics") {
+        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM statistics")) {
             let fighter = FighterID(row["fighter_id"]), versus = FighterID(row["versus_id"])
             let scope: StatScope
             switch row["scope"] as String {

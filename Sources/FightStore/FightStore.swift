@@ -8,21 +8,16 @@ import GRDB
 ///
 /// Commands are serialised: each runs load → reduce → save inside one `BEGIN IMMEDIATE`
 /// transaction, so two punches sent at once are decided one after the other and the second sees
-/// the turn the first one passed. The file is in WAL mode with `synchronous = FULL`, so a commit
-/// that returned survives a crash or power loss.
+/// the turn the first one passed. The file is in WAL mode; what a commit that returned survives
+/// is the store's `Durability`.
 public final class FightStore: Sendable {
     /// The rules commands are judged by.
     public let referee: Referee
     let database: DatabasePool
 
     /// Opens (creating and migrating if needed) the store at `path`.
-    public init(path: String, rules: Rules = Rules()) throws {
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = FULL")
-        }
-        database = try DatabasePool(path: path, configuration: configuration)
+    public init(path: String, rules: Rules = Rules(), durability: Durability = .powerLoss) throws {
+        database = try DatabasePool(path: path, configuration: durability.configuration)
         referee = Referee(rules: rules)
         try Schema.migrator.migrate(database)
     }
@@ -55,13 +50,13 @@ public final class FightStore: Sendable {
     /// returns, rolls back when it throws.
     func immediateTransaction<T>(_ work: (Database) throws -> T) throws -> T {
         try database.writeWithoutTransaction { db in
-            try db.execute(sql: "BEGIN IMMEDIATE")
+            try db.cachedStatement(sql: "BEGIN IMMEDIATE").execute()
             do {
                 let result = try work(db)
-                try db.execute(sql: "COMMIT")
+                try db.cachedStatement(sql: "COMMIT").execute()
                 return result
             } catch {
-                try? db.execute(sql: "ROLLBACK")
+                try? db.cachedStatement(sql: "ROLLBACK").execute()
                 throw error
             }
         }
@@ -75,8 +70,8 @@ extension FightStore {
     /// fight, open fights of the pair or fighter it concerns, rooms, and the next identifiers.
     func slice(for command: Command, at now: Timestamp, in db: Database) throws -> FightState {
         var state = FightState(
-            nextFighterID: FighterID(try Int64.fetchOne(db, sql: "SELECT coalesce(max(id), 0) + 1 FROM fighters") ?? 1),
-            nextFightID: FightID(try Int64.fetchOne(db, sql: "SELECT coalesce(max(id), 0) + 1 FROM fights") ?? 1))
+            nextFighterID: FighterID(try Int64.fetchOne(db.cachedStatement(sql: "SELECT coalesce(max(id), 0) + 1 FROM fighters")) ?? 1),
+            nextFightID: FightID(try Int64.fetchOne(db.cachedStatement(sql: "SELECT coalesce(max(id), 0) + 1 FROM fights")) ?? 1))
         var fights: [Fight] = []
         if let id = command.fight {
             fights += try FightRows.fetch(db, where: "id = ?", [id.rawValue])
@@ -94,12 +89,12 @@ extension FightStore {
         case .quickMatch(let id):
             fights += try FightRows.fetch(
                 db, where: "is_open AND (challenger_id = ? OR opponent_id = ?)", [id.rawValue, id.rawValue])
-            state.rooms = try Row.fetchAll(db, sql: "SELECT fighter_id, opened_at FROM rooms").map { row in
+            state.rooms = try Row.fetchAll(db.cachedStatement(sql: "SELECT fighter_id, opened_at FROM rooms")).map { row in
                 Room(fighter: FighterID(row["fighter_id"]), openedAt: Timestamp(secondsSince1970: row["opened_at"]))
             }
         case .leaveQuickMatch(let id):
             if let openedAt = try Int64.fetchOne(
-                db, sql: "SELECT opened_at FROM rooms WHERE fighter_id = ?", arguments: [id.rawValue])
+                db.cachedStatement(sql: "SELECT opened_at FROM rooms WHERE fighter_id = ?"), arguments: [id.rawValue])
             {
                 state.rooms = [Room(fighter: id, openedAt: Timestamp(secondsSince1970: openedAt))]
             }
@@ -130,11 +125,11 @@ extension FightStore {
         }
         if after.rooms != before.rooms {
             for room in before.rooms where !after.rooms.contains(room) {
-                try db.execute(sql: "DELETE FROM rooms WHERE fighter_id = ?", arguments: [room.fighter.rawValue])
+                try db.cachedStatement(sql: "DELETE FROM rooms WHERE fighter_id = ?").execute(arguments: [room.fighter.rawValue])
             }
             for room in after.rooms where !before.rooms.contains(room) {
-                try db.execute(
-                    sql: "INSERT INTO rooms (fighter_id, opened_at) VALUES (?, ?)",
+                try db.cachedStatement(
+                    sql: "INSERT INTO rooms (fighter_id, opened_at) VALUES (?, ?)").execute(
                     arguments: [room.fighter.rawValue, room.openedAt.secondsSince1970])
             }
         }
@@ -197,7 +192,7 @@ extension FightStore {
     /// The quick-match rooms, oldest first.
     public func rooms() throws -> [Room] {
         try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT fighter_id, opened_at FROM rooms ORDER BY opened_at, fighter_id").map {
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT fighter_id, opened_at FROM rooms ORDER BY opened_at, fighter_id")).map {
                 row in
                 Room(fighter: FighterID(row["fighter_id"]), openedAt: Timestamp(secondsSince1970: row["opened_at"]))
             }
@@ -208,7 +203,7 @@ extension FightStore {
     /// sends `Command.settleDeadlines` then.
     public func nextDeadline() throws -> Timestamp? {
         try database.read { db in
-            try Int64.fetchOne(db, sql: "SELECT min(deadline) FROM fights WHERE is_open").map {
+            try Int64.fetchOne(db.cachedStatement(sql: "SELECT min(deadline) FROM fights WHERE is_open")).map {
                 Timestamp(secondsSince1970: $0)
             }
         }

@@ -25,13 +25,13 @@ enum FighterRows {
     }
 
     static func fetch(_ db: Database, where condition: String, _ arguments: StatementArguments) throws -> [Fighter] {
-        try Row.fetchAll(db, sql: "SELECT \(columns) FROM fighters WHERE \(condition)", arguments: arguments).map(
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT \(columns) FROM fighters WHERE \(condition)"), arguments: arguments).map(
             decode)
     }
 
     /// Inserts or updates `fighter`, and its R*Tree entry when the location changed.
     static func save(_ fighter: Fighter, replacing old: Fighter?, in db: Database) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO fighters (\(columns), username_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(id) DO UPDATE SET
@@ -39,7 +39,7 @@ enum FighterRows {
                     latitude = excluded.latitude, longitude = excluded.longitude,
                     height_cm = excluded.height_cm, weight_kg = excluded.weight_kg, reach_cm = excluded.reach_cm,
                     wins = excluded.wins, losses = excluded.losses, draws = excluded.draws
-                """,
+                """).execute(
             arguments: [
                 fighter.id.rawValue, fighter.username.rawValue, fighter.displayName, fighter.bio,
                 fighter.location?.latitude, fighter.location?.longitude, fighter.profile.heightCm,
@@ -48,13 +48,13 @@ enum FighterRows {
             ])
         guard fighter.location != old?.location else { return }
         if let location = fighter.location {
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO fighter_locations VALUES (?, ?, ?, ?, ?)",
+            try db.cachedStatement(
+                sql: "INSERT OR REPLACE INTO fighter_locations VALUES (?, ?, ?, ?, ?)").execute(
                 arguments: [
                     fighter.id.rawValue, location.latitude, location.latitude, location.longitude, location.longitude,
                 ])
         } else {
-            try db.execute(sql: "DELETE FROM fighter_locations WHERE id = ?", arguments: [fighter.id.rawValue])
+            try db.cachedStatement(sql: "DELETE FROM fighter_locations WHERE id = ?").execute(arguments: [fighter.id.rawValue])
         }
     }
 }
@@ -63,19 +63,19 @@ enum FighterRows {
 
 enum FightRows {
     static func fetch(_ db: Database, where condition: String, _ arguments: StatementArguments) throws -> [Fight] {
-        try Row.fetchAll(db, sql: "SELECT id, body FROM fights WHERE \(condition)", arguments: arguments).map { row in
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT id, body FROM fights WHERE \(condition)"), arguments: arguments).map { row in
             try JSON.decode(Fight.self, from: row["body"], table: "fights", rowID: row["id"])
         }
     }
 
     static func save(_ fight: Fight, in db: Database) throws {
         let (low, high) = (min(fight.challenger, fight.opponent), max(fight.challenger, fight.opponent))
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO fights (id, challenger_id, opponent_id, pair_low, pair_high, is_open, deadline, body)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(id) DO UPDATE SET is_open = excluded.is_open, deadline = excluded.deadline, body = excluded.body
-                """,
+                """).execute(
             arguments: [
                 fight.id.rawValue, fight.challenger.rawValue, fight.opponent.rawValue, low.rawValue, high.rawValue,
                 fight.isOpen, fight.deadline?.secondsSince1970, try JSON.encode(fight),
@@ -92,15 +92,15 @@ enum EventRows {
         case .fight(let e): (fight, sequence) = (e.fight.rawValue, e.sequence)
         case .fighter(let e): fighter = e.fighter.rawValue
         }
-        try db.execute(
-            sql: "INSERT INTO events (fight_id, sequence, fighter_id, at, body) VALUES (?, ?, ?, ?, ?)",
+        try db.cachedStatement(
+            sql: "INSERT INTO events (fight_id, sequence, fighter_id, at, body) VALUES (?, ?, ?, ?, ?)").execute(
             arguments: [fight, sequence, fighter, event.at.secondsSince1970, try JSON.encode(event)])
     }
 
     static func fetch(
         _ db: Database, where condition: String = "1", _ arguments: StatementArguments = []
     ) throws -> [Event] {
-        try Row.fetchAll(db, sql: "SELECT id, body FROM events WHERE \(condition) ORDER BY id", arguments: arguments)
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT id, body FROM events WHERE \(condition) ORDER BY id"), arguments: arguments)
             .map { row in
                 try JSON.decode(Event.self, from: row["body"], table: "events", rowID: row["id"])
             }

@@ -61,9 +61,10 @@ actor LoadBot {
 
     var me: Int64? { session?.fighter.id }
 
-    /// Whether the client is done: past the time to stop matching, in no room, every fight over.
+    /// Whether the client is done: past the time to stop matching, in no room, every fight it has
+    /// heard of known and over.
     private var isDone: Bool {
-        recorder.clock.now >= plan.stopMatching && !inRoom && matchAsked == nil
+        recorder.clock.now >= plan.stopMatching && !inRoom && matchAsked == nil && follower.awaitingState.isEmpty
             && follower.fights.values.allSatisfy { $0.phase == "finished" }
     }
 
@@ -173,11 +174,8 @@ actor LoadBot {
 
     /// After `hello`: asks for what happened while away in every fight it follows.
     private func caughtUp(with welcome: Welcome) async {
-        let open = Dictionary(welcome.openFights.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        for view in welcome.openFights where follower.fights[view.id] == nil { follower.update(view) }
-        for view in follower.fights.values where view.phase != "finished" {
-            if let now = open[view.id], now.lastSequence == view.lastSequence { continue }
-            await request(.replay(ReplayRequest(fight: view.id, after: view.lastSequence)))
+        for need in follower.catchUp(openFights: welcome.openFights) {
+            if let request = need.request { await self.request(request) }
         }
     }
 
@@ -196,11 +194,7 @@ actor LoadBot {
         case "leftRoom", "matched": inRoom = false
         default: break
         }
-        switch follower.apply(event) {
-        case .nothing: break
-        case .state(let fight): await request(.fight(FightRef(fight: fight)))
-        case .replay(let fight, let after): await request(.replay(ReplayRequest(fight: fight, after: after)))
-        }
+        if let request = follower.apply(event).request { await self.request(request) }
     }
 
     private func refused(_ error: ProtocolError, purpose: Sent?, hadRef: Bool) async {

@@ -22,8 +22,6 @@ actor PlayerSession {
     private var cardsAsked: Set<Int64> = []
     /// Requests the session made itself that are on their way out (then in `pending`).
     private var sending = 0
-    /// Fights the server's events named before their state was known: asked for, not answered yet.
-    private var statesAsked: Set<Int64> = []
     /// Whether the server has said `welcome` on the current connection.
     private var welcomed = false
     /// Whether this player waits in a quick-match room.
@@ -73,7 +71,6 @@ actor PlayerSession {
             client = nil
             welcomed = false
             pending.removeAll()
-            statesAsked.removeAll()
             punching = nil
             if isFinished { break }
             output.status("server gone; retrying in \(backoff)")
@@ -174,7 +171,7 @@ actor PlayerSession {
     /// rather than the punch refused as out of turn.
     func fightForTypedPunch() async -> FightView? {
         var waits = 0
-        while fightAwaitingMyPunch() == nil, !statesAsked.isEmpty, client != nil, waits < 500 {
+        while fightAwaitingMyPunch() == nil, !follower.awaitingState.isEmpty, client != nil, waits < 500 {
             try? await Task.sleep(for: .milliseconds(10))
             waits += 1
         }
@@ -208,22 +205,11 @@ actor PlayerSession {
         case .welcome(let welcome):
             welcomed = true
             Task { await self.flushQueue() }
-            for view in welcome.openFights {
-                // Events missed while away are asked for, not skipped over by taking the new state.
-                if let known = follower.fights[view.id], known.lastSequence < view.lastSequence {
-                    request(.replay(ReplayRequest(fight: view.id, after: known.lastSequence)))
-                } else {
-                    follower.update(view)
-                }
-            }
-            // Fights that ended while away are not open any more: ask how they ended.
-            let open = Set(welcome.openFights.map(\.id))
-            for view in follower.fights.values where view.phase != "finished" && !open.contains(view.id) {
-                request(.fight(FightRef(fight: view.id)))
+            for need in follower.catchUp(openFights: welcome.openFights) {
+                if let request = need.request { self.request(request) }
             }
         case .fight(let reply):
             follower.update(reply.fight)
-            statesAsked.remove(reply.fight.id)
         case .history(let reply):
             for view in reply.fights { follower.update(view) }
         case .events(let reply):
@@ -257,13 +243,7 @@ actor PlayerSession {
     }
 
     private func follow(_ event: WireEvent) {
-        switch follower.apply(event) {
-        case .nothing: break
-        case .state(let fight):
-            statesAsked.insert(fight)
-            request(.fight(FightRef(fight: fight)))
-        case .replay(let fight, let after): request(.replay(ReplayRequest(fight: fight, after: after)))
-        }
+        if let request = follower.apply(event).request { self.request(request) }
         if let fight = event.fight, punching?.fight == fight, (event.sequence ?? 0) > (punching?.after ?? 0) {
             punching = nil
         }

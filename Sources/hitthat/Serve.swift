@@ -1,5 +1,6 @@
 import ArgumentParser
 import FightServer
+import FightStore
 import Logging
 
 /// `hitthat serve`: the fight server.
@@ -20,6 +21,12 @@ struct Serve: ParsableCommand {
 
     @Option(help: "The SQLite file to keep everything in.")
     var database = "./hitthat.sqlite"
+
+    @Option(
+        help: ArgumentHelp(
+            "What an acknowledged command survives: process-crash (kill -9; the default) or power-loss (an fsync a command).",
+            valueName: "durability"))
+    var durability = Durability.processCrash
 
     @Option(help: "Seconds a fighter has to punch before the turn passes.")
     var turnTimeout: Int64 = 60
@@ -48,7 +55,7 @@ struct Serve: ParsableCommand {
         var logger = Logger(label: "hitthat.serve")
         logger.logLevel = logLevel
         var configuration = ServerConfiguration(
-            host: host, port: port, databasePath: database, passwordRounds: passwordRounds)
+            host: host, port: port, databasePath: database, durability: durability, passwordRounds: passwordRounds)
         configuration.rules.turnTimeout = turnTimeout
         let server: FightServer
         do {
@@ -65,3 +72,4 @@ struct Serve: ParsableCommand {
 }
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}
+extension Durability: ExpressibleByArgument {}

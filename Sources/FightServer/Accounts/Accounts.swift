@@ -1,5 +1,6 @@
 import Crypto
 import FightEngine
+import FightStore
 import Foundation
 import GRDB
 import Synchronization
@@ -17,11 +18,8 @@ public final class Accounts: Sendable {
     private let sessions = Mutex<[String: FighterID]>([:])
 
     /// Opens the tables in the file at `path`, creating them if needed.
-    public init(path: String) throws {
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-        database = try DatabasePool(path: path, configuration: configuration)
+    public init(path: String, durability: Durability = .powerLoss) throws {
+        database = try DatabasePool(path: path, configuration: durability.configuration)
         try database.write { db in
             try db.execute(
                 sql: """

@@ -12,13 +12,13 @@ struct Gatekeeper: Sendable {
     let clock: ServerClock
     /// PBKDF2 rounds for new passwords.
     let passwordRounds: Int
+    let hashing: PasswordHashing
 
     /// Creates the fighter and their account, and opens a session.
     func register(_ credentials: Credentials) async throws -> Session {
         try Self.check(credentials.password)
         let rounds = passwordRounds
-        // Hashing takes a tenth of a second of CPU on purpose; it must not hold up a network thread.
-        let hash = try await NIOThreadPool.singleton.runIfActive {
+        let hash = try await hashing.run {
             try PasswordHash(hashing: credentials.password, rounds: rounds)
         }
         let registration = Registration(
@@ -52,7 +52,7 @@ struct Gatekeeper: Sendable {
         guard let fighter = try store.fighter(named: credentials.username),
             let hash = try accounts.passwordHash(of: fighter.id)
         else { throw refused }
-        let matches = try await NIOThreadPool.singleton.runIfActive { try hash.matches(credentials.password) }
+        let matches = try await hashing.run { try hash.matches(credentials.password) }
         guard matches else { throw refused }
         return Session(
             token: try accounts.openSession(for: fighter.id, at: clock.now()),

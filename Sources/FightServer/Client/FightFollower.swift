@@ -9,6 +9,8 @@
 public struct FightFollower: Sendable {
     /// The fights as last known, by identifier.
     public private(set) var fights: [Int64: FightView] = [:]
+    /// Fights heard of by an event whose state has not come yet.
+    public private(set) var awaitingState: Set<Int64> = []
 
     /// Follows no fight yet.
     public init() {}
@@ -21,10 +23,20 @@ public struct FightFollower: Sendable {
         case state(fight: Int64)
         /// The events after `after`: some are missing.
         case replay(fight: Int64, after: Int)
+
+        /// The request that meets the need.
+        public var request: ClientRequest? {
+            switch self {
+            case .nothing: nil
+            case .state(let fight): .fight(FightRef(fight: fight))
+            case .replay(let fight, let after): .replay(ReplayRequest(fight: fight, after: after))
+            }
+        }
     }
 
     /// Takes a fight's state as the server sent it, unless what is known is newer.
     public mutating func update(_ view: FightView) {
+        awaitingState.remove(view.id)
         if let known = fights[view.id], known.lastSequence > view.lastSequence { return }
         fights[view.id] = view
     }
@@ -32,12 +44,35 @@ public struct FightFollower: Sendable {
     /// Applies a fight event (fighter events are not about fights: `.nothing`).
     public mutating func apply(_ event: WireEvent) -> Need {
         guard let id = event.fight, let sequence = event.sequence else { return .nothing }
-        guard var view = fights[id] else { return .state(fight: id) }
+        guard var view = fights[id] else {
+            awaitingState.insert(id)
+            return .state(fight: id)
+        }
         if sequence <= view.lastSequence { return .nothing }
         if sequence > view.lastSequence + 1 { return .replay(fight: id, after: view.lastSequence) }
         view.apply(event)
         fights[id] = view
         return .nothing
+    }
+
+    /// What to ask for on a new connection, given the fights the server says are open (`welcome`).
+    /// Missed events are replayed rather than skipped over by taking the new state, in the fights
+    /// still open and in those that ended while away; fights heard of but not known are asked for.
+    public mutating func catchUp(openFights: [FightView]) -> [Need] {
+        var needs: [Need] = []
+        var open: Set<Int64> = []
+        for view in openFights where open.insert(view.id).inserted {
+            if let known = fights[view.id] {
+                if known.lastSequence < view.lastSequence { needs.append(.replay(fight: view.id, after: known.lastSequence)) }
+            } else {
+                update(view)
+            }
+        }
+        for view in fights.values where view.phase != "finished" && !open.contains(view.id) {
+            needs.append(.replay(fight: view.id, after: view.lastSequence))
+        }
+        needs += awaitingState.sorted().map { .state(fight: $0) }
+        return needs
     }
 }
 

@@ -19,6 +19,8 @@ public struct ServerConfiguration: Sendable {
     public var port: Int
     /// The SQLite file: fighters, fights, events, statistics, accounts and sessions.
     public var databasePath: String
+    /// What an acknowledged command survives: by default the server being killed, not power loss.
+    public var durability: Durability
     /// The fight rules (turn timeout, challenge lifetime, …).
     public var rules: Rules
     /// PBKDF2 rounds for new passwords.
@@ -32,13 +34,15 @@ public struct ServerConfiguration: Sendable {
 
     /// Creates a configuration; the defaults are `hitthat serve`'s.
     public init(
-        host: String = "127.0.0.1", port: Int = 8080, databasePath: String = "./hitthat.sqlite", rules: Rules = Rules(),
+        host: String = "127.0.0.1", port: Int = 8080, databasePath: String = "./hitthat.sqlite",
+        durability: Durability = .processCrash, rules: Rules = Rules(),
         passwordRounds: Int = PasswordHash.defaultRounds, messagesPerSecond: Int = 20, messageBurst: Int = 40,
         clock: ServerClock = .system
     ) {
         self.host = host
         self.port = port
         self.databasePath = databasePath
+        self.durability = durability
         self.rules = rules
         self.passwordRounds = passwordRounds
         self.messagesPerSecond = messagesPerSecond
@@ -58,6 +62,7 @@ public struct ServerConfiguration: Sendable {
 public final class FightServer: Sendable {
     private let group: ServiceGroup
     private let hubLoop: MultiThreadedEventLoopGroup
+    private let passwordHashing: PasswordHashing
 
     /// Opens the database and prepares the server; `run()` starts it.
     /// - Parameter onRunning: called with the port once the server listens.
@@ -65,8 +70,9 @@ public final class FightServer: Sendable {
         configuration: ServerConfiguration, logger: Logger,
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws {
-        let store = try FightStore(path: configuration.databasePath, rules: configuration.rules)
-        let accounts = try Accounts(path: configuration.databasePath)
+        let store = try FightStore(
+            path: configuration.databasePath, rules: configuration.rules, durability: configuration.durability)
+        let accounts = try Accounts(path: configuration.databasePath, durability: configuration.durability)
         let hubLoop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let hub: FightHub
         do {
@@ -76,9 +82,10 @@ public final class FightServer: Sendable {
             throw error
         }
         self.hubLoop = hubLoop
+        passwordHashing = PasswordHashing()
         let gatekeeper = Gatekeeper(
             hub: hub, store: store, accounts: accounts, clock: configuration.clock,
-            passwordRounds: configuration.passwordRounds)
+            passwordRounds: configuration.passwordRounds, hashing: passwordHashing)
 
         let router = Router()
         router.get("health") { _, _ in Self.response(.ok, ServerMessage(.health(Health()))) }
@@ -137,9 +144,14 @@ public final class FightServer: Sendable {
         do {
             try await group.run()
         } catch {
-            try? await hubLoop.shutdownGracefully()
+            try? await stopThreads()
             throw error
         }
+        try await stopThreads()
+    }
+
+    private func stopThreads() async throws {
+        try await passwordHashing.shutdown()
         try await hubLoop.shutdownGracefully()
     }
 
