@@ -28,11 +28,13 @@ disconnects=${DISCONNECTS:-0.002}
 bad_messages=${BAD_MESSAGES:-0.02}
 seconds=$(python3 -c "print(int(float('$minutes') * 60))")
 
-swift build -c release --product hitthat >/dev/null
-swift build -c release --product hitthat-load >/dev/null
-bin=$(swift build -c release --show-bin-path)
 work=.build/soak/$(date +%Y%m%d-%H%M%S)
 mkdir -p "$work"
+for product in hitthat hitthat-load; do
+    swift build -c release --product "$product" >>"$work/build.log" 2>&1 ||
+        { echo "soak: the build failed; see $work/build.log" >&2; exit 1; }
+done
+bin=$(swift build -c release --show-bin-path)
 database=$work/hitthat.sqlite
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 echo "soak: $clients clients, $minutes min, think $think_ms ms, disconnects $disconnects, bad messages $bad_messages, kill -9 half way: $kill_half_way; in $work"

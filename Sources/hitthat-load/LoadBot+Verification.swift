@@ -93,7 +93,7 @@ private actor Conversation {
         // The iterator shares the stream's state, so the copy reads on where the last answer left off.
         var texts = self.texts
         while let text = try await texts.next(isolation: self) {
-            let message = try MessageCodec.decode(ServerMessage.self, from: text)
+            let message = try MessageCodec.decodeReply(text)
             if message.ref == ref { return message.body }
         }
         throw ConnectionError("the server closed the connection before answering \(request.type)")

@@ -147,7 +147,7 @@ actor LoadBot {
     private func receive(_ text: String) async {
         let message: ServerMessage
         do {
-            message = try MessageCodec.decode(ServerMessage.self, from: text)
+            message = try MessageCodec.decodeReply(text)
         } catch {
             recorder.problem("\(credentials.username): unreadable message from the server: \(error)")
             return

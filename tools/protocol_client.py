@@ -1,0 +1,205 @@
+#!/usr/bin/env python3
+"""A second, independent client of docs/PROTOCOL.md: Python's standard library only, with its own
+WebSocket framing (RFC 6455), sharing no code with the Swift client.
+
+Two players register over HTTP, open a WebSocket each, say hello, join quick match and punch in
+turn (each punch sent with `after` = the last sequence seen) until the fight ends. Then it checks
+that both saw the same fight events with sequences 1, 2, 3, … and no gap, that the stamina in the
+events is 100 minus the damage landed, that the server's `fight` state and both players'
+`history` and `profile` records agree with the `ended` event, and that a punch after the end is
+refused. Prints one JSON line with the outcome; exits 1 with the reason on any mismatch.
+
+Usage: tools/protocol_client.py --server http://127.0.0.1:8080 [--damage 30]
+"""
+import argparse, base64, http.client, json, os, random, socket, string, struct, sys, urllib.parse
+
+
+class ProtocolMismatch(Exception):
+    pass
+
+
+def expect(condition, message):
+    if not condition:
+        raise ProtocolMismatch(message)
+
+
+# MARK: - HTTP
+
+def post(address, path, body):
+    connection = http.client.HTTPConnection(address.hostname, address.port, timeout=120)
+    connection.request("POST", path, json.dumps(body), {"Content-Type": "application/json"})
+    response = connection.getresponse()
+    answer = json.loads(response.read())
+    connection.close()
+    return response.status, answer
+
+
+# MARK: - WebSocket (RFC 6455, client side: masked text frames, no extensions)
+
+class WebSocket:
+    def __init__(self, address, path="/ws"):
+        self.sock = socket.create_connection((address.hostname, address.port), timeout=30)
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.sock.sendall(
+            (f"GET {path} HTTP/1.1\r\nHost: {address.hostname}:{address.port}\r\nUpgrade: websocket\r\n"
+             f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            chunk = self.sock.recv(1)
+            expect(chunk, "the server closed the connection during the upgrade")
+            head += chunk
+        expect(head.startswith(b"HTTP/1.1 101"), f"upgrade refused: {head.splitlines()[0]!r}")
+
+    def send(self, message):
+        payload = json.dumps(message).encode()
+        mask = os.urandom(4)
+        length = len(payload)
+        if length < 126:
+            header = struct.pack("!BB", 0x81, 0x80 | length)
+        elif length < 65536:
+            header = struct.pack("!BBH", 0x81, 0x80 | 126, length)
+        else:
+            header = struct.pack("!BBQ", 0x81, 0x80 | 127, length)
+        self.sock.sendall(header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+
+    def _read(self, count):
+        data = b""
+        while len(data) < count:
+            chunk = self.sock.recv(count - len(data))
+            expect(chunk, "the server closed the connection")
+            data += chunk
+        return data
+
+    def receive(self):
+        """The next text message, decoded; pings are answered, fragments joined."""
+        message = b""
+        while True:
+            first, second = self._read(2)
+            opcode, length = first & 0x0F, second & 0x7F
+            if length == 126:
+                length = struct.unpack("!H", self._read(2))[0]
+            elif length == 127:
+                length = struct.unpack("!Q", self._read(8))[0]
+            expect(not second & 0x80, "a server frame was masked")
+            payload = self._read(length)
+            if opcode == 0x9:  # ping: a pong with the same payload, masked as every client frame
+                mask = os.urandom(4)
+                self.sock.sendall(struct.pack("!BB", 0x8A, 0x80 | len(payload)) + mask
+                                  + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+                continue
+            expect(opcode in (0x0, 0x1), f"unexpected frame opcode {opcode}")
+            message += payload
+            if first & 0x80:
+                return json.loads(message)
+
+
+# MARK: - A player
+
+class Player:
+    def __init__(self, address, name):
+        self.name = name
+        status, answer = post(address, "/register", {"username": name, "password": "protocol-check-" + name})
+        expect(status == 201 and answer["type"] == "session", f"register {name}: {status} {answer}")
+        self.token, self.id = answer["token"], answer["fighter"]["id"]
+        self.socket = WebSocket(address)
+        self.ref = 0
+        self.inbox = []
+        self.events = {}  # fight -> [event], in the order received
+
+    def request(self, message_type, **fields):
+        self.ref += 1
+        self.socket.send({"type": message_type, "v": 1, "token": self.token, "ref": self.ref, **fields})
+        return self.ref
+
+    def next_message(self):
+        message = self.inbox.pop(0) if self.inbox else self.socket.receive()
+        expect(message.get("v") == 1, f"{self.name}: message without v 1: {message}")
+        if message["type"] == "event" and "fight" in message:
+            event = {k: v for k, v in message.items() if k not in ("type", "v", "ref")}
+            self.events.setdefault(event["fight"], []).append(event)
+        return message
+
+    def reply_to(self, ref):
+        """Reads until the message answering `ref` (events on the way are kept)."""
+        while True:
+            message = self.next_message()
+            if message.get("ref") == ref:
+                return message
+
+    def until_event(self, fight, kind):
+        while not any(e["kind"] == kind for e in self.events.get(fight, [])):
+            self.next_message()
+
+
+def play(address, damage):
+    tag = "".join(random.choices(string.ascii_lowercase + string.digits, k=8))
+    alice, bob = Player(address, f"pa_{tag}"), Player(address, f"pb_{tag}")
+    for player in (alice, bob):
+        welcome = player.reply_to(player.request("hello"))
+        expect(welcome["type"] == "welcome" and welcome["openFights"] == [], f"{player.name}: hello: {welcome}")
+    opened = alice.reply_to(alice.request("quickMatch"))
+    expect(opened["type"] == "event" and opened["kind"] == "openedRoom", f"quickMatch: {opened}")
+    matched = bob.reply_to(bob.request("quickMatch"))
+    expect(matched["type"] == "event" and matched["kind"] == "matched", f"second quickMatch: {matched}")
+    fight = matched["fight"]
+    alice.until_event(fight, "matched")
+
+    players = {alice.id: alice, bob.id: bob}
+    stamina = {alice.id: 100, bob.id: 100}
+    turn, last = matched["turn"], matched["sequence"]
+    while True:
+        puncher = players[turn]
+        reply = puncher.reply_to(puncher.request("punch", fight=fight, kind=random.choice(["jab", "uppercut"]),
+                                                 damage=damage, after=last))
+        expect(reply["type"] == "event" and reply["kind"] == "punched", f"punch: {reply}")
+        target = next(i for i in players if i != turn)
+        stamina[target] = max(0, stamina[target] - damage)
+        expect(reply["staminaLeft"] == stamina[target], f"stamina {reply['staminaLeft']}, expected {stamina[target]}")
+        last = reply["sequence"]
+        if stamina[target] == 0:
+            break
+        turn = reply["turn"]
+    for player in (alice, bob):
+        player.until_event(fight, "ended")
+
+    # MARK: - What both saw, and what the server says
+    seen = [alice.events[fight], bob.events[fight]]
+    expect(seen[0] == seen[1], f"the players saw different events:\n{seen[0]}\n{seen[1]}")
+    expect([e["sequence"] for e in seen[0]] == list(range(1, len(seen[0]) + 1)), "sequences with a gap or out of order")
+    ended = seen[0][-1]
+    expect(ended["kind"] == "ended" and ended["decision"] == "knockout", f"the last event: {ended}")
+    winner = ended["winner"]
+    expect(stamina[winner] > 0 and min(stamina.values()) == 0, f"winner {winner} with stamina {stamina}")
+    state = alice.reply_to(alice.request("fight", fight=fight))
+    expect(state["type"] == "fight" and state["fight"]["phase"] == "finished" and state["fight"]["winner"] == winner
+           and state["fight"]["lastSequence"] == ended["sequence"], f"fight state: {state}")
+    replay = bob.reply_to(bob.request("replay", fight=fight, after=0))
+    expect([dict(e, fight=fight) for e in replay["events"]] == seen[0], f"replay differs from what was pushed: {replay}")
+    for player in players.values():
+        won = player.id == winner
+        profile = player.reply_to(player.request("profile"))["fighter"]
+        expect((profile["wins"], profile["losses"]) == ((1, 0) if won else (0, 1)), f"{player.name}: record {profile}")
+        history = player.reply_to(player.request("history"))
+        expect([f["id"] for f in history["fights"]] == [fight], f"{player.name}: history {history}")
+    late = players[winner].reply_to(players[winner].request("punch", fight=fight, kind="jab", damage=damage,
+                                                            after=ended["sequence"]))
+    expect(late["type"] == "error", f"a punch after the end was not refused: {late}")
+    return {"fight": fight, "events": len(seen[0]), "winner": players[winner].name,
+            "stamina": {players[i].name: s for i, s in stamina.items()}, "latePunch": late["code"]}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--server", default="http://127.0.0.1:8080")
+    parser.add_argument("--damage", type=int, default=30)
+    arguments = parser.parse_args()
+    address = urllib.parse.urlparse(arguments.server)
+    try:
+        print(json.dumps(play(address, arguments.damage)))
+    except (ProtocolMismatch, OSError, KeyError, ValueError) as error:
+        print(f"protocol_client: {type(error).__name__}: {error}", file=sys.stderr)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
