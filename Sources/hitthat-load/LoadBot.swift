@@ -130,11 +130,14 @@ actor LoadBot {
         matchAsked = nil
     }
 
+    /// Sends `request`, its purpose noted first: the actor takes in messages while the request is
+    /// being written, and the reply can be one of them.
     func send(_ request: ClientRequest, as purpose: Sent) async throws {
         guard let client else { return }
-        let ref = try await client.send(request)
+        let ref = client.newRef()
         sent[ref] = purpose
         recorder.count("messagesSent")
+        try await client.send(request, ref: ref)
     }
 
     /// Sends without waiting for the connection to take it; a failure shows as the connection ending.
