@@ -63,7 +63,9 @@ fi
 # The entry point is shared with the regression test that replays Tests/Fixtures/fuzz/.
 entry=Tests/${module}Tests/FuzzEntryPoints.swift
 binary=$build/$target
-if [[ ! -x $binary || $entry -nt $binary || Fuzz/$target/main.swift -nt $binary || $build/lib$module.a -nt $binary ]]; then
+# Every library it links counts: ServerMessages takes FightEngine and PunchKit in as well.
+if [[ ! -x $binary || $entry -nt $binary || Fuzz/$target/main.swift -nt $binary ||
+    -n $(find "$build" -maxdepth 1 \( -name 'lib*.a' -o -name shims.o \) -newer "$binary" -print -quit) ]]; then
     echo "linking $target" >&2
     swiftc "${flags[@]}" -module-name "${target}Fuzzer" -L "$build" "${libs[@]}" \
         "Fuzz/$target/main.swift" "$entry" -o "$binary"
