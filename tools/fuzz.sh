@@ -56,7 +56,9 @@ else
     mkdir -p "$build/CInputDevicesShims"
     printf 'module CInputDevicesShims {\n    header "%s/include/CInputDevicesShims.h"\n    export *\n}\n' "$shims" \
         >"$build/CInputDevicesShims/module.modulemap"
-    clang -O1 -g -fsanitize="${sanitize/fuzzer/fuzzer-no-link}" -c "$shims/shims.c" -I "$shims/include" -o "$build/shims.o"
+    if [[ ! -f $build/shims.o || -n $(find "$shims" -newer "$build/shims.o" -print -quit) ]]; then
+        clang -O1 -g -fsanitize="${sanitize/fuzzer/fuzzer-no-link}" -c "$shims/shims.c" -I "$shims/include" -o "$build/shims.o"
+    fi
     compile_module InputDevices Sources/InputDevices -Xcc -fmodule-map-file="$build/CInputDevicesShims/module.modulemap"
     libs=(-lInputDevices "$build/shims.o" -Xcc -fmodule-map-file="$build/CInputDevicesShims/module.modulemap")
 fi
