@@ -11,7 +11,7 @@ import Testing
         let server = try RunningCommand([
             "serve", "--port", "\(port)", "--database", database, "--password-rounds", "1000",
         ])
-        let port = try await server.wait("the server to listen") { output, errors in
+        let port = try await server.wait("the server to listen", seconds: 120) { output, errors in
             (output + errors).lazy.compactMap { line -> Int? in
                 guard line.contains("serving"), let range = line.range(of: "ws://127.0.0.1:") else { return nil }
                 return Int(line[range.upperBound...].prefix(while: \.isNumber))
