@@ -1,5 +1,5 @@
 import FightServer
-import Synchronization
+import NIOConcurrencyHelpers
 
 // MARK: - LoadRecorder
 
@@ -20,24 +20,24 @@ final class LoadRecorder: Sendable {
         var problems: [String] = []
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
     let clock = ContinuousClock()
 
     /// Adds `amount` to the counter `name`.
     func count(_ name: String, _ amount: Int = 1) {
-        state.withLock { $0.counts[name, default: 0] += amount }
+        state.withLockedValue { $0.counts[name, default: 0] += amount }
     }
 
     /// A punch that will be event `key` if it lands, sent now.
     func punchSent(as key: EventKey) {
         let now = clock.now
-        state.withLock { $0.punchSentAt[key] = now }
+        state.withLockedValue { $0.punchSentAt[key] = now }
     }
 
     /// The opponent received the pushed event `key` of a punch now.
     func punchReceived(_ key: EventKey) {
         let now = clock.now
-        state.withLock { state in
+        state.withLockedValue { state in
             guard let sent = state.punchSentAt.removeValue(forKey: key) else { return }
             state.pushLatencies.append(sent.duration(to: now))
         }
@@ -46,17 +46,17 @@ final class LoadRecorder: Sendable {
     /// An error the server sent that nobody provoked on purpose (legitimate races such as a punch
     /// that went stale across a reconnect land here too; they are reported, not failures).
     func error(_ code: ProtocolError.Code) {
-        state.withLock { $0.errors[code.rawValue, default: 0] += 1 }
+        state.withLockedValue { $0.errors[code.rawValue, default: 0] += 1 }
     }
 
     /// Something that must not happen: the run fails.
     func problem(_ text: String) {
-        state.withLock { $0.problems.append(text) }
+        state.withLockedValue { $0.problems.append(text) }
     }
 
     /// The figures so far.
     func report(clients: Int, seconds: Double) -> LoadReport {
-        state.withLock { state in
+        state.withLockedValue { state in
             let sorted = state.pushLatencies.sorted()
             func percentile(_ p: Double) -> Double? {
                 guard !sorted.isEmpty else { return nil }

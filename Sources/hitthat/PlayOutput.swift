@@ -1,6 +1,6 @@
 import FightServer
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 #if canImport(Glibc)
     import Glibc
@@ -55,8 +55,8 @@ final class ScreenOutput: PlayOutput {
 
     /// The state, shared with the task that redraws the countdown.
     private final class Shared: Sendable {
-        let state: Mutex<State>
-        init(_ state: State) { self.state = Mutex(state) }
+        let state: NIOLockedValueBox<State>
+        init(_ state: State) { self.state = NIOLockedValueBox(state) }
     }
 
     private let shared: Shared
@@ -71,7 +71,7 @@ final class ScreenOutput: PlayOutput {
         ticker = Task.detached {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(1))
-                terminal.draw(shared.state.withLock { Self.render($0) })
+                terminal.draw(shared.state.withLockedValue { Self.render($0) })
             }
         }
     }
@@ -79,7 +79,7 @@ final class ScreenOutput: PlayOutput {
     var showsCards: Bool { true }
 
     /// The opponent on the versus screen, for the `c` key.
-    var shownOpponent: Int64? { shared.state.withLock { $0.shown?.opponent.id } }
+    var shownOpponent: Int64? { shared.state.withLockedValue { $0.shown?.opponent.id } }
 
     func status(_ text: String) { update { $0.status = text } }
     func note(_ text: String) { update { $0.note = text } }
@@ -116,7 +116,7 @@ final class ScreenOutput: PlayOutput {
 
     private func update(_ change: (inout State) -> Void) {
         terminal.draw(
-            shared.state.withLock { state in
+            shared.state.withLockedValue { state in
                 change(&state)
                 return Self.render(state)
             })
@@ -218,7 +218,7 @@ final class RawTerminal: Sendable {
         var saved: termios?
         var active = true
     }
-    private let state: Mutex<State>
+    private let state: NIOLockedValueBox<State>
 
     /// Puts `keyboard` in raw mode (no echo, a key at a time; Ctrl-C still sends SIGINT) and
     /// switches standard output to the alternate screen with the cursor hidden.
@@ -231,7 +231,7 @@ final class RawTerminal: Sendable {
             raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
             tcsetattr(keyboard, TCSANOW, &raw)
         }
-        state = Mutex(State(keyboard: keyboard, saved: saved))
+        state = NIOLockedValueBox(State(keyboard: keyboard, saved: saved))
         writeAll("\u{1B}[?1049h\u{1B}[?25l", to: STDOUT_FILENO)
     }
 
@@ -244,7 +244,7 @@ final class RawTerminal: Sendable {
 
     /// Shows the cursor, leaves the alternate screen and puts the keyboard back as it was.
     func restore() {
-        state.withLock { state in
+        state.withLockedValue { state in
             guard state.active else { return }
             state.active = false
             writeAll("\u{1B}[?25h\u{1B}[?1049l", to: STDOUT_FILENO)
@@ -253,7 +253,7 @@ final class RawTerminal: Sendable {
     }
 
     private func writeIfActive(_ text: String) {
-        state.withLock { state in
+        state.withLockedValue { state in
             if state.active { writeAll(text, to: STDOUT_FILENO) }
         }
     }

@@ -2,8 +2,8 @@ import FightEngine
 import FightServer
 import Foundation
 import InputDevices
+import NIOConcurrencyHelpers
 import PunchKit
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -26,7 +26,7 @@ final class PunchFeed: Sendable {
     private let punches: AsyncStream<DetectedPunch>
     private let iterator: IteratorBox
     /// Why the source stopped, when it failed (a device unplugged), for the view.
-    private let failure = Mutex<String?>(nil)
+    private let failure = NIOLockedValueBox<String?>(nil)
 
     private init(punches: AsyncStream<DetectedPunch>) {
         self.punches = punches
@@ -39,7 +39,7 @@ final class PunchFeed: Sendable {
     }
 
     /// Why the sensor stopped, when it failed rather than ended.
-    var failureReason: String? { failure.withLock { $0 } }
+    var failureReason: String? { failure.withLockedValue { $0 } }
 
     /// Where a sensor's punches come from.
     enum Source {
@@ -85,7 +85,7 @@ final class PunchFeed: Sendable {
             } catch is Reported {
                 // Already explained on standard error.
             } catch {
-                feed.failure.withLock { $0 = "\(error)" }
+                feed.failure.withLockedValue { $0 = "\(error)" }
             }
             continuation.finish()
         }

@@ -3,7 +3,7 @@ import FightEngine
 import FightStore
 import Foundation
 import GRDB
-import Synchronization
+import NIOConcurrencyHelpers
 
 // MARK: - Accounts
 
@@ -15,7 +15,7 @@ import Synchronization
 public final class Accounts: Sendable {
     private let database: DatabasePool
     /// Token hashes already checked, so that each message costs a hash and a lookup, not a query.
-    private let sessions = Mutex<[String: FighterID]>([:])
+    private let sessions = NIOLockedValueBox<[String: FighterID]>([:])
 
     /// Opens the tables in the file at `path`, creating them if needed.
     public init(path: String, durability: Durability = .powerLoss) throws {
@@ -69,7 +69,7 @@ public final class Accounts: Sendable {
                 sql: "INSERT INTO sessions (token_hash, fighter_id, created_at) VALUES (?, ?, ?)",
                 arguments: [key, fighter.rawValue, now.secondsSince1970])
         }
-        sessions.withLock { $0[key] = fighter }
+        sessions.withLockedValue { $0[key] = fighter }
         return token
     }
 
@@ -77,12 +77,12 @@ public final class Accounts: Sendable {
     public func fighter(forToken token: String) throws -> FighterID? {
         guard token.utf8.count == 64 else { return nil }
         let key = Self.key(token)
-        if let known = sessions.withLock({ $0[key] }) { return known }
+        if let known = sessions.withLockedValue({ $0[key] }) { return known }
         let found = try database.read { db in
             try Int64.fetchOne(db, sql: "SELECT fighter_id FROM sessions WHERE token_hash = ?", arguments: [key])
         }
         guard let found else { return nil }
-        sessions.withLock { $0[key] = FighterID(found) }
+        sessions.withLockedValue { $0[key] = FighterID(found) }
         return FighterID(found)
     }
 

@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 // MARK: - FightClient
 
@@ -7,7 +7,7 @@ public final class FightClient: Sendable {
     /// The session: the token every message carries, and the fighter it belongs to.
     public let session: Session
     private let socket: WebSocketConnection
-    private let lastRef = Mutex(0)
+    private let lastRef = NIOLockedValueBox(0)
 
     private init(session: Session, socket: WebSocketConnection) {
         self.session = session
@@ -74,7 +74,7 @@ public final class FightClient: Sendable {
     /// A `ref` no request has carried yet, for `send(_:ref:)`: taken before sending, it can be
     /// looked for in replies that arrive while the request is still being written.
     public func newRef() -> Int {
-        lastRef.withLock { value in
+        lastRef.withLockedValue { value in
             value += 1
             return value
         }
