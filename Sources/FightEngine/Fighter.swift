@@ -119,6 +119,15 @@ public struct Record: Hashable, Sendable, Codable {
 
     /// All finished fights.
     public var fights: Int { wins + losses + draws }
+
+    /// Counts the fight that ended with `result` for `fighter`, one of its two fighters.
+    public mutating func count(_ result: FightResult, for fighter: FighterID) {
+        switch result.winner {
+        case nil: draws += 1
+        case fighter: wins += 1
+        default: losses += 1
+        }
+    }
 }
 
 // MARK: - Text fields

@@ -21,7 +21,9 @@ public struct LogAudit: Hashable, Sendable {
         var folded: [FightID: FoldedFight] = [:]
         var records: [FighterID: Record] = [:]
         for case .fight(let event) in log {
-            if case .ended(let result) = event.change { Self.count(result, into: &records) }
+            if case .ended(let result) = event.change {
+                for fighter in [result.challenger, result.opponent] { records[fighter, default: Record()].count(result, for: fighter) }
+            }
             if var fight = folded[event.fight] {
                 problems += fight.apply(event)
                 folded[event.fight] = fight
@@ -53,16 +55,6 @@ public struct LogAudit: Hashable, Sendable {
         }
         if statistics != Statistics(rebuiltFrom: log) {
             problems.append("statistics: those kept as fights ended differ from those rebuilt from the log")
-        }
-    }
-
-    private static func count(_ result: FightResult, into records: inout [FighterID: Record]) {
-        if let winner = result.winner, let loser = result.loser {
-            records[winner, default: Record()].wins += 1
-            records[loser, default: Record()].losses += 1
-        } else {
-            records[result.challenger, default: Record()].draws += 1
-            records[result.opponent, default: Record()].draws += 1
         }
     }
 

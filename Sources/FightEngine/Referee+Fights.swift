@@ -101,11 +101,7 @@ extension Draft {
         fight.phase = .finished(.decided(result), at: moment)
         for id in [fight.challenger, fight.opponent] {
             guard var fighter = state.fighters[id] else { continue }
-            switch result.winner {
-            case nil: fighter.record.draws += 1
-            case id: fighter.record.wins += 1
-            default: fighter.record.losses += 1
-            }
+            fighter.record.count(result, for: id)
             state.fighters[id] = fighter
         }
         emit(&fight, at: moment, .ended(result))

@@ -24,52 +24,51 @@ extension LoadBot {
 
     private func check(over conversation: Conversation, as me: Int64) async throws {
         let name = credentials.username
-        do {
-            guard case .history(let history) = try await conversation.ask(.history) else {
-                return recorder.problem("\(name): history was not answered with history")
-            }
-            var record = (wins: 0, losses: 0, draws: 0)
-            for view in history.fights {
-                recorder.count("fightsChecked")
-                if let followed = follower.fights[view.id] {
-                    if let difference = followed.difference(from: view) {
-                        recorder.problem("\(name): fight \(view.id): followed \(difference)")
-                    }
-                } else {
-                    recorder.problem("\(name): fight \(view.id) is in the history but the client never heard of it")
+        guard case .history(let history) = try await conversation.ask(.history) else {
+            return recorder.problem("\(name): history was not answered with history")
+        }
+        var record = (wins: 0, losses: 0, draws: 0)
+        let seenByFight = Dictionary(grouping: seen, by: \.key.fight)
+        for view in history.fights {
+            recorder.count("fightsChecked")
+            if let followed = follower.fights[view.id] {
+                if let difference = followed.difference(from: view) {
+                    recorder.problem("\(name): fight \(view.id): followed \(difference)")
                 }
-                guard case .events(let log) = try await conversation.ask(.replay(ReplayRequest(fight: view.id, after: 0)))
-                else { return recorder.problem("\(name): replay was not answered with events") }
-                let logged = Dictionary(log.events.map { ($0.sequence ?? 0, $0) }, uniquingKeysWith: { first, _ in first })
-                for (key, event) in seen where key.fight == view.id && logged[key.sequence] != event {
-                    recorder.problem(
-                        "\(name): fight \(view.id) sequence \(key.sequence): saw \(event.kind), the log has \(logged[key.sequence]?.kind ?? "nothing")")
-                }
-                recorder.count("eventsChecked", log.events.count)
-                if view.ending == "knockout" || view.ending == "forfeit" || view.ending == "points" {
-                    if view.winner == me { record.wins += 1 } else if view.winner == nil { record.draws += 1 } else { record.losses += 1 }
-                }
+            } else {
+                recorder.problem("\(name): fight \(view.id) is in the history but the client never heard of it")
             }
-            let historyIDs = Set(history.fights.map(\.id))
-            for id in follower.fights.keys where !historyIDs.contains(id) {
-                recorder.problem("\(name): fight \(id) was followed but is not in the history")
-            }
-            guard case .profile(let profile) = try await conversation.ask(.profile(ProfileRequest())) else {
-                return recorder.problem("\(name): profile was not answered with profile")
-            }
-            let card = profile.fighter
-            if (card.wins, card.losses, card.draws) != record {
+            guard case .events(let log) = try await conversation.ask(.replay(ReplayRequest(fight: view.id, after: 0)))
+            else { return recorder.problem("\(name): replay was not answered with events") }
+            let logged = Dictionary(log.events.map { ($0.sequence ?? 0, $0) }, uniquingKeysWith: { first, _ in first })
+            for (key, event) in seenByFight[view.id] ?? [] where logged[key.sequence] != event {
                 recorder.problem(
-                    "\(name): record \(card.wins)-\(card.losses)-\(card.draws), its fights say \(record.wins)-\(record.losses)-\(record.draws)")
+                    "\(name): fight \(view.id) sequence \(key.sequence): saw \(event.kind), the log has \(logged[key.sequence]?.kind ?? "nothing")")
             }
-            guard case .statistics(let statistics) = try await conversation.ask(.statistics(StatisticsRequest())) else {
-                return recorder.problem("\(name): statistics was not answered with statistics")
+            recorder.count("eventsChecked", log.events.count)
+            if view.ending == "knockout" || view.ending == "forfeit" || view.ending == "points" {
+                if view.winner == me { record.wins += 1 } else if view.winner == nil { record.draws += 1 } else { record.losses += 1 }
             }
-            let line = statistics.fighter
-            if line.qtyBattles != record.wins + record.losses + record.draws || line.qtyWins != record.wins {
-                recorder.problem(
-                    "\(name): statistics \(line.qtyWins) won of \(line.qtyBattles), its fights say \(record.wins) of \(record.wins + record.losses + record.draws)")
-            }
+        }
+        let historyIDs = Set(history.fights.map(\.id))
+        for id in follower.fights.keys where !historyIDs.contains(id) {
+            recorder.problem("\(name): fight \(id) was followed but is not in the history")
+        }
+        guard case .profile(let profile) = try await conversation.ask(.profile(ProfileRequest())) else {
+            return recorder.problem("\(name): profile was not answered with profile")
+        }
+        let card = profile.fighter
+        if (card.wins, card.losses, card.draws) != record {
+            recorder.problem(
+                "\(name): record \(card.wins)-\(card.losses)-\(card.draws), its fights say \(record.wins)-\(record.losses)-\(record.draws)")
+        }
+        guard case .statistics(let statistics) = try await conversation.ask(.statistics(StatisticsRequest())) else {
+            return recorder.problem("\(name): statistics was not answered with statistics")
+        }
+        let line = statistics.fighter
+        if line.qtyBattles != record.wins + record.losses + record.draws || line.qtyWins != record.wins {
+            recorder.problem(
+                "\(name): statistics \(line.qtyWins) won of \(line.qtyBattles), its fights say \(record.wins) of \(record.wins + record.losses + record.draws)")
         }
     }
 }
