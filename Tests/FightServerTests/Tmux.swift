@@ -42,9 +42,14 @@ final class Tmux: Sendable {
 
     /// Starts session `name` running the shell command line `command` in the package's root, with
     /// `environment` added. When the command ends, its exit status is printed (see `exitStatus(of:)`)
-    /// and `then` runs; the pane stays, so that its last screen can be read.
+    /// and `then` runs, by default a wait that lasts until `kill()`.
+    ///
+    /// The shell must outlive what it prints: tmux can drop the last output of a pane whose process
+    /// has ended (it asks the pty with FIONREAD whether anything is left, and on Linux that can
+    /// still read 0 while the kernel is passing the data on), and on CI the "exit status" line was
+    /// lost that way (tmux/tmux#3107 reports the same with an `echo` after the command).
     func start(
-        _ name: String, command: String, environment: [String: String] = [:], then: String = ""
+        _ name: String, command: String, environment: [String: String] = [:], then: String = "exec sleep 3600"
     ) async throws {
         var arguments = [
             "set-option", "-g", "remain-on-exit", "on", ";",
@@ -89,9 +94,8 @@ final class Tmux: Sendable {
         throw TestFailure("timed out waiting for \(what) on \(name)'s screen:\n\(screen)")
     }
 
-    /// Waits until session `name`'s command has ended, and returns its exit status. It is read from
-    /// the screen and what scrolled off it (tmux's "Pane is dead" line scrolls a full screen): tmux's
-    /// own `pane_dead_status` is missing when it sees the terminal close before the process end.
+    /// Waits until session `name`'s command has ended, and returns the exit status printed after it,
+    /// read from the screen and what scrolled off it.
     func exitStatus(of name: String, seconds: Double = 30) async throws -> Int {
         try await wait(for: "the end of the command", on: name, history: true, seconds: seconds) { screen in
             screen.split(separator: "\n").lazy.compactMap { line in
