@@ -17,6 +17,7 @@ import Testing
     @Test func playersSurviveDisconnectsBadMessagesAndAServerKill() async throws {
         let database = try TestServer.temporaryDatabase()
         var (server, port) = try await ScriptClientTests.serve(database: database)
+        defer { server.kill(SIGTERM) }  // the server of the moment: the restarted one after the kill
         let load = try RunningCommand(
             [
                 "--server", "ws://127.0.0.1:\(port)", "--clients", "12", "--seconds", "8", "--think-ms", "100",
@@ -41,7 +42,6 @@ import Testing
         #expect(try await audit.exitStatus() == 0)
         let verdict = try #require(audit.output.last)
         #expect(verdict.contains(#""consistent":true"#))
-        server.kill(SIGTERM)
     }
 
     @Test func auditRefusesAFileThatIsNotThere() async throws {

@@ -110,7 +110,10 @@ final class RunningCommand: Sendable {
         return process.terminationStatus
     }
 
+    /// Sends `signal` and waits for the end; nothing if the command has already ended (so that a
+    /// `defer` can stop what a failed test left running).
     func kill(_ signal: Int32) {
+        guard process.isRunning else { return }
         Foundation.kill(process.processIdentifier, signal)
         process.waitUntilExit()
     }

@@ -80,6 +80,7 @@ import Testing
 
     @Test func twoClientsPunchingFromTracesFightToAKnockout() async throws {
         let (server, port) = try await Self.serve(database: try TestServer.temporaryDatabase())
+        defer { server.kill(SIGKILL) }  // only if a failed check left it running
         let alice = try Self.play("alice", port: port, sensor: "traces/mixed-generic-100hz.csv")
         alice.send("quick")
         alice.endInput()
@@ -108,6 +109,7 @@ import Testing
     @Test func aServerKilledMidFightRestartsAndTheClientsFinishTheFight() async throws {
         let database = try TestServer.temporaryDatabase()
         var (server, port) = try await Self.serve(database: database)
+        defer { server.kill(SIGTERM) }  // the server of the moment: the restarted one after the kill
         let alice = try Self.play("alice", port: port)
         let bob = try Self.play("bob", port: port)
         alice.send("quick")
@@ -148,7 +150,6 @@ import Testing
             ($0.wins, $0.losses)
         }
         #expect(records.count == 2 && records[0] == (1, 0) && records[1] == (0, 1))
-        server.kill(SIGTERM)
     }
 
     /// A client that was away (stopped) while the server restarted and its opponent punched gets the
@@ -156,6 +157,7 @@ import Testing
     @Test func aClientAwayWhileItsOpponentPunchedGetsThePunchReplayed() async throws {
         let database = try TestServer.temporaryDatabase()
         var (server, port) = try await Self.serve(database: database)
+        defer { server.kill(SIGTERM) }  // the server of the moment: the restarted one after the kill
         let alice = try Self.play("alice", port: port)
         defer { alice.kill(SIGKILL) }
         let bob = try await Self.match(alice, with: "bob", port: port)
@@ -169,7 +171,6 @@ import Testing
         kill(bob.process.processIdentifier, SIGSTOP)
         server.kill(SIGKILL)
         (server, _) = try await Self.serve(database: database, port: port)
-        defer { server.kill(SIGTERM) }
         try await alice.wait("alice back") { _, errors in
             errors.filter { $0.contains("status: connected") }.count == 2 ? true : nil
         }

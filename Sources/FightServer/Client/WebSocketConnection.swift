@@ -105,7 +105,10 @@ public enum HTTPExchange {
             }
         }
 
-        func channelInactive(context: ChannelHandlerContext) {
+        /// Called however the channel ends, even when it never connected (refused, unreachable), where
+        /// `channelInactive` is not: the promise must not be dropped unfulfilled. After an answer,
+        /// failing it does nothing.
+        func handlerRemoved(context: ChannelHandlerContext) {
             promise.fail(ConnectionError("the server closed the connection before answering"))
         }
 
