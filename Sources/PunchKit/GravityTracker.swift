@@ -20,31 +20,35 @@ public struct GravityTracker: Sendable {
     public var calmMagnitudeDeviation: Double = 0.15
 
     /// The current estimate, in g, device frame (about 1 g long when the source includes gravity).
-    public private(set) var estimate: Vector3 = .zero
+    @inlinable public var estimate: Vector3 { current }
     /// Whether the estimate has been seeded by a first reading.
-    public private(set) var isSeeded = false
-    private var motionTime = 0.0
-    private var previousReading = Vector3.zero
+    @inlinable public var isSeeded: Bool { seeded }
+
+    // Usable from inlined code: `update(with:interval:)` runs in the caller's loop, every sample.
+    @usableFromInline var current: Vector3 = .zero
+    @usableFromInline var seeded = false
+    @usableFromInline var motionTime = 0.0
+    @usableFromInline var previousReading = Vector3.zero
 
     /// Creates a tracker with the default time constants.
     public init() {}
 
     /// Whether the estimate is long enough to say which way is up (the source includes gravity).
-    public var seesGravity: Bool { estimate.lengthSquared > 0.25 }
+    @inlinable public var seesGravity: Bool { current.lengthSquared > 0.25 }
 
     /// Takes one reading (g) that came `interval` seconds after the previous one.
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func update(with reading: Vector3, interval: Double) {
-        guard isSeeded else {
+        guard seeded else {
             seed(reading)
             return
         }
         defer { previousReading = reading }
         let readingSquared = reading.lengthSquared
-        let deviationSquared = (reading - estimate).lengthSquared
+        let deviationSquared = (reading - current).lengthSquared
         let timeConstant: Double
         if deviationSquared < calmDeviation * calmDeviation
-            && lengthsDiffer(squared: readingSquared, estimate.lengthSquared, byLessThan: calmMagnitudeDeviation)
+            && lengthsDiffer(squared: readingSquared, current.lengthSquared, byLessThan: calmMagnitudeDeviation)
         {
             motionTime = 0
             timeConstant = calmTimeConstant
@@ -54,28 +58,30 @@ public struct GravityTracker: Sendable {
             // have gravity's length and hardly move, which is gravity seen from the new grip.
             // Every other reading during motion is mostly the motion, and would pull the
             // estimate off.
-            let expected = estimate.length > 0.5 ? 1.0 : 0.0
-            guard motionTime > motionPatience, abs(readingSquared.squareRoot() - expected) < calmMagnitudeDeviation,
-                (reading - previousReading).length < calmMagnitudeDeviation
+            // Compared as squares: a square root stalls the loop that runs this every sample.
+            guard motionTime > motionPatience,
+                lengthsDiffer(squared: readingSquared, seesGravity ? 1 : 0, byLessThan: calmMagnitudeDeviation),
+                (reading - previousReading).lengthSquared < calmMagnitudeDeviation * calmMagnitudeDeviation
             else { return }
             timeConstant = movingTimeConstant
         }
         let weight = min(1, interval / timeConstant)
-        estimate += (reading - estimate) * weight
+        current += (reading - current) * weight
     }
 
     /// Whether two lengths p, q ≥ 0, given as their squares a = p², b = q², differ by less than
     /// δ = `limit`, without square roots, since this runs on every sample:
     /// (p − q)² < δ² ⟺ 2pq > a + b − δ², so either the right side is negative or 4ab > (a + b − δ²)².
-    @inline(__always)
+    @inlinable @inline(__always)
     func lengthsDiffer(squared a: Double, _ b: Double, byLessThan limit: Double) -> Bool {
         let c = a + b - limit * limit
         return c < 0 || 4 * a * b > c * c
     }
 
+    @usableFromInline
     mutating func seed(_ reading: Vector3) {
-        estimate = reading
+        current = reading
         previousReading = reading
-        isSeeded = true
+        seeded = true
     }
 }

@@ -18,5 +18,17 @@ public struct MotionSample: Hashable, Sendable {
     }
 }
 
+extension MotionSample {
+    /// Whether the time and every component of the reading are finite.
+    ///
+    /// One test for all four, as the detector makes it on every sample: x − x is 0 for a finite x
+    /// and NaN for an infinite or NaN one, and a NaN makes the sum NaN, which equals nothing.
+    @inlinable
+    public var isFinite: Bool {
+        (time - time) + (acceleration.x - acceleration.x) + (acceleration.y - acceleration.y)
+            + (acceleration.z - acceleration.z) == 0
+    }
+}
+
 /// The standard gravity, in m/s², used to convert between g and m/s².
 public let standardGravity = 9.80665

@@ -14,17 +14,22 @@
 /// - A stop is decided once, at its highest peak, a few samples after it; so one punch is one event.
 ///
 /// Memory is bounded (a fixed ring of recent samples) and `process(_:)` allocates nothing.
-public struct PunchDetector: Sendable {
+///
+/// A detector follows one stream and cannot be copied: it owns its ring of recent samples
+/// outright, so that writing to it every sample needs no check for a copy sharing it.
+public struct PunchDetector: ~Copyable, Sendable {
     /// The thresholds in use.
     public let configuration: DetectorConfiguration
     /// The gravity estimate, in g, device frame.
-    public private(set) var gravity = GravityTracker()
+    @inlinable public var gravity: GravityTracker { tracker }
 
     private let uppercutRise: Double
-    private let triggerSquared: Double
-    private var recent: RecentMotion
-    private var stop = StopCandidate()
-    private var previousSample: MotionSample?
+    // Usable from inlined code: `process(_:)` runs in the caller's loop.
+    @usableFromInline let triggerSquared: Double
+    @usableFromInline var tracker = GravityTracker()
+    @usableFromInline var recent: RecentMotion
+    @usableFromInline var stop = StopCandidate()
+    @usableFromInline var previousSample: MotionSample?
     private var lastPunch: (time: Double, direction: Vector3)?
     /// The thrust of the next punch must come after this time: the last punch's stop.
     private var thrustStart = -Double.infinity
@@ -37,33 +42,51 @@ public struct PunchDetector: Sendable {
         self.recent = RecentMotion(capacity: 1024)
     }
 
+    deinit { recent.deallocate() }
+
     // MARK: - Feeding samples
 
     /// Takes the next sample and returns the punch it decided, if any.
     ///
     /// Samples that repeat the previous reading exactly (sample-and-hold), that are not finite, or
     /// that go back in time carry no new motion and are passed over.
+    ///
+    /// Inlined into the caller's loop: what every sample needs is here, and what few samples need
+    /// (a stretch of strong acceleration, the first sample, one after a gap) is in calls.
+    @inlinable @inline(__always)
     public mutating func process(_ sample: MotionSample) -> Punch? {
-        guard sample.acceleration.isFinite, sample.time.isFinite else { return nil }
+        guard sample.isFinite else { return nil }
         guard let previous = previousSample else {
-            previousSample = sample
-            gravity.update(with: sample.acceleration, interval: 0)
+            begin(with: sample)
             return nil
         }
         guard sample.acceleration != previous.acceleration, sample.time >= previous.time else { return nil }
         previousSample = sample
 
         var interval = sample.time - previous.time
-        if interval > configuration.maximumGap {
-            // Too long a silence: what came before it can be no part of what comes after.
-            recent.removeAll()
-            stop = StopCandidate()
-            interval = 0
-        }
-        let linear = sample.acceleration - gravity.estimate
-        gravity.update(with: sample.acceleration, interval: interval)
+        if interval > configuration.maximumGap { interval = restart() }
+        let linear = sample.acceleration - tracker.estimate
+        tracker.update(with: sample.acceleration, interval: interval)
         recent.append(time: sample.time, interval: interval, linear: linear)
-        return track(linear, raw: sample.acceleration, at: sample.time)
+        // Most samples are calm, outside any stretch: they need no square root.
+        let squared = linear.lengthSquared
+        guard stop.isOpen || squared >= triggerSquared else { return nil }
+        return track(linear, squared: squared, raw: sample.acceleration, at: sample.time)
+    }
+
+    @usableFromInline
+    mutating func begin(with sample: MotionSample) {
+        previousSample = sample
+        tracker.update(with: sample.acceleration, interval: 0)
+    }
+
+    /// Forgets what came before too long a silence, which can be no part of what comes after;
+    /// returns the interval to count for the sample after the silence.
+    @usableFromInline
+    mutating func restart() -> Double {
+        recent.removeAll()
+        stop = StopCandidate()
+        return 0
     }
 
     /// Decides a stop still waiting for confirmation at the end of the stream.
@@ -76,11 +99,8 @@ public struct PunchDetector: Sendable {
     // MARK: - Stops
 
     /// Follows the current stretch of strong acceleration in one direction and decides its peak.
-    @inline(__always)
-    private mutating func track(_ linear: Vector3, raw: Vector3, at time: Double) -> Punch? {
-        // Most samples are calm, outside any stretch: they need no square root.
-        let squared = linear.lengthSquared
-        guard stop.isOpen || squared >= triggerSquared else { return nil }
+    @usableFromInline
+    mutating func track(_ linear: Vector3, squared: Double, raw: Vector3, at time: Double) -> Punch? {
         let magnitude = squared.squareRoot()
         var punch: Punch?
         if stop.isOpen {
@@ -140,7 +160,7 @@ public struct PunchDetector: Sendable {
         thrustStart = stop.peakTime
 
         let axis = thrust.earlyVelocity.normalized
-        let up = gravity.seesGravity ? gravity.estimate.normalized : configuration.fallbackUp.normalized
+        let up = tracker.seesGravity ? tracker.estimate.normalized : configuration.fallbackUp.normalized
         let rise = axis.dot(up)
         let kind: PunchKind
         if rise >= uppercutRise {
@@ -173,8 +193,8 @@ public struct PunchDetector: Sendable {
 // MARK: - StopCandidate
 
 /// The stretch of acceleration above the trigger that may be a punch's stop.
-private struct StopCandidate {
-    var isOpen = false
+@usableFromInline struct StopCandidate: Sendable {
+    @usableFromInline var isOpen = false
     var isDecided = false
     var peak = Vector3.zero
     var peakMagnitude = 0.0

@@ -2,35 +2,50 @@
 
 /// A fixed ring of the latest samples' acceleration with gravity removed, for looking back
 /// from a stop to the thrust before it. It never grows: at very high rates it covers less time.
-struct RecentMotion: Sendable {
-    private struct Entry {
-        var time: Double
-        var interval: Double
-        var linear: Vector3
+///
+/// Its buffer is allocated once and written in place every sample, with neither an array's bounds
+/// check nor its check for a copy sharing it: the one detector that owns the ring cannot be
+/// copied, and frees the buffer with `deallocate()`. That sole owner is also why it may be sent.
+@usableFromInline struct RecentMotion: @unchecked Sendable {
+    @usableFromInline struct Entry: Sendable {
+        @usableFromInline var time: Double
+        @usableFromInline var interval: Double
+        @usableFromInline var linear: Vector3
+
+        @inlinable init(time: Double, interval: Double, linear: Vector3) {
+            self.time = time
+            self.interval = interval
+            self.linear = linear
+        }
     }
 
-    private var entries: [Entry]
-    /// `entries.count - 1`: the capacity is a power of two, so wrapping is a mask.
-    private let mask: Int
-    private var next = 0
-    private var count = 0
+    // Usable from inlined code: `append` runs in the caller's loop, every sample.
+    @usableFromInline let entries: UnsafeMutablePointer<Entry>
+    /// The capacity less one: the capacity is a power of two, so wrapping is a mask.
+    @usableFromInline let mask: Int
+    @usableFromInline var next = 0
+    @usableFromInline var count = 0
 
     /// Creates a ring of at least `capacity` entries.
     init(capacity: Int) {
         var size = 1
         while size < capacity { size *= 2 }
-        entries = Array(repeating: Entry(time: 0, interval: 0, linear: .zero), count: size)
+        entries = .allocate(capacity: size)
+        entries.initialize(repeating: Entry(time: 0, interval: 0, linear: .zero), count: size)
         mask = size - 1
     }
 
-    @inline(__always)
+    /// Frees the buffer; the ring is not used after.
+    func deallocate() { entries.deallocate() }
+
+    @inlinable @inline(__always)
     mutating func append(time: Double, interval: Double, linear: Vector3) {
         entries[next] = Entry(time: time, interval: interval, linear: linear)
         next = (next + 1) & mask
-        count = min(count + 1, entries.count)
+        count = min(count + 1, mask + 1)
     }
 
-    mutating func removeAll() { count = 0 }
+    @usableFromInline mutating func removeAll() { count = 0 }
 
     /// The mean acceleration of the samples in `start..<end`, or zero when there are none.
     func meanAcceleration(from start: Double, to end: Double) -> Vector3 {

@@ -94,6 +94,33 @@ import Testing
         #expect(result.error.contains("expected"))
     }
 
+    @Test func everyPunchBeforeABadRowIsWrittenFirst() throws {
+        // A trace of several 64 KB chunks that breaks at its last row: what comes out is what the
+        // good rows give, less the punch only the end of the stream decides, and then the error.
+        // The last chunk, the one that fails, holds punches of its own.
+        let whole = try Data(contentsOf: packageRoot.appendingPathComponent("traces/mixed-phyphox.csv"))
+        let newline = UInt8(ascii: "\n")
+        let cut = try #require(whole[(4 * 65_536 + 60_000)...].firstIndex(of: newline)) + 1
+        let good = whole[..<cut]
+        let lastChunkRow = try #require(whole[(4 * 65_536)...].firstIndex(of: newline)) + 1
+        let lastChunkTime = try #require(
+            Double(String(decoding: whole[lastChunkRow...].prefix { $0 != UInt8(ascii: ",") }, as: UTF8.self)))
+
+        let clean = try hitthat(["detect", "--json", "-"], input: good)
+        let broken = try hitthat(["detect", "--json", "-"], input: good + Data("1e9;oops\n".utf8))
+        #expect(clean.status == 0 && broken.status == 65)
+        let rows = good.split(separator: newline).count
+        #expect(broken.error.contains("-:\(rows + 1):"), "\(broken.error)")
+        let (cleanLines, brokenLines) = (clean.output.split(separator: "\n"), broken.output.split(separator: "\n"))
+        let times = try cleanLines.map { try JSONDecoder().decode(PunchTime.self, from: Data($0.utf8)).t }
+        try #require(times.dropLast().contains { $0 > lastChunkTime + 0.1 }, "a punch in the last chunk")
+        #expect(brokenLines.count == cleanLines.count - 1 || brokenLines.count == cleanLines.count)
+        #expect(Array(cleanLines.prefix(brokenLines.count)) == brokenLines)
+    }
+
+    /// The time of a punch in `detect --json`.
+    struct PunchTime: Decodable { var t: Double }
+
     @Test func aMissingFileExitsWith65() throws {
         let result = try hitthat(["detect", "no-such-trace.csv"])
         #expect(result.status == 65)

@@ -290,3 +290,23 @@ let axisAlignedGrips: [Rotation] = [
         #expect(isFullScale(reading) == clipped)
     }
 }
+
+@Suite struct MotionSampleTests {
+    /// The detector's one test for all four numbers: any infinity or NaN, anywhere, fails it;
+    /// huge but finite readings pass (1e308 − 1e308 is 0, not an overflow).
+    @Test(arguments: [
+        (MotionSample(time: 1, acceleration: Vector3(0.1, -0.2, 1)), true),
+        (MotionSample(time: -0.0, acceleration: Vector3(-0.0, 0, -0.0)), true),
+        (MotionSample(time: 1e300, acceleration: Vector3(1e308, -1e308, .leastNonzeroMagnitude)), true),
+        (MotionSample(time: .nan, acceleration: Vector3(0, 0, 1)), false),
+        (MotionSample(time: .infinity, acceleration: Vector3(0, 0, 1)), false),
+        (MotionSample(time: 1, acceleration: Vector3(.nan, 0, 1)), false),
+        (MotionSample(time: 1, acceleration: Vector3(0, -.infinity, 1)), false),
+        (MotionSample(time: 1, acceleration: Vector3(0, 0, .infinity)), false),
+        (MotionSample(time: 1, acceleration: Vector3(.infinity, -.infinity, 0)), false),
+    ])
+    func finiteMeansEveryNumberIsFinite(sample: MotionSample, finite: Bool) {
+        #expect(sample.isFinite == finite)
+        #expect(sample.isFinite == (sample.time.isFinite && sample.acceleration.isFinite))
+    }
+}
