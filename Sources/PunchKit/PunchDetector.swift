@@ -123,7 +123,10 @@ public struct PunchDetector: ~Copyable, Sendable {
         if !stop.isOpen && magnitude >= configuration.trigger {
             stop = StopCandidate()
             stop.isOpen = true
-            stop.start = time
+            // The stop is measured against the acceleration just before it, so that what both
+            // share (a swing's pull toward the elbow, gravity the wrist turned) cancels out. It is
+            // known now, so the sample that decides the stop has less to do.
+            stop.before = recent.meanAcceleration(from: time - configuration.referenceWindow, to: time)
             stop.onset = linear
             stop.raise(to: linear, magnitude: magnitude, raw: raw, at: time)
         }
@@ -132,11 +135,7 @@ public struct PunchDetector: ~Copyable, Sendable {
 
     /// Decides whether the stop candidate ends a punch, and which kind.
     private mutating func decide(at decisionTime: Double) -> Punch? {
-        // The stop is measured against the acceleration just before it, so that what both
-        // share (a swing's pull toward the elbow, gravity the wrist turned) cancels out.
-        let before = recent.meanAcceleration(
-            from: stop.start - configuration.referenceWindow, to: stop.start)
-        let direction = (stop.peak - before).normalized
+        let direction = (stop.peak - stop.before).normalized
         // The cheap test first: a retraction needs no look back for its thrust.
         if let last = lastPunch, stop.peakTime - last.time < configuration.retractionWindow,
             direction.dot(last.direction) < configuration.retractionAlignment
@@ -200,8 +199,8 @@ public struct PunchDetector: ~Copyable, Sendable {
     var peakMagnitude = 0.0
     var peakRaw = Vector3.zero
     var peakTime = 0.0
-    /// When the stretch began.
-    var start = 0.0
+    /// The mean acceleration in the moment before the stretch began.
+    var before = Vector3.zero
     /// The acceleration that began it, whose direction the stretch keeps.
     var onset = Vector3.zero
 
