@@ -30,11 +30,28 @@ struct TestServer {
     let address: ServerAddress
     let databasePath: String
 
-    /// A new file in a new temporary folder.
+    /// A new file in this test process's folder of databases.
     static func temporaryDatabase() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hitthat-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder.appendingPathComponent("test.sqlite").path
+        try databaseFolder.get().appendingPathComponent("\(UUID().uuidString).sqlite").path
+    }
+
+    /// `hitthat-tests-PID` in the temporary directory. The databases outlive the tests that make
+    /// them (servers and clients in other processes may still hold them), so rather than each test
+    /// removing its own, the first test of a run removes the folders of test processes that have
+    /// ended: what a run leaves behind lasts until the next.
+    private static let databaseFolder = Result<URL, any Error> {
+        let files = FileManager.default
+        let prefix = "hitthat-tests-"
+        for name in (try? files.contentsOfDirectory(atPath: files.temporaryDirectory.path)) ?? []
+        where name.hasPrefix(prefix) {
+            guard let process = pid_t(name.dropFirst(prefix.count)), kill(process, 0) != 0, errno == ESRCH else {
+                continue
+            }
+            try? files.removeItem(at: files.temporaryDirectory.appendingPathComponent(name))
+        }
+        let folder = files.temporaryDirectory.appendingPathComponent("\(prefix)\(getpid())")
+        try files.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
     }
 
     static func start(
