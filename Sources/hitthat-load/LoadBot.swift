@@ -46,7 +46,8 @@ actor LoadBot {
     private var rng = SystemRandomNumberGenerator()
 
     enum Sent {
-        case punch(fight: Int64)
+        /// A punch that would be this event of its fight.
+        case punch(LoadRecorder.EventKey)
         case quickMatch
         case mischief(expected: Set<ProtocolError.Code>)
         case other
@@ -161,7 +162,7 @@ actor LoadBot {
             await caughtUp(with: welcome)
         case .event(let event):
             await follow(event, live: true)
-            if message.ref != nil, case .punch(let fight) = purpose { punching[fight] = nil }
+            if message.ref != nil, case .punch(let key) = purpose { punching[key.fight] = nil }
         case .events(let reply):
             for event in reply.events { await follow(event, live: false) }
         case .fight(let reply):
@@ -204,11 +205,11 @@ actor LoadBot {
         switch purpose {
         case .mischief(let expected):
             check(error, against: expected)
-        case .punch(let fight):
-            punching[fight] = nil
-            recorder.error(error.code)
+        case .punch(let key):
+            punching[key.fight] = nil
+            recorder.punchRefused(key, error.code)
             // The fight moved on without this client seeing it (a reconnect): catch up.
-            await request(.fight(FightRef(fight: fight)))
+            await request(.fight(FightRef(fight: key.fight)))
         case .quickMatch:
             // A reply lost with a dropped connection leaves the client unsure whether it waits in a room.
             if error.reason == "alreadyWaiting" { inRoom = true }
@@ -290,8 +291,9 @@ actor LoadBot {
             fight: fight, kind: [.jab, .uppercut].randomElement(using: &rng)!,
             damage: Int.random(in: 8...40, using: &rng), after: after)
         punching[fight] = recorder.clock.now
-        recorder.punchSent(as: LoadRecorder.EventKey(fight: fight, sequence: after + 1))
+        let key = LoadRecorder.EventKey(fight: fight, sequence: after + 1)
+        recorder.punchSent(as: key)
         lastPunch = punch
-        await request(.punch(punch), as: .punch(fight: fight))
+        await request(.punch(punch), as: .punch(key))
     }
 }

@@ -43,6 +43,14 @@ final class LoadRecorder: Sendable {
         }
     }
 
+    /// The punch that would have been event `key` was refused with `code`: it will not arrive.
+    func punchRefused(_ key: EventKey, _ code: ProtocolError.Code) {
+        state.withLockedValue { state in
+            state.punchSentAt[key] = nil
+            state.errors[code.rawValue, default: 0] += 1
+        }
+    }
+
     /// An error the server sent that nobody provoked on purpose (legitimate races such as a punch
     /// that went stale across a reconnect land here too; they are reported, not failures).
     func error(_ code: ProtocolError.Code) {
