@@ -193,6 +193,7 @@ actor PlayerSession {
     // MARK: - Messages
 
     private func receive(_ text: String) {
+        let received = ContinuousClock.now
         let message: ServerMessage
         do {
             message = try MessageCodec.decodeReply(text)
@@ -230,7 +231,7 @@ actor PlayerSession {
         }
         askForOpponentCards()
         output.show(message, text: text, fights: follower.fights, me: me)
-        throwPunchIfMyTurn()
+        throwPunchIfMyTurn(since: received)
     }
 
     /// Asks for the card of each opponent not seen yet, when the output shows cards.
@@ -267,12 +268,13 @@ actor PlayerSession {
 
     // MARK: - Sensor punches
 
-    /// When it is this player's turn and a sensor is in use, throws its next punch.
-    private func throwPunchIfMyTurn() {
+    /// When it is this player's turn and a sensor is in use, throws its next punch: from a live
+    /// sensor, one made since `turnSeen`, when the client learnt of the turn (before it showed it).
+    private func throwPunchIfMyTurn(since turnSeen: ContinuousClock.Instant = .now) {
         guard let punches, punching == nil, let fight = fightAwaitingMyPunch() else { return }
         punching = (fight.id, fight.lastSequence)
         Task {
-            guard let punch = await punches.next() else {
+            guard let punch = await punches.next(since: turnSeen) else {
                 self.sensorEnded()
                 return
             }

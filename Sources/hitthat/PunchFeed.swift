@@ -11,31 +11,39 @@ import PunchKit
 
 // MARK: - PunchFeed
 
-/// A punch as the fight needs it: kind and damage.
+/// A punch as the fight needs it: kind and damage, and when it was detected.
 struct DetectedPunch: Sendable {
     var kind: PunchType
     var damage: Int
+    var detectedAt: ContinuousClock.Instant
 }
 
 /// Punches detected from a sensor, handed out one at a time as turns come.
 ///
 /// A recording (a trace or raw events in a regular file) queues its punches and one is thrown per
-/// turn. A live source (an input device, a pipe, a terminal) is the player punching now: a punch
-/// detected while nobody waits for one (out of turn) is dropped.
+/// turn. A live source (an input device, a pipe, a terminal) is the player punching now: only a
+/// punch detected since the turn began counts, one from before it (out of turn) is dropped.
 final class PunchFeed: Sendable {
+    /// Whether the source is the player punching now rather than a recording.
+    let isLive: Bool
     private let punches: AsyncStream<DetectedPunch>
     private let iterator: IteratorBox
     /// Why the source stopped, when it failed (a device unplugged), for the view.
     private let failure = NIOLockedValueBox<String?>(nil)
 
-    private init(punches: AsyncStream<DetectedPunch>) {
+    private init(punches: AsyncStream<DetectedPunch>, isLive: Bool) {
+        self.isLive = isLive
         self.punches = punches
         iterator = IteratorBox(punches.makeAsyncIterator())
     }
 
-    /// The next punch; `nil` when the sensor has no more.
-    func next() async -> DetectedPunch? {
-        await iterator.next()
+    /// The next punch, from a live source one detected at `start` or later; `nil` when the sensor
+    /// has no more.
+    func next(since start: ContinuousClock.Instant) async -> DetectedPunch? {
+        while let punch = await iterator.next() {
+            if !isLive || punch.detectedAt >= start { return punch }
+        }
+        return nil
     }
 
     /// Why the sensor stopped, when it failed rather than ended.
@@ -67,12 +75,16 @@ final class PunchFeed: Sendable {
                 while let frame = try reader.nextFrame() { body(MotionSample(frame)) }
             }
         }
+        // A live source keeps its latest punch: the turn may have begun an instant before the
+        // session starts to wait, and `next(since:)` drops it if it came before the turn.
         let (stream, continuation) = AsyncStream.makeStream(
-            of: DetectedPunch.self, bufferingPolicy: live ? .bufferingNewest(0) : .unbounded)
-        let feed = PunchFeed(punches: stream)
+            of: DetectedPunch.self, bufferingPolicy: live ? .bufferingNewest(1) : .unbounded)
+        let feed = PunchFeed(punches: stream, isLive: live)
         @Sendable func yield(_ punch: Punch) {
             guard let kind = PunchType(rawValue: punch.kind.rawValue) else { return }
-            continuation.yield(DetectedPunch(kind: kind, damage: min(punch.damage, ProtocolLimits.maxDamage)))
+            continuation.yield(
+                DetectedPunch(
+                    kind: kind, damage: min(punch.damage, ProtocolLimits.maxDamage), detectedAt: .now))
         }
         nonisolated(unsafe) let read = samples
         Thread.detachNewThread {
