@@ -25,7 +25,7 @@ struct DetectedPunch: Sendable {
 /// punch detected since the turn began counts, one from before it (out of turn) is dropped.
 final class PunchFeed: Sendable {
     /// Whether the source is the player punching now rather than a recording.
-    let isLive: Bool
+    private let isLive: Bool
     private let punches: AsyncStream<DetectedPunch>
     private let iterator: IteratorBox
     /// Why the source stopped, when it failed (a device unplugged), for the view.
