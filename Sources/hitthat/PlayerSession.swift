@@ -28,6 +28,9 @@ actor PlayerSession {
     private var waitingInRoom = false
     /// The punch being thrown: the fight and the sequence it is thrown at.
     private var punching: (fight: Int64, after: Int)?
+    /// When an event gave this player the turn in a fight whose state was still to come: the turn
+    /// began then, not when the state arrives (a punch made in between counts).
+    private var turnHeardOf: [Int64: ContinuousClock.Instant] = [:]
     private var inputOver = false
     private var quitting = false
     /// Why the session gave up, for the exit status.
@@ -194,6 +197,7 @@ actor PlayerSession {
 
     private func receive(_ text: String) {
         let received = ContinuousClock.now
+        var turnSeen = received
         let message: ServerMessage
         do {
             message = try MessageCodec.decodeReply(text)
@@ -211,10 +215,11 @@ actor PlayerSession {
             }
         case .fight(let reply):
             follower.update(reply.fight)
+            turnSeen = turnHeardOf.removeValue(forKey: reply.fight.id) ?? received
         case .history(let reply):
             for view in reply.fights { follower.update(view) }
         case .events(let reply):
-            for event in reply.events { follow(event) }
+            for event in reply.events { follow(event, received: received) }
         case .event(let event):
             switch event.kind {
             case "openedRoom": waitingInRoom = true
@@ -222,7 +227,7 @@ actor PlayerSession {
             case "matched": waitingInRoom = false
             default: break
             }
-            follow(event)
+            follow(event, received: received)
         case .error(let error):
             if message.ref != nil { punching = nil }
             if error.code == .stale, let fight = punching?.fight { request(.fight(FightRef(fight: fight))) }
@@ -231,7 +236,7 @@ actor PlayerSession {
         }
         askForOpponentCards()
         output.show(message, text: text, fights: follower.fights, me: me)
-        throwPunchIfMyTurn(since: received)
+        throwPunchIfMyTurn(since: turnSeen)
     }
 
     /// Asks for the card of each opponent not seen yet, when the output shows cards.
@@ -243,8 +248,10 @@ actor PlayerSession {
         }
     }
 
-    private func follow(_ event: WireEvent) {
-        if let request = follower.apply(event).request { self.request(request) }
+    private func follow(_ event: WireEvent, received: ContinuousClock.Instant) {
+        let need = follower.apply(event)
+        if case .state(let fight) = need, event.turn != nil, event.turn == me { turnHeardOf[fight] = received }
+        if let request = need.request { self.request(request) }
         if let fight = event.fight, punching?.fight == fight, (event.sequence ?? 0) > (punching?.after ?? 0) {
             punching = nil
         }
