@@ -118,6 +118,8 @@ let package = Package(
             name: "FightServerTests",
             dependencies: [
                 "FightServer", "FightEngine", "hitthat", "hitthat-load", "InputDevicesTestSupport", "FuzzTestSupport",
+                // Locks ThreadSanitizer can see (pthread); it cannot see Synchronization.Mutex.
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]),
         .testTarget(name: "HitThatEndToEndTests", dependencies: ["hitthat", "InputDevicesTestSupport"]),
     ],

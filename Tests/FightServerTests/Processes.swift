@@ -1,6 +1,6 @@
 import FightServer
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 
 // MARK: - The built binary
@@ -36,9 +36,9 @@ final class RunningCommand: Sendable {
 
     /// Lines read so far, shared with the thread that reads them.
     private final class LineBuffer: Sendable {
-        let lines = Mutex<[String]>([])
-        func append(_ line: String) { lines.withLock { $0.append(line) } }
-        var all: [String] { lines.withLock { $0 } }
+        let lines = NIOLockedValueBox<[String]>([])
+        func append(_ line: String) { lines.withLockedValue { $0.append(line) } }
+        var all: [String] { lines.withLockedValue { $0 } }
     }
 
     init(_ arguments: [String], executable: URL = hitthatBinary, environment: [String: String] = [:]) throws {

@@ -2,18 +2,18 @@ import FightEngine
 import FightServer
 import Foundation
 import Logging
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 
 // MARK: - Clock
 
 /// A clock that starts at a fixed moment and moves only when a test moves it.
 final class TestClock: Sendable {
-    private let seconds = Mutex<Int64>(1_795_000_000)
+    private let seconds = NIOLockedValueBox<Int64>(1_795_000_000)
 
-    var now: Timestamp { Timestamp(secondsSince1970: seconds.withLock { $0 }) }
+    var now: Timestamp { Timestamp(secondsSince1970: seconds.withLockedValue { $0 }) }
 
-    func advance(by delta: Int64) { seconds.withLock { $0 += delta } }
+    func advance(by delta: Int64) { seconds.withLockedValue { $0 += delta } }
 
     /// The server's view of it, looking for deadlines every 20 ms.
     var serverClock: ServerClock {
@@ -95,8 +95,8 @@ final class Player: Sendable {
 
     /// What the reader task hands over: messages, and why the connection ended.
     private final class Mailbox: Sendable {
-        let messages = Mutex<[ServerMessage]>([])
-        let ended = Mutex<String?>(nil)
+        let messages = NIOLockedValueBox<[ServerMessage]>([])
+        let ended = NIOLockedValueBox<String?>(nil)
     }
 
     var id: FighterID { FighterID(client.session.fighter.id) }
@@ -107,10 +107,10 @@ final class Player: Sendable {
         let mailbox = mailbox
         reader = Task {
             do {
-                for try await message in client.messages { mailbox.messages.withLock { $0.append(message) } }
-                mailbox.ended.withLock { $0 = "the connection closed" }
+                for try await message in client.messages { mailbox.messages.withLockedValue { $0.append(message) } }
+                mailbox.ended.withLockedValue { $0 = "the connection closed" }
             } catch {
-                mailbox.ended.withLock { $0 = "\(error)" }
+                mailbox.ended.withLockedValue { $0 = "\(error)" }
             }
         }
     }
@@ -170,19 +170,19 @@ final class Player: Sendable {
     func next(_ what: String, where matches: (ServerMessage) -> Bool) async throws -> ServerMessage {
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline {
-            let found = mailbox.messages.withLock { messages -> ServerMessage? in
+            let found = mailbox.messages.withLockedValue { messages -> ServerMessage? in
                 guard let index = messages.firstIndex(where: matches) else { return nil }
                 return messages.remove(at: index)
             }
             if let found { return found }
-            if let error = mailbox.ended.withLock({ $0 }) { throw TestFailure("waiting for \(what): \(error)") }
+            if let error = mailbox.ended.withLockedValue({ $0 }) { throw TestFailure("waiting for \(what): \(error)") }
             try await Task.sleep(for: .milliseconds(5))
         }
-        throw TestFailure("timed out waiting for \(what); inbox: \(mailbox.messages.withLock { $0 })")
+        throw TestFailure("timed out waiting for \(what); inbox: \(mailbox.messages.withLockedValue { $0 })")
     }
 
     /// Drops every message received so far.
-    func clearInbox() { mailbox.messages.withLock { $0.removeAll() } }
+    func clearInbox() { mailbox.messages.withLockedValue { $0.removeAll() } }
 
     func close() async { await client.close() }
 }
