@@ -22,7 +22,9 @@ public struct LogAudit: Hashable, Sendable {
         var records: [FighterID: Record] = [:]
         for case .fight(let event) in log {
             if case .ended(let result) = event.change {
-                for fighter in [result.challenger, result.opponent] { records[fighter, default: Record()].count(result, for: fighter) }
+                for fighter in [result.challenger, result.opponent] {
+                    records[fighter, default: Record()].count(result, for: fighter)
+                }
             }
             if var fight = folded[event.fight] {
                 problems += fight.apply(event)

@@ -64,7 +64,10 @@ public struct PunchDetector: ~Copyable, Sendable {
         previousSample = sample
 
         var interval = sample.time - previous.time
-        if interval > configuration.maximumGap { interval = restart() }
+        if interval > configuration.maximumGap {
+            restart()
+            interval = 0
+        }
         let linear = sample.acceleration - tracker.estimate
         tracker.update(with: sample.acceleration, interval: interval)
         recent.append(time: sample.time, interval: interval, linear: linear)
@@ -80,13 +83,11 @@ public struct PunchDetector: ~Copyable, Sendable {
         tracker.update(with: sample.acceleration, interval: 0)
     }
 
-    /// Forgets what came before too long a silence, which can be no part of what comes after;
-    /// returns the interval to count for the sample after the silence.
+    /// Forgets what came before too long a silence, which can be no part of what comes after.
     @usableFromInline
-    mutating func restart() -> Double {
+    mutating func restart() {
         recent.removeAll()
         stop = StopCandidate()
-        return 0
     }
 
     /// Decides a stop still waiting for confirmation at the end of the stream.

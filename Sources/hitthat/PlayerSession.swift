@@ -28,9 +28,10 @@ actor PlayerSession {
     private var waitingInRoom = false
     /// The punch being thrown: the fight and the sequence it is thrown at.
     private var punching: (fight: Int64, after: Int)?
-    /// When an event gave this player the turn in a fight whose state was still to come: the turn
-    /// began then, not when the state arrives (a punch made in between counts).
-    private var turnHeardOf: [Int64: ContinuousClock.Instant] = [:]
+    /// When an event gave this player the turn in a fight whose state was still to come, and that
+    /// event's sequence: the turn began then, not when the state arrives (a punch made in between
+    /// counts), as long as the state is still at that event.
+    private var turnHeardOf: [Int64: (sequence: Int?, at: ContinuousClock.Instant)] = [:]
     private var inputOver = false
     private var quitting = false
     /// Why the session gave up, for the exit status.
@@ -215,7 +216,9 @@ actor PlayerSession {
             }
         case .fight(let reply):
             follower.update(reply.fight)
-            turnSeen = turnHeardOf.removeValue(forKey: reply.fight.id) ?? received
+            if let heard = turnHeardOf.removeValue(forKey: reply.fight.id), heard.sequence == reply.fight.lastSequence {
+                turnSeen = heard.at
+            }
         case .history(let reply):
             for view in reply.fights { follower.update(view) }
         case .events(let reply):
@@ -250,7 +253,9 @@ actor PlayerSession {
 
     private func follow(_ event: WireEvent, received: ContinuousClock.Instant) {
         let need = follower.apply(event)
-        if case .state(let fight) = need, event.turn != nil, event.turn == me { turnHeardOf[fight] = received }
+        if case .state(let fight) = need, event.turn != nil, event.turn == me {
+            turnHeardOf[fight] = (event.sequence, received)
+        }
         if let request = need.request { self.request(request) }
         if let fight = event.fight, punching?.fight == fight, (event.sequence ?? 0) > (punching?.after ?? 0) {
             punching = nil
