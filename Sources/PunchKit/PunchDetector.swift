@@ -143,13 +143,15 @@ public struct PunchDetector: ~Copyable, Sendable {
         {
             return nil
         }
-        let thrust = recent.thrust(
-            against: direction, before: stop.peakTime,
-            since: max(stop.peakTime - configuration.thrustWindow, thrustStart),
-            directionSince: max(stop.peakTime - configuration.directionWindow, thrustStart),
-            measuringPath: configuration.reportsHooks)
-        guard thrust.speed >= configuration.minimumThrust,
-            stop.peak.dot(direction) >= configuration.stopSharpness * thrust.peak
+        let stopStrength = stop.peak.dot(direction)
+        guard
+            let thrust = recent.thrust(
+                against: direction, before: stop.peakTime,
+                since: max(stop.peakTime - configuration.thrustWindow, thrustStart),
+                directionSince: max(stop.peakTime - configuration.directionWindow, thrustStart),
+                stopStrength: stopStrength, sharpness: configuration.stopSharpness),
+            thrust.speed >= configuration.minimumThrust,
+            stopStrength >= configuration.stopSharpness * thrust.peak
         else { return nil }
         // A stop slows the hand down: it points against the way the hand was going. An arc's
         // pull toward its centre points across it instead.
@@ -159,14 +161,14 @@ public struct PunchDetector: ~Copyable, Sendable {
         lastPunch = (stop.peakTime, direction)
         thrustStart = stop.peakTime
 
-        let axis = thrust.earlyVelocity.normalized
+        let axis = recent.earlyVelocity(of: thrust, against: direction).normalized
         let up = tracker.seesGravity ? tracker.estimate.normalized : configuration.fallbackUp.normalized
         let rise = axis.dot(up)
         let kind: PunchKind
         if rise >= uppercutRise {
             kind = .uppercut
-        } else if configuration.reportsHooks && thrust.straightness < configuration.hookStraightness
-            && curvesLikeHook(thrust.onset, then: -direction, up: up)
+        } else if configuration.reportsHooks, case let curve = recent.curve(of: thrust, against: direction),
+            curve.straightness < configuration.hookStraightness, curvesLikeHook(curve.onset, then: -direction, up: up)
         {
             kind = .hook
         } else {

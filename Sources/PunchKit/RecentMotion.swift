@@ -63,51 +63,99 @@
         return duration > 0 ? sum / duration : .zero
     }
 
-    /// What the acceleration opposite to `direction` built between `start` and `end`.
+    /// What the acceleration opposite to `direction` built between `start` and `end`, or nil as
+    /// soon as it pushed harder than a stop of `stopStrength` is sharp against (see
+    /// `DetectorConfiguration.stopSharpness`): most stretches looked at are not punches, and
+    /// this lets them go without the whole look back.
     /// The direction comes only from the samples after `directionStart`: what came earlier (a
     /// wind-up, the body's sway) would pull it off.
-    /// The length of the path, for how straight the thrust was, costs a square root a sample and
-    /// is summed only when `measuringPath`.
+    ///
+    /// The ring is in time order, so the look back goes in three runs, newest first: the samples
+    /// from `end` on, skipped; those after `directionStart`, which also give the direction; and
+    /// the rest back to `start`. No sample then tests the times it cannot fail. What only a
+    /// punch needs is left to `earlyVelocity(of:against:)` and `curve(of:against:)`.
     func thrust(
         against direction: Vector3, before end: Double, since start: Double, directionSince directionStart: Double,
-        measuringPath: Bool
-    ) -> Thrust {
+        stopStrength: Double, sharpness: Double
+    ) -> Thrust? {
         var thrust = Thrust()
         var index = next
-        var oldest = next
-        var looked = 0
-        var recentSpeed = 0.0
-        for _ in 0..<count {
-            index = (index - 1) & mask
-            let entry = entries[index]
-            if entry.time >= end { continue }
-            if entry.time <= start { break }
+        var remaining = count
+        /// The next older entry, if it came after `limit`.
+        func older(after limit: Double) -> Entry? {
+            guard remaining > 0 else { return nil }
+            let entry = entries[(index &- 1) & mask]
+            guard entry.time > limit else { return nil }
+            index = (index &- 1) & mask
+            remaining &-= 1
+            return entry
+        }
+        /// Adds what `entry` built against the stop; false once the stop cannot be sharp.
+        func add(_ entry: Entry) -> Bool {
             thrust.approach += entry.linear * entry.interval
             let along = entry.linear.dot(direction)
-            if entry.time > directionStart {
-                oldest = index
-                looked += 1
-                if along < 0 { recentSpeed -= along * entry.interval }
-            }
-            guard along < 0 else { continue }
+            guard along < 0 else { return true }
             thrust.speed -= along * entry.interval
             thrust.velocity += entry.linear * entry.interval
-            if measuringPath { thrust.pathLength += entry.linear.length * entry.interval }
-            thrust.peak = max(thrust.peak, -along)
-            thrust.onset = entry.linear
+            guard -along > thrust.peak else { return true }
+            thrust.peak = -along
+            // The peak only grows: once the stop is not sharp against it, it never will be.
+            return stopStrength >= sharpness * thrust.peak
         }
-        // The first half of the thrust, before the wrist has turned much, gives its direction.
+
+        while remaining > 0 && entries[(index &- 1) & mask].time >= end {
+            index = (index &- 1) & mask
+            remaining &-= 1
+        }
+        thrust.newest = index
+        let skipped = count &- remaining
+        while let entry = older(after: max(start, directionStart)) {
+            guard add(entry) else { return nil }
+        }
+        thrust.recentCount = count &- remaining &- skipped
+        thrust.recentSpeed = thrust.speed
+        while let entry = older(after: start) {
+            guard add(entry) else { return nil }
+        }
+        thrust.count = count &- remaining &- skipped
+        return thrust
+    }
+
+    /// The velocity that the first half of the recent part of `thrust` built, before the wrist
+    /// had turned much, which gives the thrust's direction.
+    func earlyVelocity(of thrust: Thrust, against direction: Vector3) -> Vector3 {
+        var velocity = Vector3.zero
         var built = 0.0
-        index = oldest
-        for _ in 0..<looked where built < recentSpeed / 2 {
+        let half = thrust.recentSpeed / 2
+        var index = (thrust.newest &- thrust.recentCount) & mask
+        var remaining = thrust.recentCount
+        while remaining > 0 && built < half {
             let entry = entries[index]
-            index = (index + 1) & mask
+            index = (index &+ 1) & mask
+            remaining &-= 1
             let along = entry.linear.dot(direction)
             guard along < 0 else { continue }
             built -= along * entry.interval
-            thrust.earlyVelocity += entry.linear * entry.interval
+            velocity += entry.linear * entry.interval
         }
-        return thrust
+        return velocity
+    }
+
+    /// How `thrust` curved: its straightness (the length of its velocity over the length of
+    /// its path: 1 when all its acceleration pointed one way) and its earliest acceleration.
+    /// The path costs a square root a sample, so only a hook's test asks for it.
+    func curve(of thrust: Thrust, against direction: Vector3) -> (straightness: Double, onset: Vector3) {
+        var pathLength = 0.0
+        var onset = Vector3.zero
+        var index = thrust.newest
+        for _ in 0..<thrust.count {
+            index = (index &- 1) & mask
+            let entry = entries[index]
+            guard entry.linear.dot(direction) < 0 else { continue }
+            pathLength += entry.linear.length * entry.interval
+            onset = entry.linear
+        }
+        return (pathLength > 0 ? thrust.velocity.length / pathLength : 1, onset)
     }
 }
 
@@ -117,18 +165,16 @@ struct Thrust {
     var speed = 0.0
     /// The summed acceleration, in g·s: the velocity the thrust built.
     var velocity = Vector3.zero
-    /// The summed length of the acceleration, in g·s.
-    var pathLength = 0.0
     /// The summed acceleration of every sample looked at, opposing or not, in g·s: the velocity
     /// with which the hand came into the stop.
     var approach = Vector3.zero
     /// The strongest push of the thrust against the stop's direction, in g.
     var peak = 0.0
-    /// The velocity built by the first half of the thrust, in g·s.
-    var earlyVelocity = Vector3.zero
-    /// The earliest acceleration of the thrust, in g.
-    var onset = Vector3.zero
-
-    /// How straight the thrust was: 1 when all its acceleration pointed one way.
-    var straightness: Double { pathLength > 0 ? velocity.length / pathLength : 1 }
+    /// The speed built against the stop since the direction window began, in g·s.
+    var recentSpeed = 0.0
+    /// Where the thrust lies in the ring: the index after its newest sample, how many samples
+    /// it has, and how many of those, the newest, came since the direction window began.
+    var newest = 0
+    var count = 0
+    var recentCount = 0
 }
