@@ -224,6 +224,17 @@ let axisAlignedGrips: [Rotation] = [
         #expect(run(signal(pulses: [(1.0, 0.02, Vector3(0, 6, 0))])).isEmpty)
     }
 
+    /// A stop must be sharp: at least `stopSharpness` of the thrust's strongest push. The same
+    /// 10 g stop ends a punch after an 8 g thrust, and after a 14 g one only if the rule is eased.
+    @Test(arguments: [(8.0, 0.8, 1), (14.0, 0.8, 0), (14.0, 0.5, 1)])
+    func aStopWeakerThanItsThrustIsNotAPunch(thrust: Double, sharpness: Double, punches: Int) {
+        var configuration = DetectorConfiguration()
+        configuration.stopSharpness = sharpness
+        var detector = PunchDetector(configuration: configuration)
+        let samples = signal(pulses: [(1.0, 0.15, Vector3(thrust, 0, 0)), (1.15, 0.05, Vector3(-10, 0, 0))])
+        #expect(samples.compactMap { detector.process($0) }.count == punches)
+    }
+
     @Test func aThrustThatFadesWithoutAStopIsNotAPunch() {
         #expect(run(signal(pulses: [(1.0, 0.4, Vector3(1.5, 0, 0)), (1.4, 0.4, Vector3(-1.5, 0, 0))])).isEmpty)
     }
