@@ -26,11 +26,11 @@ enum NumberParser {
     ) -> (value: Double?, end: Int) {
         let count = text.count
         var index = start
-        var isNegative = false
-        if index < count && (text[index] == TraceByte.minus || text[index] == TraceByte.plus) {
-            isNegative = text[index] == TraceByte.minus
-            index += 1
-        }
+        // Without branches: signs come as they come, and a mispredicted branch costs more than
+        // these few instructions.
+        let first = index < count ? text[index] : 0
+        let isNegative = first == TraceByte.minus
+        index &+= (isNegative ? 1 : 0) | (first == TraceByte.plus ? 1 : 0)
 
         // Up to 19 significant digits fit a UInt64; later ones only move the decimal exponent,
         // and a non-zero one among them means the fast path cannot be exact.
@@ -50,10 +50,9 @@ enum NumberParser {
         while index < count, case let digit = text[index] &- TraceByte.digitZero, digit <= 9 {
             sawDigit = true
             if significantDigits < 19 {
-                if mantissa != 0 || digit != 0 {
-                    mantissa = mantissa &* 10 &+ UInt64(digit)
-                    significantDigits += 1
-                }
+                // A leading zero leaves the mantissa at zero and is not significant.
+                mantissa = mantissa &* 10 &+ UInt64(digit)
+                significantDigits &+= mantissa == 0 ? 0 : 1
             } else {
                 exponent += 1
                 droppedNonZeroDigit = droppedNonZeroDigit || digit != 0
@@ -74,10 +73,8 @@ enum NumberParser {
             while index < count, case let digit = text[index] &- TraceByte.digitZero, digit <= 9 {
                 sawDigit = true
                 if significantDigits < 19 {
-                    if mantissa != 0 || digit != 0 {
-                        mantissa = mantissa &* 10 &+ UInt64(digit)
-                        significantDigits += 1
-                    }
+                    mantissa = mantissa &* 10 &+ UInt64(digit)
+                    significantDigits &+= mantissa == 0 ? 0 : 1
                     exponent -= 1
                 } else {
                     droppedNonZeroDigit = droppedNonZeroDigit || digit != 0

@@ -41,8 +41,9 @@
     @inlinable @inline(__always)
     mutating func append(time: Double, interval: Double, linear: Vector3) {
         entries[next] = Entry(time: time, interval: interval, linear: linear)
-        next = (next + 1) & mask
-        count = min(count + 1, mask + 1)
+        // Neither can overflow: both stay within the capacity.
+        next = (next &+ 1) & mask
+        if count <= mask { count &+= 1 }
     }
 
     @usableFromInline mutating func removeAll() { count = 0 }
