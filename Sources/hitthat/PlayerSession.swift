@@ -28,10 +28,8 @@ actor PlayerSession {
     private var waitingInRoom = false
     /// The punch being thrown: the fight and the sequence it is thrown at.
     private var punching: (fight: Int64, after: Int)?
-    /// When an event gave this player the turn in a fight whose state was still to come, and that
-    /// event's sequence: the turn began then, not when the state arrives (a punch made in between
-    /// counts), as long as the state is still at that event.
-    private var turnHeardOf: [Int64: (sequence: Int?, at: ContinuousClock.Instant)] = [:]
+    /// When this player's turn began in fights whose state is still to come.
+    private var turnStarts = TurnStarts<ContinuousClock.Instant>()
     private var inputOver = false
     private var quitting = false
     /// Why the session gave up, for the exit status.
@@ -216,9 +214,7 @@ actor PlayerSession {
             }
         case .fight(let reply):
             follower.update(reply.fight)
-            if let heard = turnHeardOf.removeValue(forKey: reply.fight.id), heard.sequence == reply.fight.lastSequence {
-                turnSeen = heard.at
-            }
+            turnSeen = turnStarts.began(reply.fight, received: received)
         case .history(let reply):
             for view in reply.fights { follower.update(view) }
         case .events(let reply):
@@ -253,9 +249,7 @@ actor PlayerSession {
 
     private func follow(_ event: WireEvent, received: ContinuousClock.Instant) {
         let need = follower.apply(event)
-        if case .state(let fight) = need, event.turn != nil, event.turn == me {
-            turnHeardOf[fight] = (event.sequence, received)
-        }
+        turnStarts.note(event, need: need, player: me, at: received)
         if let request = need.request { self.request(request) }
         if let fight = event.fight, punching?.fight == fight, (event.sequence ?? 0) > (punching?.after ?? 0) {
             punching = nil
