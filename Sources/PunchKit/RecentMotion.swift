@@ -113,6 +113,7 @@
         while let entry = older(after: max(start, directionStart)) {
             guard add(entry) else { return nil }
         }
+        // Every sample so far was a recent one: the speed so far is theirs.
         thrust.recentCount = count &- remaining &- skipped
         thrust.recentSpeed = thrust.speed
         while let entry = older(after: start) {
