@@ -36,9 +36,12 @@ final class RunningCommand: Sendable {
 
     /// Lines read so far, shared with the thread that reads them.
     private final class LineBuffer: Sendable {
-        let lines = NIOLockedValueBox<[String]>([])
-        func append(_ line: String) { lines.withLockedValue { $0.append(line) } }
-        var all: [String] { lines.withLockedValue { $0 } }
+        private let state = NIOLockedValueBox<(lines: [String], ended: Bool)>(([], false))
+        func append(_ line: String) { state.withLockedValue { $0.lines.append(line) } }
+        /// The reader met the end of the pipe: every line the process wrote is in.
+        func end() { state.withLockedValue { $0.ended = true } }
+        var all: [String] { state.withLockedValue { $0.lines } }
+        var ended: Bool { state.withLockedValue { $0.ended } }
     }
 
     init(_ arguments: [String], executable: URL = hitthatBinary, environment: [String: String] = [:]) throws {
@@ -71,6 +74,7 @@ final class RunningCommand: Sendable {
                     lines.append(line)
                 }
             }
+            lines.end()
         }
     }
 
@@ -104,9 +108,14 @@ final class RunningCommand: Sendable {
             "timed out waiting for \(what); output: \(output.suffix(5)); errors: \(errorOutput.suffix(5))")
     }
 
-    /// Waits for the process to exit and returns its status.
+    /// Waits for the process to exit and its output to be read to the end, and returns its status.
+    ///
+    /// The exit alone is not enough: the lines come from reader threads, which on a busy machine can
+    /// still be behind the process when it ends, so `output` could then be empty or cut short.
     func exitStatus(seconds: Double = 60) async throws -> Int32 {
-        try await wait("exit", seconds: seconds) { _, _ in process.isRunning ? nil : true }
+        try await wait("exit", seconds: seconds) { _, _ in
+            !process.isRunning && outputLines.ended && errorLines.ended ? true : nil
+        }
         return process.terminationStatus
     }
 

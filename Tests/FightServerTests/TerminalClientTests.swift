@@ -80,7 +80,8 @@ struct TerminalClientTests {
             then: "stty -a; read line")
         try await tmux.wait(for: "the connection", on: "carol") { $0.contains("connected to") ? true : nil }
         let terminal = try await tmux.show("#{pane_tty}", of: "carol")
-        #expect(try await Self.modes(of: terminal).contains("-icanon"), "raw while playing")
+        let playing = try await Self.modes(of: terminal)
+        #expect(playing.contains("-icanon") && playing.contains("-echo"), "raw while playing: \(playing)")
         #expect(try await tmux.show("#{alternate_on} #{cursor_flag}", of: "carol") == "1 0")
 
         if signal == "C-c" {
@@ -133,7 +134,8 @@ struct TerminalClientTests {
 
     // MARK: - Helpers
 
-    /// The modes `stty -a` lists for `terminal` (`icanon`, `-echo`, …).
+    /// The modes `stty -a` lists for `terminal` (`icanon`, `-echo`, …), all of them: `exitStatus()`
+    /// waits until the output has been read to its end.
     static func modes(of terminal: String) async throws -> [Substring] {
         let stty = try RunningCommand(
             ["stty", "-a", "-F", terminal], executable: URL(fileURLWithPath: "/usr/bin/env"))
