@@ -96,7 +96,14 @@ struct Play: ParsableCommand {
         // Trapped before the terminal goes raw, so that no moment is left where Ctrl-C kills the
         // process with the terminal still raw.
         let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm)
-        let output: any PlayOutput = script ? ScriptOutput() : ScreenOutput(user: user, keyboard: keyboard)
+        let output: any PlayOutput
+        do {
+            output = script ? ScriptOutput() : try ScreenOutput(user: user, keyboard: keyboard)
+        } catch {
+            // Playing on would mean keys that wait for Enter and echo over the screen.
+            printError("\(error)")
+            throw ExitCode.failure
+        }
         let player = PlayerSession(
             address: address, credentials: Credentials(username: user, password: password), punches: punches,
             output: output)

@@ -63,9 +63,10 @@ final class ScreenOutput: PlayOutput {
     private let terminal: RawTerminal
     private let ticker: Task<Void, Never>
 
-    /// Takes over the terminal; keys are read from `keyboard`, which is put in raw mode.
-    init(user: String, keyboard: Int32) {
-        let shared = Shared(State(user: user)), terminal = RawTerminal(keyboard: keyboard)
+    /// Takes over the terminal; keys are read from `keyboard`, which is put in raw mode (throws,
+    /// drawing nothing, if it cannot be).
+    init(user: String, keyboard: Int32) throws(TerminalModeError) {
+        let shared = Shared(State(user: user)), terminal = try RawTerminal(keyboard: keyboard)
         self.shared = shared
         self.terminal = terminal
         ticker = Task.detached {
@@ -210,6 +211,62 @@ final class ScreenOutput: PlayOutput {
 
 // MARK: - Terminal
 
+/// A terminal's modes could not be read or set: the keys would then wait for Enter and be echoed
+/// over the screen, or the shell would get the terminal back still raw.
+struct TerminalModeError: Error, CustomStringConvertible {
+    /// What was being done ("put the terminal in raw mode").
+    var doing: String
+    /// The call that failed and why, or what the terminal showed instead.
+    var reason: String
+
+    var description: String { "cannot \(doing): \(reason)" }
+}
+
+/// tcgetattr and tcsetattr on a descriptor, retried when a signal interrupts them and checked.
+enum TerminalModes {
+    /// The modes of `descriptor`, or `nil` when it is not a terminal (a pipe, a file).
+    static func current(of descriptor: Int32, doing: String) throws(TerminalModeError) -> termios? {
+        var modes = termios()
+        while tcgetattr(descriptor, &modes) != 0 {
+            if errno == EINTR { continue }
+            // What isatty(3) takes for "not a terminal": files and pipes answer ENOTTY, some
+            // other descriptors (an eventfd, say) EINVAL.
+            if errno == ENOTTY || errno == EINVAL { return nil }
+            throw TerminalModeError(doing: doing, reason: "tcgetattr: \(String(cString: strerror(errno)))")
+        }
+        return modes
+    }
+
+    /// Sets `modes` on `descriptor` and reads them back. tcsetattr reports success when it made
+    /// any one of the changes, so only the modes read back show that the local ones (ICANON, ECHO,
+    /// …) all took.
+    static func set(_ modes: termios, on descriptor: Int32, doing: String) throws(TerminalModeError) {
+        var wanted = modes
+        while tcsetattr(descriptor, TCSANOW, &wanted) != 0 {
+            if errno == EINTR { continue }
+            throw TerminalModeError(doing: doing, reason: "tcsetattr: \(String(cString: strerror(errno)))")
+        }
+        guard let now = try current(of: descriptor, doing: doing) else {
+            throw TerminalModeError(doing: doing, reason: "the descriptor is no longer a terminal")
+        }
+        guard now.c_lflag == modes.c_lflag else {
+            let (got, wanted) = (String(now.c_lflag, radix: 8), String(modes.c_lflag, radix: 8))
+            throw TerminalModeError(doing: doing, reason: "its local modes read back as \(got), not \(wanted)")
+        }
+    }
+
+    /// Puts `descriptor` in raw mode (no echo, a key at a time; Ctrl-C still sends SIGINT) and
+    /// returns the modes to restore, or `nil` when it is not a terminal and there is nothing to do.
+    static func makeRaw(_ descriptor: Int32) throws(TerminalModeError) -> termios? {
+        let doing = "put the terminal in raw mode"
+        guard let saved = try current(of: descriptor, doing: doing) else { return nil }
+        var raw = saved
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        try set(raw, on: descriptor, doing: doing)
+        return saved
+    }
+}
+
 /// The terminal in raw mode on the alternate screen, given back by `restore()`. After that nothing
 /// more is drawn, so a late redraw cannot land on the shell's screen.
 final class RawTerminal: Sendable {
@@ -220,17 +277,11 @@ final class RawTerminal: Sendable {
     }
     private let state: NIOLockedValueBox<State>
 
-    /// Puts `keyboard` in raw mode (no echo, a key at a time; Ctrl-C still sends SIGINT) and
-    /// switches standard output to the alternate screen with the cursor hidden.
-    init(keyboard: Int32) {
-        var attributes = termios()
-        var saved: termios?
-        if isatty(keyboard) == 1, tcgetattr(keyboard, &attributes) == 0 {
-            saved = attributes
-            var raw = attributes
-            raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
-            tcsetattr(keyboard, TCSANOW, &raw)
-        }
+    /// Puts `keyboard` in raw mode and switches standard output to the alternate screen with the
+    /// cursor hidden. Raw mode is in place, read back, before anything is drawn; if it cannot be
+    /// set this throws and the screen is left alone.
+    init(keyboard: Int32) throws(TerminalModeError) {
+        let saved = try TerminalModes.makeRaw(keyboard)
         state = NIOLockedValueBox(State(keyboard: keyboard, saved: saved))
         writeAll("\u{1B}[?1049h\u{1B}[?25l", to: STDOUT_FILENO)
     }
@@ -248,7 +299,13 @@ final class RawTerminal: Sendable {
             guard state.active else { return }
             state.active = false
             writeAll("\u{1B}[?25h\u{1B}[?1049l", to: STDOUT_FILENO)
-            if var saved = state.saved { tcsetattr(state.keyboard, TCSANOW, &saved) }
+            guard let saved = state.saved else { return }
+            do {
+                try TerminalModes.set(saved, on: state.keyboard, doing: "give the terminal back its modes")
+            } catch {
+                // Off the alternate screen by now, so this stays on the shell's screen.
+                printError("\(error); `stty sane` resets it")
+            }
         }
     }
 
