@@ -89,11 +89,14 @@ struct LiveSensorPlayTests {
         #expect(ScriptClientTests.wire(try await event(2)) == detected[1].wire)
         // Punch 2 comes in bob's turn: it is not sent, then or later.
         try await letThrough(gates: 2)
+        // Bob's client must know it is his turn, or it keeps his jab back as out of turn.
+        _ = try await ScriptClientTests.event(2, of: bob)
         bob.send("jab")
         #expect(try await event(3).kind == "punched")
         // Punches 3 and 4 both come in alice's turn: only the first counts.
         try await letThrough(gates: 4)
         #expect(ScriptClientTests.wire(try await event(4)) == detected[3].wire)
+        _ = try await ScriptClientTests.event(4, of: bob)
         bob.send("jab")
         #expect(try await event(5).kind == "punched")
         try await letThrough(gates: 5)
@@ -137,6 +140,8 @@ struct RawEventsPlayTests {
         func event(_ sequence: Int) async throws -> WireEvent { try await ScriptClientTests.event(sequence, of: alice) }
         // Alice opened the room, so she throws first: the recording's first punch, then its second.
         #expect(ScriptClientTests.wire(try await event(2)) == session.punches[0].wire)
+        // Alice seeing her punch does not mean bob has: until he does, his client keeps the jab back.
+        _ = try await ScriptClientTests.event(2, of: bob)
         bob.send("jab")
         #expect(ScriptClientTests.wire(try await event(4)) == session.punches[1].wire)
         bob.send("forfeit")
