@@ -41,7 +41,9 @@ actor LoadBot {
     /// The last punch thrown, to throw again as a duplicate.
     var lastPunch: PunchRequest?
     private var forfeited: Set<Int64> = []
-    private var inRoom = false
+    /// Whether the client waits in a quick-match room; nil when a request about it was on its
+    /// way as the connection dropped, since `welcome` does not say.
+    private var inRoom: Bool? = false
     private var matchAsked: ContinuousClock.Instant?
     private var rng = SystemRandomNumberGenerator()
 
@@ -65,7 +67,7 @@ actor LoadBot {
     /// Whether the client is done: past the time to stop matching, in no room, every fight it has
     /// heard of known and over.
     private var isDone: Bool {
-        recorder.clock.now >= plan.stopMatching && !inRoom && matchAsked == nil && follower.awaitingState.isEmpty
+        recorder.clock.now >= plan.stopMatching && inRoom == false && matchAsked == nil && follower.awaitingState.isEmpty
             && follower.fights.values.allSatisfy { $0.phase == "finished" }
     }
 
@@ -128,6 +130,9 @@ actor LoadBot {
         sent.removeAll()
         expectedUnreferenced.removeAll()
         punching.removeAll()
+        // The server may or may not have taken the request: ask again to find out. Otherwise a
+        // client that stops believing it is in no room can still be matched, and never hear of it.
+        if matchAsked != nil { inRoom = nil }
         matchAsked = nil
     }
 
@@ -263,10 +268,10 @@ actor LoadBot {
             }
         }
         if matchAsked == nil, open.isEmpty {
-            if now < plan.stopMatching, !inRoom {
+            if now < plan.stopMatching, inRoom != true {
                 matchAsked = now
                 await request(.quickMatch, as: .quickMatch)
-            } else if now >= plan.stopMatching, inRoom {
+            } else if now >= plan.stopMatching, inRoom != false {
                 matchAsked = now
                 await request(.leaveQuickMatch, as: .quickMatch)
             }
