@@ -34,7 +34,10 @@ struct TraceRowParser {
 
     /// Parses a row (without its line end) whose time must not be earlier than `previousTime`.
     func parse(_ row: UnsafeRawBufferPointer, line: Int, notBefore previousTime: Double?) -> Outcome {
-        var values = SIMD4<Double>()
+        // Separate variables, not a vector indexed by role: writing one lane of a vector in
+        // memory and reading the whole vector back stalls on every field.
+        var time = 0.0
+        var acceleration = Vector3.zero
         var fieldStart = 0
         for field in roles.indices {
             guard fieldStart <= row.count else {
@@ -67,10 +70,15 @@ struct TraceRowParser {
             if role == 0, let previousTime, value < previousTime {
                 return failure(.timeWentBackwards, expected: "a time of at least \(previousTime)")
             }
-            values[role] = value
+            switch role {
+            case 0: time = value
+            case 1: acceleration.x = value
+            case 2: acceleration.y = value
+            default: acceleration.z = value
+            }
             fieldStart = fieldEnd + 1
         }
-        return .reading(MotionSample(time: values[0], acceleration: Vector3(values[1], values[2], values[3])))
+        return .reading(MotionSample(time: time, acceleration: acceleration))
     }
 
     /// The index of the separator ending the field that starts at `start`, or the row's end.

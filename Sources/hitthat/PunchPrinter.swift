@@ -61,11 +61,6 @@ func jsonNumber(_ value: Double, decimals: Int) -> String {
     value.isFinite ? formatted(value, decimals: decimals) : "null"
 }
 
-/// A number with a fixed count of decimals.
-func formatted(_ value: Double, decimals: Int) -> String {
-    String(format: "%.\(decimals)f", value)
-}
-
 private func padded(_ text: String, _ width: Int) -> String {
     text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
 }
