@@ -42,17 +42,16 @@ struct PunchPrinter {
 
 /// One punch as a JSON object on one line: `t`, `type`, `damage`, `peak_g`, and more.
 func jsonLine(_ punch: Punch, since origin: Double, extra: [(String, String)] = []) -> String {
-    var fields: [(String, String)] = [
-        ("t", jsonNumber(punch.time - origin, decimals: 4)),
-        ("type", "\"\(punch.kind.rawValue)\""),
-        ("damage", String(punch.damage)),
-        ("peak_g", jsonNumber(punch.peakG, decimals: 3)),
-        ("speed_ms", jsonNumber(punch.speed, decimals: 2)),
-        ("elevation_deg", jsonNumber(asin(max(-1, min(1, punch.rise))) * 180 / .pi, decimals: 1)),
-        ("clipped", punch.clipped ? "true" : "false"),
-    ]
-    fields += extra
-    return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+    // Appended in place: one line a punch, and a long trace has thousands.
+    var line = "{\"t\":" + jsonNumber(punch.time - origin, decimals: 4)
+    line += ",\"type\":\"" + punch.kind.rawValue
+    line += "\",\"damage\":" + String(punch.damage)
+    line += ",\"peak_g\":" + jsonNumber(punch.peakG, decimals: 3)
+    line += ",\"speed_ms\":" + jsonNumber(punch.speed, decimals: 2)
+    line += ",\"elevation_deg\":" + jsonNumber(asin(max(-1, min(1, punch.rise))) * 180 / .pi, decimals: 1)
+    line += ",\"clipped\":" + (punch.clipped ? "true" : "false")
+    for (name, value) in extra { line += ",\"" + name + "\":" + value }
+    return line + "}"
 }
 
 /// A number for JSON, which has no infinity or NaN: those (from absurd but finite readings
