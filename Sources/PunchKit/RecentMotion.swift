@@ -79,47 +79,49 @@
         against direction: Vector3, before end: Double, since start: Double, directionSince directionStart: Double,
         stopStrength: Double, sharpness: Double
     ) -> Thrust? {
-        var thrust = Thrust()
         var index = next
         var remaining = count
-        /// The next older entry, if it came after `limit`.
-        func older(after limit: Double) -> Entry? {
-            guard remaining > 0 else { return nil }
-            let entry = entries[(index &- 1) & mask]
-            guard entry.time > limit else { return nil }
-            index = (index &- 1) & mask
-            remaining &-= 1
-            return entry
-        }
-        /// Adds what `entry` built against the stop; false once the stop cannot be sharp.
-        func add(_ entry: Entry) -> Bool {
-            thrust.approach += entry.linear * entry.interval
-            let along = entry.linear.dot(direction)
-            guard along < 0 else { return true }
-            thrust.speed -= along * entry.interval
-            thrust.velocity += entry.linear * entry.interval
-            guard -along > thrust.peak else { return true }
-            thrust.peak = -along
-            // The peak only grows: once the stop is not sharp against it, it never will be.
-            return stopStrength >= sharpness * thrust.peak
-        }
-
         while remaining > 0 && entries[(index &- 1) & mask].time >= end {
             index = (index &- 1) & mask
             remaining &-= 1
         }
-        thrust.newest = index
         let skipped = count &- remaining
-        while let entry = older(after: max(start, directionStart)) {
-            guard add(entry) else { return nil }
-        }
-        // Every sample so far was a recent one: the speed so far is theirs.
-        thrust.recentCount = count &- remaining &- skipped
-        thrust.recentSpeed = thrust.speed
-        while let entry = older(after: start) {
-            guard add(entry) else { return nil }
+        var thrust = Thrust()
+        thrust.newest = index
+        // The sums are locals, not the result's fields, so that they stay in registers.
+        var speed = 0.0
+        var velocity = Vector3.zero
+        var approach = Vector3.zero
+        var peak = 0.0
+        // Two runs: the recent samples, which give the direction, then the rest back to `start`.
+        for run in 0..<2 {
+            let limit = run == 0 ? max(start, directionStart) : start
+            while remaining > 0 {
+                let entry = entries[(index &- 1) & mask]
+                guard entry.time > limit else { break }
+                index = (index &- 1) & mask
+                remaining &-= 1
+                approach += entry.linear * entry.interval
+                let along = entry.linear.dot(direction)
+                guard along < 0 else { continue }
+                speed -= along * entry.interval
+                velocity += entry.linear * entry.interval
+                guard -along > peak else { continue }
+                peak = -along
+                // The peak only grows: once the stop is not sharp against it, it never will be.
+                guard stopStrength >= sharpness * peak else { return nil }
+            }
+            if run == 0 {
+                // Every sample so far was a recent one: the speed so far is theirs.
+                thrust.recentCount = count &- remaining &- skipped
+                thrust.recentSpeed = speed
+            }
         }
         thrust.count = count &- remaining &- skipped
+        thrust.speed = speed
+        thrust.velocity = velocity
+        thrust.approach = approach
+        thrust.peak = peak
         return thrust
     }
 
