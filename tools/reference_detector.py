@@ -69,13 +69,17 @@ def load(path):
 
 
 def track_gravity(acceleration, interval):
-    """The gravity estimate before each sample's update, and the last estimate after it."""
+    """The gravity estimate before each sample's update, the last estimate after it, and whether
+    the source includes gravity."""
     x, y, z = (acceleration[:, axis].tolist() for axis in range(3))
     steps = interval.tolist()
     estimates = array("d")
     gx, gy, gz = x[0], y[0], z[0]  # seeded by the first reading
     px, py, pz = gx, gy, gz  # the previous reading
     estimates.extend((gx, gy, gz))
+    # Whether the source includes gravity: its first reading's, not the estimate's length, which
+    # a grip turned over drags through zero.
+    includes_gravity = gx * gx + gy * gy + gz * gz > 0.25
     motion = 0.0
     for i in range(1, len(x)):
         estimates.extend((gx, gy, gz))
@@ -92,14 +96,14 @@ def track_gravity(acceleration, interval):
         else:
             motion += dt
             # After long motion, readings of gravity's length that hardly move are the new grip's gravity.
-            expected = 1.0 if estimate_length > 0.5 else 0.0
+            expected = 1.0 if includes_gravity else 0.0
             if not (motion > MOTION_PATIENCE and abs(magnitude - expected) < CALM_MAGNITUDE_DEVIATION
                     and moved < CALM_MAGNITUDE_DEVIATION):
                 continue
             time_constant = MOVING_TIME_CONSTANT
         weight = min(1.0, dt / time_constant)
         gx, gy, gz = gx + dx * weight, gy + dy * weight, gz + dz * weight
-    return np.frombuffer(estimates, dtype=np.float64).reshape(-1, 3), np.array([gx, gy, gz])
+    return np.frombuffer(estimates, dtype=np.float64).reshape(-1, 3), np.array([gx, gy, gz]), includes_gravity
 
 
 def normalized(vector):
@@ -114,7 +118,7 @@ class Detector:
         self.gap = interval > MAXIMUM_GAP
         interval[self.gap] = 0.0
         self.interval = interval
-        self.before, last_estimate = track_gravity(acceleration, interval)
+        self.before, last_estimate, self.includes_gravity = track_gravity(acceleration, interval)
         # The estimate after each sample's update is the one before the next sample's.
         self.after = np.vstack([self.before[1:], last_estimate])
         self.linear = acceleration - self.before
@@ -216,7 +220,7 @@ class Detector:
         early_velocity = (window[early] * steps[early, None]).sum(axis=0)
 
         estimate = self.after[decision_index]
-        up = normalized(estimate) if estimate @ estimate > 0.25 else normalized(FALLBACK_UP)
+        up = normalized(estimate) if self.includes_gravity else normalized(FALLBACK_UP)
         rise = normalized(early_velocity) @ up
         straightness = np.linalg.norm(velocity) / path_length if path_length > 0 else 1.0
         turn = np.cross(onset, -direction) @ up

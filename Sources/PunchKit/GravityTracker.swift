@@ -29,12 +29,18 @@ public struct GravityTracker: Sendable {
     @usableFromInline var seeded = false
     @usableFromInline var motionTime = 0.0
     @usableFromInline var previousReading = Vector3.zero
+    @usableFromInline var includesGravity = false
 
     /// Creates a tracker with the default time constants.
     public init() {}
 
-    /// Whether the estimate is long enough to say which way is up (the source includes gravity).
-    @inlinable public var seesGravity: Bool { current.lengthSquared > 0.25 }
+    /// Whether the source includes gravity, so that the estimate says which way is up: whether
+    /// the first reading was nearer 1 g than 0.
+    ///
+    /// Not the estimate's length: when the grip turns over, the estimate crosses to the new
+    /// gravity in a straight line, through lengths far below 1 g, and judged by its length it
+    /// would stop looking for gravity halfway and stay there.
+    @inlinable public var seesGravity: Bool { includesGravity }
 
     /// Takes one reading (g) that came `interval` seconds after the previous one.
     @inlinable @inline(__always)
@@ -82,6 +88,7 @@ public struct GravityTracker: Sendable {
     mutating func seed(_ reading: Vector3) {
         current = reading
         previousReading = reading
+        includesGravity = reading.lengthSquared > 0.25
         seeded = true
     }
 }

@@ -36,6 +36,18 @@ import Testing
         #expect((tracker.estimate - Vector3(1, 0, 0)).length < 0.05)
     }
 
+    /// Turned over, the estimate crosses to the new gravity along a straight line, through
+    /// lengths far below 1 g; it must still be gravity that it looks for on the way.
+    @Test(arguments: [Vector3(0, 0, -1), Vector3(0.8, 0, -0.6), Vector3(0, -0.9, -0.44)])
+    func settlesOnGravityAfterTheGripTurnsOver(newGravity: Vector3) {
+        var tracker = GravityTracker()
+        tracker.update(with: Vector3(0, 0, 1), interval: 0)
+        for _ in 0..<100 { tracker.update(with: Vector3(0, 0, 1), interval: 0.01) }
+        for _ in 0..<600 { tracker.update(with: newGravity, interval: 0.01) }
+        #expect((tracker.estimate - newGravity).length < 0.01)
+        #expect(tracker.seesGravity)
+    }
+
     @Test func seesNoGravityInLinearAcceleration() {
         var tracker = GravityTracker()
         tracker.update(with: Vector3(0.01, -0.02, 0), interval: 0)

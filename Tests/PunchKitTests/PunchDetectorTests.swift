@@ -66,6 +66,34 @@ let axisAlignedGrips: [Rotation] = [
         #expect(result.kindAccuracy >= 0.85)
     }
 
+    /// One stream, the grip turned over between two sessions (the phone put down and taken up
+    /// the other way up): after the turn, punches are found and told apart as well as before.
+    /// Both turns take the gravity estimate through lengths below half a g on its way across.
+    @Test(arguments: [Rotation(axis: Vector3(1, 0, 0), angle: .pi), Rotation(axis: Vector3(0, 1, 0), angle: 0.7 * .pi)])
+    func punchesAfterTheGripTurnsOverAreFoundWithTheirKinds(turn: Rotation) {
+        var detector = PunchDetector()
+        var offset = 0.0
+        var afterTurn = Evaluation()
+        for (seed, grip) in [(UInt64(300), Rotation.identity), (301, turn)] {
+            let plan = SessionPlan(seed: seed, punchCount: 20, kinds: [.jab, .uppercut], grip: grip)
+            var found: [(time: Double, kind: PunchKind)] = []
+            for sample in plan.samples {
+                let shifted = MotionSample(time: offset + sample.time, acceleration: sample.acceleration)
+                if let punch = detector.process(shifted) { found.append((punch.time, punch.kind)) }
+            }
+            let labels = plan.labels.map { label in
+                var shifted = label
+                shifted.start += offset
+                shifted.end += offset
+                return shifted
+            }
+            afterTurn = Evaluation(detections: found, labels: labels)
+            offset += plan.duration + 0.01
+        }
+        #expect(afterTurn.detection.f1 >= 0.95)
+        #expect(afterTurn.kindAccuracy >= 0.9)
+    }
+
     @Test(arguments: [Hand.left, .right])
     func eitherHandFindsEveryPunch(hand: Hand) {
         let result = detectMany(seeds: 200..<220, hand: hand)
