@@ -15,9 +15,9 @@ public struct GravityTracker: Sendable {
     /// How long motion lasts before the slow adaptation starts, in seconds.
     public var motionPatience: Double = 1.0
     /// How far, in g, a reading may be from the estimate and still count as calm.
-    public var calmDeviation: Double = 0.5
+    public var calmDeviation: Double = 0.5 { didSet { squareLimits() } }
     /// How far, in g, a reading's magnitude may be from the estimate's and still count as calm.
-    public var calmMagnitudeDeviation: Double = 0.15
+    public var calmMagnitudeDeviation: Double = 0.15 { didSet { squareLimits() } }
 
     /// The current estimate, in g, device frame (about 1 g long when the source includes gravity).
     @inlinable public var estimate: Vector3 { current }
@@ -30,9 +30,20 @@ public struct GravityTracker: Sendable {
     @usableFromInline var motionTime = 0.0
     @usableFromInline var previousReading = Vector3.zero
     @usableFromInline var includesGravity = false
+    // The limits squared, as the tests on every sample compare them; `quietSquared` is the
+    // smaller of the two.
+    @usableFromInline var calmDeviationSquared = 0.0
+    @usableFromInline var calmMagnitudeDeviationSquared = 0.0
+    @usableFromInline var quietSquared = 0.0
 
     /// Creates a tracker with the default time constants.
-    public init() {}
+    public init() { squareLimits() }
+
+    private mutating func squareLimits() {
+        calmDeviationSquared = calmDeviation * calmDeviation
+        calmMagnitudeDeviationSquared = calmMagnitudeDeviation * calmMagnitudeDeviation
+        quietSquared = min(calmDeviationSquared, calmMagnitudeDeviationSquared)
+    }
 
     /// Whether the source includes gravity, so that the estimate says which way is up: whether
     /// the first reading was nearer 1 g than 0.
@@ -50,11 +61,15 @@ public struct GravityTracker: Sendable {
             return
         }
         defer { previousReading = reading }
-        let readingSquared = reading.lengthSquared
         let deviationSquared = (reading - current).lengthSquared
         let timeConstant: Double
-        if deviationSquared < calmDeviation * calmDeviation
-            && lengthsDiffer(squared: readingSquared, current.lengthSquared, byLessThan: calmMagnitudeDeviation)
+        // A reading within both limits of the estimate is calm: its length differs from the
+        // estimate's by no more than its distance. That settles most calm readings without their
+        // lengths.
+        if deviationSquared < quietSquared
+            || (deviationSquared < calmDeviationSquared
+                && lengthsDiffer(
+                    squared: reading.lengthSquared, current.lengthSquared, byLessThan: calmMagnitudeDeviation))
         {
             motionTime = 0
             timeConstant = calmTimeConstant
@@ -66,8 +81,8 @@ public struct GravityTracker: Sendable {
             // estimate off.
             // Compared as squares: a square root stalls the loop that runs this every sample.
             guard motionTime > motionPatience,
-                lengthsDiffer(squared: readingSquared, seesGravity ? 1 : 0, byLessThan: calmMagnitudeDeviation),
-                (reading - previousReading).lengthSquared < calmMagnitudeDeviation * calmMagnitudeDeviation
+                lengthsDiffer(squared: reading.lengthSquared, seesGravity ? 1 : 0, byLessThan: calmMagnitudeDeviation),
+                (reading - previousReading).lengthSquared < calmMagnitudeDeviationSquared
             else { return }
             timeConstant = movingTimeConstant
         }

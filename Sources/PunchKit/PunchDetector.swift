@@ -26,6 +26,8 @@ public struct PunchDetector: ~Copyable, Sendable {
     private let uppercutRise: Double
     // Usable from inlined code: `process(_:)` runs in the caller's loop.
     @usableFromInline let triggerSquared: Double
+    /// A stretch ends when the acceleration falls below half the trigger: this, squared.
+    private let fadedSquared: Double
     @usableFromInline var tracker = GravityTracker()
     @usableFromInline var recent: RecentMotion
     @usableFromInline var stop = StopCandidate()
@@ -39,6 +41,7 @@ public struct PunchDetector: ~Copyable, Sendable {
         self.configuration = configuration
         self.uppercutRise = configuration.uppercutRise
         self.triggerSquared = configuration.trigger * configuration.trigger
+        self.fadedSquared = triggerSquared / 4
         self.recent = RecentMotion(capacity: 1024)
     }
 
@@ -100,19 +103,23 @@ public struct PunchDetector: ~Copyable, Sendable {
     // MARK: - Stops
 
     /// Follows the current stretch of strong acceleration in one direction and decides its peak.
+    ///
+    /// A quarter of all samples come here while a stretch lasts, so its tests compare squares:
+    /// the one square root is the peak's, taken when the stop is decided.
     @usableFromInline
     mutating func track(_ linear: Vector3, squared: Double, raw: Vector3, at time: Double) -> Punch? {
-        let magnitude = squared.squareRoot()
         var punch: Punch?
         if stop.isOpen {
             // A turn of more than 60° from where the stretch began starts a new one: a swing's
             // thrust and stop share the pull toward the elbow, so they are never opposite outright.
-            let turned = linear.dot(stop.onset) < 0.5 * magnitude * stop.onset.length
-            let faded = magnitude < configuration.trigger / 2
+            // cos < 1/2, as squares: a negative dot product, or dot² < |linear|²·|onset|² / 4.
+            let alongOnset = linear.dot(stop.onset)
+            let turned = alongOnset < 0 || alongOnset * alongOnset < 0.25 * squared * stop.onsetSquared
+            let faded = squared < fadedSquared
             if !stop.isDecided {
-                if !turned && magnitude > stop.peakMagnitude {
-                    stop.raise(to: linear, magnitude: magnitude, raw: raw, at: time)
-                } else if turned || faded || magnitude < stop.peakMagnitude / 2
+                if !turned && squared > stop.peakSquared {
+                    stop.raise(to: linear, squared: squared, raw: raw, at: time)
+                } else if turned || faded || squared < stop.peakSquared / 4
                     || time - stop.peakTime >= configuration.confirmationDelay
                 {
                     stop.isDecided = true
@@ -121,7 +128,7 @@ public struct PunchDetector: ~Copyable, Sendable {
             }
             if turned || faded { stop.isOpen = false }
         }
-        if !stop.isOpen && magnitude >= configuration.trigger {
+        if !stop.isOpen && squared >= triggerSquared {
             stop = StopCandidate()
             stop.isOpen = true
             // The stop is measured against the acceleration just before it, so that what both
@@ -129,7 +136,8 @@ public struct PunchDetector: ~Copyable, Sendable {
             // known now, so the sample that decides the stop has less to do.
             stop.before = recent.meanAcceleration(from: time - configuration.referenceWindow, to: time)
             stop.onset = linear
-            stop.raise(to: linear, magnitude: magnitude, raw: raw, at: time)
+            stop.onsetSquared = squared
+            stop.raise(to: linear, squared: squared, raw: raw, at: time)
         }
         return punch
     }
@@ -143,15 +151,12 @@ public struct PunchDetector: ~Copyable, Sendable {
         {
             return nil
         }
-        let stopStrength = stop.peak.dot(direction)
-        guard
-            let thrust = recent.thrust(
-                against: direction, before: stop.peakTime,
-                since: max(stop.peakTime - configuration.thrustWindow, thrustStart),
-                directionSince: max(stop.peakTime - configuration.directionWindow, thrustStart),
-                stopStrength: stopStrength, sharpness: configuration.stopSharpness),
-            thrust.speed >= configuration.minimumThrust,
-            stopStrength >= configuration.stopSharpness * thrust.peak
+        let thrust = recent.thrust(
+            against: direction, before: stop.peakTime,
+            since: max(stop.peakTime - configuration.thrustWindow, thrustStart),
+            directionSince: max(stop.peakTime - configuration.directionWindow, thrustStart))
+        guard thrust.speed >= configuration.minimumThrust,
+            stop.peak.dot(direction) >= configuration.stopSharpness * thrust.peak
         else { return nil }
         // A stop slows the hand down: it points against the way the hand was going. An arc's
         // pull toward its centre points across it instead.
@@ -174,13 +179,13 @@ public struct PunchDetector: ~Copyable, Sendable {
         } else {
             kind = .jab
         }
+        let peakG = stop.peakSquared.squareRoot()
         // Clamped before it becomes an Int: a finite but absurd reading (1e300 g) must not trap.
-        let damage = min(
-            max((stop.peakMagnitude * configuration.damagePerG).rounded(), 1), Double(configuration.maximumDamage))
+        let damage = min(max((peakG * configuration.damagePerG).rounded(), 1), Double(configuration.maximumDamage))
         return Punch(
             time: stop.peakTime, kind: kind,
             damage: damage.isNaN ? 1 : Int(damage),
-            peakG: stop.peakMagnitude, speed: thrust.speed * standardGravity, rise: rise,
+            peakG: peakG, speed: thrust.speed * standardGravity, rise: rise,
             clipped: isFullScale(stop.peakRaw), decidedAt: decisionTime)
     }
 
@@ -199,17 +204,19 @@ public struct PunchDetector: ~Copyable, Sendable {
     @usableFromInline var isOpen = false
     var isDecided = false
     var peak = Vector3.zero
-    var peakMagnitude = 0.0
+    /// The peak's squared length, in g²: its length is needed only once the stop is decided.
+    var peakSquared = 0.0
     var peakRaw = Vector3.zero
     var peakTime = 0.0
     /// The mean acceleration in the moment before the stretch began.
     var before = Vector3.zero
-    /// The acceleration that began it, whose direction the stretch keeps.
+    /// The acceleration that began it, whose direction the stretch keeps, and its squared length.
     var onset = Vector3.zero
+    var onsetSquared = 0.0
 
-    mutating func raise(to linear: Vector3, magnitude: Double, raw: Vector3, at time: Double) {
+    mutating func raise(to linear: Vector3, squared: Double, raw: Vector3, at time: Double) {
         peak = linear
-        peakMagnitude = magnitude
+        peakSquared = squared
         peakRaw = raw
         peakTime = time
     }

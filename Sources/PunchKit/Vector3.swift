@@ -20,7 +20,10 @@ public struct Vector3: Hashable, Sendable {
     }
 
     /// The zero vector.
-    public static let zero = Vector3(0, 0, 0)
+    ///
+    /// Computed, not stored: a stored static is a global that every use outside inlined code
+    /// checks for its one-time initialisation.
+    @inlinable public static var zero: Vector3 { Vector3(0, 0, 0) }
 
     /// The Euclidean length.
     @inlinable
