@@ -58,32 +58,52 @@ public struct PunchDetector: ~Copyable, Sendable {
     /// (a stretch of strong acceleration, the first sample, one after a gap) is in calls.
     @inlinable @inline(__always)
     public mutating func process(_ sample: MotionSample) -> Punch? {
-        guard sample.isFinite else { return nil }
         guard let previous = previousSample else {
             begin(with: sample)
             return nil
         }
-        guard sample.acceleration != previous.acceleration, sample.time >= previous.time else { return nil }
-        previousSample = sample
-
         var interval = sample.time - previous.time
-        if interval > configuration.maximumGap {
-            restart()
-            interval = 0
+        let stepSquared = (sample.acceleration - previous.acceleration).lengthSquared
+        // One test admits what nearly every sample is: no earlier than the last, within the gap,
+        // a finite reading that differs from the last. It implies each rule above; a sample that
+        // fails it is judged by them one by one, out of line. (Finite as `<=` the largest finite
+        // number: the compiler turns `< .infinity` into a test of the bits, three times as long.)
+        if !(interval >= 0 && interval <= configuration.maximumGap && stepSquared > 0
+            && stepSquared <= .greatestFiniteMagnitude)
+        {
+            guard let admitted = admitUnusual(sample, after: previous) else { return nil }
+            interval = admitted
         }
+        previousSample = sample
         let linear = sample.acceleration - tracker.estimate
-        tracker.update(with: sample.acceleration, interval: interval)
-        recent.append(time: sample.time, interval: interval, linear: linear)
         // Most samples are calm, outside any stretch: they need no square root.
         let squared = linear.lengthSquared
+        tracker.update(
+            with: sample.acceleration, deviation: linear, deviationSquared: squared, stepSquared: stepSquared,
+            interval: interval)
+        recent.append(time: sample.time, interval: interval, linear: linear)
         guard stop.isOpen || squared >= triggerSquared else { return nil }
         return track(linear, squared: squared, raw: sample.acceleration, at: sample.time)
     }
 
     @usableFromInline
     mutating func begin(with sample: MotionSample) {
+        guard sample.isFinite else { return }
         previousSample = sample
         tracker.update(with: sample.acceleration, interval: 0)
+    }
+
+    /// Judges a sample that the one test in `process(_:)` did not admit, rule by rule: nil for one
+    /// to pass over, or the interval to take it with, 0 after a gap, which starts afresh.
+    @usableFromInline
+    mutating func admitUnusual(_ sample: MotionSample, after previous: MotionSample) -> Double? {
+        guard sample.isFinite, sample.acceleration != previous.acceleration, sample.time >= previous.time else {
+            return nil
+        }
+        let interval = sample.time - previous.time
+        guard interval > configuration.maximumGap else { return interval }
+        restart()
+        return 0
     }
 
     /// Forgets what came before too long a silence, which can be no part of what comes after.

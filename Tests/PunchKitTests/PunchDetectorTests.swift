@@ -293,6 +293,32 @@ let axisAlignedGrips: [Rotation] = [
         #expect(samples.compactMap { detector.process($0) }.isEmpty)
     }
 
+    /// What is passed over leaves no trace: a session with junk strewn through it (readings and
+    /// times that are not numbers or infinite, steps back in time, exact repeats, junk first)
+    /// gives the very punches of the session alone, to the last bit.
+    @Test(arguments: 0..<4 as Range<UInt64>)
+    func junkLeavesNoTrace(seed: UInt64) {
+        let plan = SessionPlan(seed: 60 + seed, punchCount: 10)
+        let clean = Array(plan.samples)
+        var random = SeededGenerator(seed: seed)
+        var strewn = [MotionSample(time: .nan, acceleration: Vector3(0, 0, 1))]
+        for sample in clean {
+            if random.chance(0.05), let last = strewn.last {
+                let junk = [
+                    MotionSample(time: sample.time, acceleration: Vector3(.nan, 0, 1)),
+                    MotionSample(time: sample.time, acceleration: Vector3(0, -.infinity, 1)),
+                    MotionSample(time: .infinity, acceleration: sample.acceleration),
+                    MotionSample(time: last.time - 0.01, acceleration: sample.acceleration),
+                    last,
+                ]
+                strewn.append(junk[Int.random(in: 0..<junk.count, using: &random)])
+            }
+            strewn.append(sample)
+        }
+        #expect(strewn.count > clean.count + 20)
+        #expect(run(strewn) == run(clean))
+    }
+
     @Test func heldRepeatedAndBrokenSamplesAreHarmless() {
         var samples = signal(pulses: [(1.0, 0.15, Vector3(4, 0, 0)), (1.15, 0.05, Vector3(-10, 0, 0))])
         // Every sample twice (sample-and-hold), then garbage that must be passed over.
