@@ -31,9 +31,11 @@ public struct GravityTracker: Sendable {
     /// The last reading, for `update(with:interval:)`; the detector keeps its own.
     @usableFromInline var previousReading = Vector3.zero
     @usableFromInline var includesGravity = false
-    // The limits squared, as the tests on every sample compare them.
+    // The limits squared, as the tests on every sample compare them; `quietSquared` is the
+    // smaller of the two.
     @usableFromInline var calmDeviationSquared = 0.0
     @usableFromInline var calmMagnitudeDeviationSquared = 0.0
+    @usableFromInline var quietSquared = 0.0
 
     /// Creates a tracker with the default time constants.
     public init() { squareLimits() }
@@ -41,6 +43,7 @@ public struct GravityTracker: Sendable {
     private mutating func squareLimits() {
         calmDeviationSquared = calmDeviation * calmDeviation
         calmMagnitudeDeviationSquared = calmMagnitudeDeviation * calmMagnitudeDeviation
+        quietSquared = min(calmDeviationSquared, calmMagnitudeDeviationSquared)
     }
 
     /// Whether the source includes gravity, so that the estimate says which way is up: whether
@@ -68,28 +71,35 @@ public struct GravityTracker: Sendable {
     /// deviation from the estimate (reading − estimate) and that deviation's squared length, and
     /// the squared length of its step from the previous reading. The detector works them out
     /// anyway, for every sample, so it passes them in and keeps the previous reading itself.
-    ///
-    /// Both ways, calm and moving, are worked out before one is picked, and a reading the
-    /// estimate does not take gets a weight of 0: in a fight calm and moving readings alternate
-    /// at random, and branching early on each test was slower, though it ran fewer instructions.
     @inlinable @inline(__always)
     mutating func update(
         with reading: Vector3, deviation: Vector3, deviationSquared: Double, stepSquared: Double, interval: Double
     ) {
-        let readingSquared = reading.lengthSquared
-        let calm =
-            deviationSquared < calmDeviationSquared
-            && lengthsDiffer(squared: readingSquared, current.lengthSquared, byLessThan: calmMagnitudeDeviation)
-        let movingTime = motionTime + interval
-        // After a long stretch of motion, the grip may have changed: take readings that have
-        // gravity's length and hardly move, which is gravity seen from the new grip. Every other
-        // reading during motion is mostly the motion, and would pull the estimate off.
-        let regripped =
-            movingTime > motionPatience
-            && lengthsDiffer(squared: readingSquared, seesGravity ? 1 : 0, byLessThan: calmMagnitudeDeviation)
-            && stepSquared < calmMagnitudeDeviationSquared
-        motionTime = calm ? 0 : movingTime
-        let weight = calm || regripped ? min(1, interval / (calm ? calmTimeConstant : movingTimeConstant)) : 0
+        let timeConstant: Double
+        // A reading within both limits of the estimate is calm: its length differs from the
+        // estimate's by no more than its distance. That settles most calm readings without their
+        // lengths.
+        if deviationSquared < quietSquared
+            || (deviationSquared < calmDeviationSquared
+                && lengthsDiffer(
+                    squared: reading.lengthSquared, current.lengthSquared, byLessThan: calmMagnitudeDeviation))
+        {
+            motionTime = 0
+            timeConstant = calmTimeConstant
+        } else {
+            motionTime += interval
+            // After a long stretch of motion, the grip may have changed: take readings that
+            // have gravity's length and hardly move, which is gravity seen from the new grip.
+            // Every other reading during motion is mostly the motion, and would pull the
+            // estimate off.
+            // Compared as squares: a square root stalls the loop that runs this every sample.
+            guard motionTime > motionPatience,
+                lengthsDiffer(squared: reading.lengthSquared, seesGravity ? 1 : 0, byLessThan: calmMagnitudeDeviation),
+                stepSquared < calmMagnitudeDeviationSquared
+            else { return }
+            timeConstant = movingTimeConstant
+        }
+        let weight = min(1, interval / timeConstant)
         current += deviation * weight
     }
 
