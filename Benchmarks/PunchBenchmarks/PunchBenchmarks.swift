@@ -84,7 +84,7 @@ func configuration(
 // MARK: - Detector core
 
 /// Samples per second through gravity tracking, detection and classification, with no parsing,
-/// over ten million samples (28 hours at 100 Hz, some 50,000 punches); and the original app's
+/// over ten million samples (28 hours at 100 Hz, some 58,000 punches); and the original app's
 /// bare 2 g threshold over the same samples, as the floor.
 func detectorBenchmarks() {
     let recordingLength = 10_000_000
