@@ -30,7 +30,13 @@ public struct GravityTracker: Sendable {
     @usableFromInline var motionTime = 0.0
     /// The last reading, for `update(with:interval:)`; the detector keeps its own.
     @usableFromInline var previousReading = Vector3.zero
-    @usableFromInline var includesGravity = false
+    /// Whether the source includes gravity, so that the estimate says which way is up: whether
+    /// the first reading was nearer 1 g than 0.
+    ///
+    /// Not the estimate's length: when the grip turns over, the estimate crosses to the new
+    /// gravity in a straight line, through lengths far below 1 g, and judged by its length it
+    /// would stop looking for gravity halfway and stay there.
+    public private(set) var seesGravity = false
     // The limits squared, as the tests on every sample compare them; `quietSquared` is the
     // smaller of the two.
     @usableFromInline var calmDeviationSquared = 0.0
@@ -46,13 +52,6 @@ public struct GravityTracker: Sendable {
         quietSquared = min(calmDeviationSquared, calmMagnitudeDeviationSquared)
     }
 
-    /// Whether the source includes gravity, so that the estimate says which way is up: whether
-    /// the first reading was nearer 1 g than 0.
-    ///
-    /// Not the estimate's length: when the grip turns over, the estimate crosses to the new
-    /// gravity in a straight line, through lengths far below 1 g, and judged by its length it
-    /// would stop looking for gravity halfway and stay there.
-    @inlinable public var seesGravity: Bool { includesGravity }
 
     /// Takes one reading (g) that came `interval` seconds after the previous one.
     public mutating func update(with reading: Vector3, interval: Double) {
@@ -116,7 +115,7 @@ public struct GravityTracker: Sendable {
     mutating func seed(_ reading: Vector3) {
         current = reading
         previousReading = reading
-        includesGravity = reading.lengthSquared > 0.25
+        seesGravity = reading.lengthSquared > 0.25
         seeded = true
     }
 }

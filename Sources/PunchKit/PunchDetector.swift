@@ -26,8 +26,6 @@ public struct PunchDetector: ~Copyable, Sendable {
     private let uppercutRise: Double
     // Usable from inlined code: `process(_:)` runs in the caller's loop.
     @usableFromInline let triggerSquared: Double
-    /// A stretch ends when the acceleration falls below half the trigger: this, squared.
-    private let fadedSquared: Double
     @usableFromInline var tracker = GravityTracker()
     @usableFromInline var recent: RecentMotion
     @usableFromInline var stop = StopCandidate()
@@ -41,7 +39,6 @@ public struct PunchDetector: ~Copyable, Sendable {
         self.configuration = configuration
         self.uppercutRise = configuration.uppercutRise
         self.triggerSquared = configuration.trigger * configuration.trigger
-        self.fadedSquared = triggerSquared / 4
         self.recent = RecentMotion(capacity: 1024)
     }
 
@@ -134,8 +131,9 @@ public struct PunchDetector: ~Copyable, Sendable {
             // thrust and stop share the pull toward the elbow, so they are never opposite outright.
             // cos < 1/2, as squares: a negative dot product, or dot² < |linear|²·|onset|² / 4.
             let alongOnset = linear.dot(stop.onset)
-            let turned = alongOnset < 0 || alongOnset * alongOnset < 0.25 * squared * stop.onsetSquared
-            let faded = squared < fadedSquared
+            let turned = alongOnset < 0 || alongOnset * alongOnset < 0.25 * squared * stop.onset.lengthSquared
+            // Below half the trigger.
+            let faded = squared < triggerSquared / 4
             if !stop.isDecided {
                 if !turned && squared > stop.peakSquared {
                     stop.raise(to: linear, squared: squared, raw: raw, at: time)
@@ -156,7 +154,6 @@ public struct PunchDetector: ~Copyable, Sendable {
             // known now, so the sample that decides the stop has less to do.
             stop.before = recent.meanAcceleration(from: time - configuration.referenceWindow, to: time)
             stop.onset = linear
-            stop.onsetSquared = squared
             stop.raise(to: linear, squared: squared, raw: raw, at: time)
         }
         return punch
@@ -230,9 +227,8 @@ public struct PunchDetector: ~Copyable, Sendable {
     var peakTime = 0.0
     /// The mean acceleration in the moment before the stretch began.
     var before = Vector3.zero
-    /// The acceleration that began it, whose direction the stretch keeps, and its squared length.
+    /// The acceleration that began it, whose direction the stretch keeps.
     var onset = Vector3.zero
-    var onsetSquared = 0.0
 
     mutating func raise(to linear: Vector3, squared: Double, raw: Vector3, at time: Double) {
         peak = linear

@@ -62,19 +62,11 @@
     /// Where in the buffers the entry at `position` is.
     func slot(_ position: Int) -> Int { (next &- count &+ position) & mask }
 
-    /// The linear acceleration of the entry at `position`, in g.
-    func linear(at position: Int) -> Vector3 {
-        let slot = slot(position)
-        return Vector3(xs[slot], ys[slot], zs[slot])
-    }
-
     /// The position of the first entry later than `limit`, or at it too when `including`;
     /// `count` when there is none.
     ///
-    /// The search halves the range a fixed number of times for a given count and steps by
-    /// arithmetic, not by a branch: the times compared fall either way at random, and a branch
-    /// on them would be mispredicted half the time (given a select, the compiler makes it one).
-    @inline(__always)
+    /// The search halves the range a fixed number of times for a given count, so only the
+    /// comparisons themselves, not the loop, depend on the times.
     func firstPosition(after limit: Double, including: Bool) -> Int {
         guard count > 0 else { return 0 }
         func isBefore(_ position: Int) -> Bool {
@@ -85,7 +77,7 @@
         var size = count
         while size > 1 {
             let half = size >> 1
-            base &+= half &* (isBefore(base &+ half) ? 1 : 0)
+            if isBefore(base &+ half) { base &+= half }
             size &-= half
         }
         return isBefore(base) ? base &+ 1 : base
@@ -121,36 +113,29 @@
     /// had turned much, which gives the thrust's direction.
     func earlyVelocity(of thrust: Thrust, against direction: Vector3) -> Vector3 {
         let half = thrust.recentSpeed / 2
-        let (dx, dy, dz) = (SIMD2(repeating: direction.x), SIMD2(repeating: direction.y), SIMD2(repeating: direction.z))
+        let lanes = SumLanes(direction)
         var built = 0.0
         var velocity = Vector3.zero
         var position = thrust.recent.lowerBound
         while position < thrust.recent.upperBound && built < half {
             let slot = slot(position)
-            // Two entries at once while both together stay short of half the speed; the entry
-            // that may reach it is taken alone.
+            // Two entries at once while together they stay short of half the speed; the entry
+            // that may reach it is taken alone, beside one that adds nothing.
             if position &+ 1 < thrust.recent.upperBound && slot < mask {
-                let interval = pair(intervals, slot)
-                let (x, y, z) = (pair(xs, slot), pair(ys, slot), pair(zs, slot))
-                let along = x * dx + y * dy + z * dz
-                let opposing = along .< 0
-                let gained = -(SIMD2.zero.replacing(with: along, where: opposing) * interval).sum()
-                if built + gained < half {
-                    built += gained
-                    velocity += Vector3(
-                        SIMD2.zero.replacing(with: x * interval, where: opposing).sum(),
-                        SIMD2.zero.replacing(with: y * interval, where: opposing).sum(),
-                        SIMD2.zero.replacing(with: z * interval, where: opposing).sum())
+                let both = lanes.against(
+                    interval: pair(intervals, slot), x: pair(xs, slot), y: pair(ys, slot), z: pair(zs, slot))
+                if built - both.gain.sum() < half {
+                    built -= both.gain.sum()
+                    velocity += Vector3(both.x.sum(), both.y.sum(), both.z.sum())
                     position &+= 2
                     continue
                 }
             }
-            let linear = Vector3(xs[slot], ys[slot], zs[slot])
-            let along = linear.dot(direction)
-            if along < 0 {
-                built -= along * intervals[slot]
-                velocity += linear * intervals[slot]
-            }
+            let one = lanes.against(
+                interval: SIMD2(intervals[slot], 0), x: SIMD2(xs[slot], 0), y: SIMD2(ys[slot], 0),
+                z: SIMD2(zs[slot], 0))
+            built -= one.gain[0]
+            velocity += Vector3(one.x[0], one.y[0], one.z[0])
             position &+= 1
         }
         return velocity
@@ -163,9 +148,10 @@
         var pathLength = 0.0
         var onset: Vector3?
         for position in thrust.whole {
-            let linear = linear(at: position)
+            let slot = slot(position)
+            let linear = Vector3(xs[slot], ys[slot], zs[slot])
             guard linear.dot(direction) < 0 else { continue }
-            pathLength += linear.length * intervals[slot(position)]
+            pathLength += linear.length * intervals[slot]
             if onset == nil { onset = linear }
         }
         return (pathLength > 0 ? thrust.velocity.length / pathLength : 1, onset ?? .zero)
@@ -246,20 +232,35 @@ private struct SumLanes {
         dz = SIMD2(repeating: direction.z)
     }
 
+    /// What two entries push against the direction: the velocity each built along it (at most
+    /// 0: minus the speed) and its velocity, both 0 for one that does not point against it; and
+    /// each one's acceleration along it.
     @inline(__always)
-    mutating func add(interval: SIMD2<Double>, x: SIMD2<Double>, y: SIMD2<Double>, z: SIMD2<Double>) {
-        let (wx, wy, wz) = (x * interval, y * interval, z * interval)
-        duration += interval
-        vx += wx
-        vy += wy
-        vz += wz
+    func against(interval: SIMD2<Double>, x: SIMD2<Double>, y: SIMD2<Double>, z: SIMD2<Double>) -> (
+        gain: SIMD2<Double>, x: SIMD2<Double>, y: SIMD2<Double>, z: SIMD2<Double>, along: SIMD2<Double>
+    ) {
         let along = x * dx + y * dy + z * dz
         let opposing = along .< 0
-        speed -= SIMD2.zero.replacing(with: along, where: opposing) * interval
-        ox += SIMD2.zero.replacing(with: wx, where: opposing)
-        oy += SIMD2.zero.replacing(with: wy, where: opposing)
-        oz += SIMD2.zero.replacing(with: wz, where: opposing)
-        lowest = lowest.replacing(with: along, where: along .< lowest)
+        return (
+            SIMD2.zero.replacing(with: along, where: opposing) * interval,
+            SIMD2.zero.replacing(with: x * interval, where: opposing),
+            SIMD2.zero.replacing(with: y * interval, where: opposing),
+            SIMD2.zero.replacing(with: z * interval, where: opposing), along
+        )
+    }
+
+    @inline(__always)
+    mutating func add(interval: SIMD2<Double>, x: SIMD2<Double>, y: SIMD2<Double>, z: SIMD2<Double>) {
+        duration += interval
+        vx += x * interval
+        vy += y * interval
+        vz += z * interval
+        let pushed = against(interval: interval, x: x, y: y, z: z)
+        speed -= pushed.gain
+        ox += pushed.x
+        oy += pushed.y
+        oz += pushed.z
+        lowest = lowest.replacing(with: pushed.along, where: pushed.along .< lowest)
     }
 
     var total: WindowSums {
