@@ -61,18 +61,18 @@ public struct GravityTracker: Sendable {
         }
         let deviation = reading - current
         update(
-            with: reading, deviation: deviation, deviationSquared: deviation.lengthSquared,
-            stepSquared: (reading - previousReading).lengthSquared, interval: interval)
+            with: reading, after: previousReading, deviation: deviation, deviationSquared: deviation.lengthSquared,
+            interval: interval)
         previousReading = reading
     }
 
-    /// Takes one reading after the first, with what the caller has worked out already: its
-    /// deviation from the estimate (reading − estimate) and that deviation's squared length, and
-    /// the squared length of its step from the previous reading. The detector works them out
-    /// anyway, for every sample, so it passes them in and keeps the previous reading itself.
+    /// Takes one reading after the first, with the reading before it, and what the caller has
+    /// worked out already: its deviation from the estimate (reading − estimate) and that
+    /// deviation's squared length. The detector works them out anyway, for every sample, so it
+    /// passes them in and keeps the previous reading itself.
     @inlinable @inline(__always)
     mutating func update(
-        with reading: Vector3, deviation: Vector3, deviationSquared: Double, stepSquared: Double, interval: Double
+        with reading: Vector3, after previous: Vector3, deviation: Vector3, deviationSquared: Double, interval: Double
     ) {
         let timeConstant: Double
         // A reading within both limits of the estimate is calm: its length differs from the
@@ -94,7 +94,7 @@ public struct GravityTracker: Sendable {
             // Compared as squares: a square root stalls the loop that runs this every sample.
             guard motionTime > motionPatience,
                 lengthsDiffer(squared: reading.lengthSquared, seesGravity ? 1 : 0, byLessThan: calmMagnitudeDeviation),
-                stepSquared < calmMagnitudeDeviationSquared
+                (reading - previous).lengthSquared < calmMagnitudeDeviationSquared
             else { return }
             timeConstant = movingTimeConstant
         }

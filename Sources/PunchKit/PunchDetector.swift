@@ -29,7 +29,9 @@ public struct PunchDetector: ~Copyable, Sendable {
     @usableFromInline var tracker = GravityTracker()
     @usableFromInline var recent: RecentMotion
     @usableFromInline var stop = StopCandidate()
-    @usableFromInline var previousSample: MotionSample?
+    /// The last sample taken; before the first, one at a time that is not a number, which
+    /// fails the test in `process(_:)` that every later sample passes or not on its merits.
+    @usableFromInline var previousSample = MotionSample(time: .nan, acceleration: .zero)
     private var lastPunch: (time: Double, direction: Vector3)?
     /// The thrust of the next punch must come after this time: the last punch's stop.
     private var thrustStart = -Double.infinity
@@ -39,7 +41,7 @@ public struct PunchDetector: ~Copyable, Sendable {
         self.configuration = configuration
         self.uppercutRise = configuration.uppercutRise
         self.triggerSquared = configuration.trigger * configuration.trigger
-        self.recent = RecentMotion(capacity: 1024)
+        self.recent = RecentMotion()
     }
 
     deinit { recent.deallocate() }
@@ -55,45 +57,43 @@ public struct PunchDetector: ~Copyable, Sendable {
     /// (a stretch of strong acceleration, the first sample, one after a gap) is in calls.
     @inlinable @inline(__always)
     public mutating func process(_ sample: MotionSample) -> Punch? {
-        guard let previous = previousSample else {
-            begin(with: sample)
-            return nil
-        }
+        let previous = previousSample
         var interval = sample.time - previous.time
-        let stepSquared = (sample.acceleration - previous.acceleration).lengthSquared
+        let linear = sample.acceleration - tracker.estimate
+        // Most samples are calm, outside any stretch: they need no square root.
+        let squared = linear.lengthSquared
         // One test admits what nearly every sample is: no earlier than the last, within the gap,
-        // a finite reading that differs from the last. It implies each rule above; a sample that
-        // fails it is judged by them one by one, out of line. (Finite as `<=` the largest finite
-        // number: the compiler turns `< .infinity` into a test of the bits, three times as long.)
-        if !(interval >= 0 && interval <= configuration.maximumGap && stepSquared > 0
-            && stepSquared <= .greatestFiniteMagnitude)
+        // a finite reading (its deviation is finite) that differs from the last. It implies each
+        // rule above; a sample that fails it (the first one among them) is judged by them one by
+        // one, out of line. (Finite as `<=` the largest finite number: the compiler turns
+        // `< .infinity` into a test of the bits, three times as long.)
+        if !(interval >= 0 && interval <= configuration.maximumGap && squared <= .greatestFiniteMagnitude
+            && sample.acceleration != previous.acceleration)
         {
             guard let admitted = admitUnusual(sample, after: previous) else { return nil }
             interval = admitted
         }
         previousSample = sample
-        let linear = sample.acceleration - tracker.estimate
-        // Most samples are calm, outside any stretch: they need no square root.
-        let squared = linear.lengthSquared
         tracker.update(
-            with: sample.acceleration, deviation: linear, deviationSquared: squared, stepSquared: stepSquared,
+            with: sample.acceleration, after: previous.acceleration, deviation: linear, deviationSquared: squared,
             interval: interval)
         recent.append(time: sample.time, interval: interval, linear: linear)
         guard stop.isOpen || squared >= triggerSquared else { return nil }
         return track(linear, squared: squared, raw: sample.acceleration, at: sample.time)
     }
 
-    @usableFromInline
-    mutating func begin(with sample: MotionSample) {
-        guard sample.isFinite else { return }
-        previousSample = sample
-        tracker.update(with: sample.acceleration, interval: 0)
-    }
-
     /// Judges a sample that the one test in `process(_:)` did not admit, rule by rule: nil for one
-    /// to pass over, or the interval to take it with, 0 after a gap, which starts afresh.
+    /// to pass over (or the first, which only seeds the gravity estimate), or the interval to take
+    /// it with, 0 after a gap, which starts afresh.
     @usableFromInline
     mutating func admitUnusual(_ sample: MotionSample, after previous: MotionSample) -> Double? {
+        guard !previous.time.isNaN else {
+            if sample.isFinite {
+                previousSample = sample
+                tracker.update(with: sample.acceleration, interval: 0)
+            }
+            return nil
+        }
         guard sample.isFinite, sample.acceleration != previous.acceleration, sample.time >= previous.time else {
             return nil
         }
@@ -112,9 +112,9 @@ public struct PunchDetector: ~Copyable, Sendable {
 
     /// Decides a stop still waiting for confirmation at the end of the stream.
     public mutating func finish() -> Punch? {
-        guard stop.isOpen, !stop.isDecided, let last = previousSample else { return nil }
+        guard stop.isOpen, !stop.isDecided else { return nil }
         stop.isDecided = true
-        return decide(at: last.time)
+        return decide(at: previousSample.time)
     }
 
     // MARK: - Stops
@@ -136,7 +136,7 @@ public struct PunchDetector: ~Copyable, Sendable {
             let faded = squared < triggerSquared / 4
             if !stop.isDecided {
                 if !turned && squared > stop.peakSquared {
-                    stop.raise(to: linear, squared: squared, raw: raw, at: time)
+                    stop.raise(to: linear, squared: squared, raw: raw, at: time, index: recent.endIndex &- 1)
                 } else if turned || faded || squared < stop.peakSquared / 4
                     || time - stop.peakTime >= configuration.confirmationDelay
                 {
@@ -152,9 +152,10 @@ public struct PunchDetector: ~Copyable, Sendable {
             // The stop is measured against the acceleration just before it, so that what both
             // share (a swing's pull toward the elbow, gravity the wrist turned) cancels out. It is
             // known now, so the sample that decides the stop has less to do.
-            stop.before = recent.meanAcceleration(from: time - configuration.referenceWindow, to: time)
+            let newest = recent.endIndex &- 1
+            stop.before = recent.meanAcceleration(since: time - configuration.referenceWindow, before: newest)
             stop.onset = linear
-            stop.raise(to: linear, squared: squared, raw: raw, at: time)
+            stop.raise(to: linear, squared: squared, raw: raw, at: time, index: newest)
         }
         return punch
     }
@@ -169,7 +170,7 @@ public struct PunchDetector: ~Copyable, Sendable {
             return nil
         }
         let thrust = recent.thrust(
-            against: direction, before: stop.peakTime,
+            against: direction, before: stop.peakIndex,
             since: max(stop.peakTime - configuration.thrustWindow, thrustStart),
             directionSince: max(stop.peakTime - configuration.directionWindow, thrustStart))
         guard thrust.speed >= configuration.minimumThrust,
@@ -225,16 +226,19 @@ public struct PunchDetector: ~Copyable, Sendable {
     var peakSquared = 0.0
     var peakRaw = Vector3.zero
     var peakTime = 0.0
+    /// The peak's entry in the ring of recent motion.
+    var peakIndex = 0
     /// The mean acceleration in the moment before the stretch began.
     var before = Vector3.zero
     /// The acceleration that began it, whose direction the stretch keeps.
     var onset = Vector3.zero
 
-    mutating func raise(to linear: Vector3, squared: Double, raw: Vector3, at time: Double) {
+    mutating func raise(to linear: Vector3, squared: Double, raw: Vector3, at time: Double, index: Int) {
         peak = linear
         peakSquared = squared
         peakRaw = raw
         peakTime = time
+        peakIndex = index
     }
 }
 
