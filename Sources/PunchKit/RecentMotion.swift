@@ -276,7 +276,7 @@ private struct Opposing {
 /// and the strongest acceleration against the direction.
 private struct ThrustLanes: EntryLanes {
     let opposing: Opposing
-    /// Minus the speed: the sum of the gains.
+    /// The speed built against the direction: minus the sum of the gains.
     var speed = SIMD2<Double>.zero
     var x = SIMD2<Double>.zero, y = SIMD2<Double>.zero, z = SIMD2<Double>.zero
     /// The least acceleration along the direction, never above 0.
