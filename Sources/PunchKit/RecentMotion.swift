@@ -136,8 +136,7 @@
             // Two entries at once while together they stay short of half the speed; the entry
             // that may reach it is taken alone, beside one that adds nothing.
             if index &+ 1 < thrust.recent.upperBound && slot < Self.mask {
-                let both = opposing.push(
-                    interval: pair(intervals, slot), x: pair(xs, slot), y: pair(ys, slot), z: pair(zs, slot))
+                let both = opposing.push(entries(at: slot))
                 if built - both.gain.sum() < half {
                     built -= both.gain.sum()
                     velocity += Vector3(both.x.sum(), both.y.sum(), both.z.sum())
@@ -145,9 +144,7 @@
                     continue
                 }
             }
-            let one = opposing.push(
-                interval: SIMD2(intervals[slot], 0), x: SIMD2(xs[slot], 0), y: SIMD2(ys[slot], 0),
-                z: SIMD2(zs[slot], 0))
+            let one = opposing.push(entry(alone: slot))
             built -= one.gain[0]
             velocity += Vector3(one.x[0], one.y[0], one.z[0])
             index &+= 1
@@ -190,21 +187,27 @@
     private func add<Lanes: EntryLanes>(slots start: Int, to end: Int, into lanes: inout Lanes) {
         var slot = start
         while slot &+ 2 <= end {
-            lanes.add(interval: pair(intervals, slot), x: pair(xs, slot), y: pair(ys, slot), z: pair(zs, slot))
+            lanes.add(entries(at: slot))
             slot &+= 2
         }
-        if slot < end {
-            // The last entry alone, beside one that adds nothing.
-            lanes.add(
-                interval: SIMD2(intervals[slot], 0), x: SIMD2(xs[slot], 0), y: SIMD2(ys[slot], 0),
-                z: SIMD2(zs[slot], 0))
-        }
+        if slot < end { lanes.add(entry(alone: slot)) }
     }
 
-    /// The two entries at `slot` and the one after it.
+    /// The entries at `slot` and the one after it.
     @inline(__always)
-    private func pair(_ buffer: UnsafeMutablePointer<Double>, _ slot: Int) -> SIMD2<Double> {
-        UnsafeRawPointer(buffer + slot).loadUnaligned(as: SIMD2<Double>.self)
+    private func entries(at slot: Int) -> EntryPair {
+        func pair(_ buffer: UnsafeMutablePointer<Double>) -> SIMD2<Double> {
+            UnsafeRawPointer(buffer + slot).loadUnaligned(as: SIMD2<Double>.self)
+        }
+        return EntryPair(interval: pair(intervals), x: pair(xs), y: pair(ys), z: pair(zs))
+    }
+
+    /// The entry at `slot` alone, beside one with no interval and no acceleration, which adds
+    /// nothing to any sum.
+    @inline(__always)
+    private func entry(alone slot: Int) -> EntryPair {
+        EntryPair(
+            interval: SIMD2(intervals[slot], 0), x: SIMD2(xs[slot], 0), y: SIMD2(ys[slot], 0), z: SIMD2(zs[slot], 0))
     }
 }
 
@@ -215,7 +218,12 @@
 /// most of what it costs.
 private protocol EntryLanes {
     /// Adds two entries (or one, beside one with no interval and no acceleration).
-    mutating func add(interval: SIMD2<Double>, x: SIMD2<Double>, y: SIMD2<Double>, z: SIMD2<Double>)
+    mutating func add(_ entries: EntryPair)
+}
+
+/// Two entries of the ring, a lane each.
+private struct EntryPair {
+    var interval, x, y, z: SIMD2<Double>
 }
 
 /// How long the entries lasted and the velocity they built, for a mean.
@@ -224,11 +232,11 @@ private struct MeanLanes: EntryLanes {
     var x = SIMD2<Double>.zero, y = SIMD2<Double>.zero, z = SIMD2<Double>.zero
 
     @inline(__always)
-    mutating func add(interval: SIMD2<Double>, x: SIMD2<Double>, y: SIMD2<Double>, z: SIMD2<Double>) {
-        duration += interval
-        self.x += x * interval
-        self.y += y * interval
-        self.z += z * interval
+    mutating func add(_ entries: EntryPair) {
+        duration += entries.interval
+        x += entries.x * entries.interval
+        y += entries.y * entries.interval
+        z += entries.z * entries.interval
     }
 }
 
@@ -244,8 +252,8 @@ private struct Opposing {
 
     /// Each entry's acceleration along the direction.
     @inline(__always)
-    func along(x: SIMD2<Double>, y: SIMD2<Double>, z: SIMD2<Double>) -> SIMD2<Double> {
-        x * dx + y * dy + z * dz
+    func along(_ entries: EntryPair) -> SIMD2<Double> {
+        entries.x * dx + entries.y * dy + entries.z * dz
     }
 
     /// The velocity each entry built along the direction if it points against it (at most 0:
@@ -258,16 +266,14 @@ private struct Opposing {
     /// What two entries push against the direction: the velocity each built along it, and its
     /// velocity, 0 for one that does not point against it.
     @inline(__always)
-    func push(interval: SIMD2<Double>, x: SIMD2<Double>, y: SIMD2<Double>, z: SIMD2<Double>) -> (
-        gain: SIMD2<Double>, x: SIMD2<Double>, y: SIMD2<Double>, z: SIMD2<Double>
-    ) {
-        let along = along(x: x, y: y, z: z)
+    func push(_ entries: EntryPair) -> (gain: SIMD2<Double>, x: SIMD2<Double>, y: SIMD2<Double>, z: SIMD2<Double>) {
+        let along = along(entries)
         let opposing = along .< 0
         return (
-            gain(along: along, interval: interval),
-            SIMD2.zero.replacing(with: x * interval, where: opposing),
-            SIMD2.zero.replacing(with: y * interval, where: opposing),
-            SIMD2.zero.replacing(with: z * interval, where: opposing)
+            gain(along: along, interval: entries.interval),
+            SIMD2.zero.replacing(with: entries.x * entries.interval, where: opposing),
+            SIMD2.zero.replacing(with: entries.y * entries.interval, where: opposing),
+            SIMD2.zero.replacing(with: entries.z * entries.interval, where: opposing)
         )
     }
 }
@@ -285,12 +291,12 @@ private struct ThrustLanes: EntryLanes {
     init(_ direction: Vector3) { opposing = Opposing(direction) }
 
     @inline(__always)
-    mutating func add(interval: SIMD2<Double>, x: SIMD2<Double>, y: SIMD2<Double>, z: SIMD2<Double>) {
-        self.x += x * interval
-        self.y += y * interval
-        self.z += z * interval
-        let along = opposing.along(x: x, y: y, z: z)
-        speed -= opposing.gain(along: along, interval: interval)
+    mutating func add(_ entries: EntryPair) {
+        x += entries.x * entries.interval
+        y += entries.y * entries.interval
+        z += entries.z * entries.interval
+        let along = opposing.along(entries)
+        speed -= opposing.gain(along: along, interval: entries.interval)
         lowest = lowest.replacing(with: along, where: along .< lowest)
     }
 }
