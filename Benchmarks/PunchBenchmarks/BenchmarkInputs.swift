@@ -32,6 +32,26 @@ func simulatedRecording(sampleCount: Int, rate: Double = 100) -> [MotionSample] 
     return samples
 }
 
+/// A long simulated recording of a device at rest: gravity in a new grip every ten minutes, with
+/// the sensor's noise, and no motion at all. What every sample costs the detector, without the
+/// motion and the decisions that a boxing recording adds.
+func calmRecording(sampleCount: Int, rate: Double = 100) -> [MotionSample] {
+    var random = SeededGenerator(seed: 1)
+    var samples: [MotionSample] = []
+    samples.reserveCapacity(sampleCount)
+    var gravity = Vector3(0, 1, 0)
+    let samplesPerGrip = Int(600 * rate)
+    for index in 0..<sampleCount {
+        if index % samplesPerGrip == 0 {
+            gravity = Rotation.random(using: &random).deviceFrame(of: Vector3(0, 1, 0))
+        }
+        let noise = Vector3(
+            random.gaussian(deviation: 0.01), random.gaussian(deviation: 0.01), random.gaussian(deviation: 0.01))
+        samples.append(MotionSample(time: Double(index) / rate, acceleration: gravity + noise))
+    }
+    return samples
+}
+
 // MARK: - Trace files
 
 /// A trace format as the benchmarks write it, and the file name its reader is told.
