@@ -52,7 +52,6 @@ public struct GravityTracker: Sendable {
         quietSquared = min(calmDeviationSquared, calmMagnitudeDeviationSquared)
     }
 
-
     /// Takes one reading (g) that came `interval` seconds after the previous one.
     public mutating func update(with reading: Vector3, interval: Double) {
         guard seeded else {
