@@ -84,7 +84,8 @@ func configuration(
 // MARK: - Detector core
 
 /// Samples per second through gravity tracking, detection and classification, with no parsing,
-/// over ten million samples (28 hours at 100 Hz, some 58,000 punches); the same over ten million
+/// over ten million samples (28 hours at 100 Hz, some 58,000 punches), handed over at once as a
+/// trace is and one sample at a time as live input is; the same over ten million
 /// samples of a device at rest; and the original app's bare 2 g threshold over the boxing
 /// samples, as the floor.
 func detectorBenchmarks() {
@@ -95,21 +96,28 @@ func detectorBenchmarks() {
     let allocationMetrics: [BenchmarkMetric] = [.wallClock, .mallocCountTotal] + rates
     let counterMetrics: [BenchmarkMetric] = [.wallClock, .cpuTotal, .instructions] + rates
 
-    let recordings: [(name: String, metrics: [BenchmarkMetric], make: @Sendable (Int) -> [MotionSample])] = [
-        ("Detector-core", allocationMetrics, { simulatedRecording(sampleCount: $0) }),
-        ("Detector-core-counters", counterMetrics, { simulatedRecording(sampleCount: $0) }),
-        // Not a target: the share of the core's time that every sample pays, whatever it holds.
-        ("Detector-core-calm", allocationMetrics, { calmRecording(sampleCount: $0) }),
-    ]
-    for (name, metrics, make) in recordings {
+    let recordings:
+        [(name: String, metrics: [BenchmarkMetric], bySample: Bool, make: @Sendable (Int) -> [MotionSample])] = [
+            ("Detector-core", allocationMetrics, false, { simulatedRecording(sampleCount: $0) }),
+            ("Detector-core-counters", counterMetrics, false, { simulatedRecording(sampleCount: $0) }),
+            // As live input feeds it, one `process(_:)` call a sample.
+            ("Detector-core-per-sample", allocationMetrics, true, { simulatedRecording(sampleCount: $0) }),
+            // Not a target: the share of the core's time that every sample pays, whatever it holds.
+            ("Detector-core-calm", allocationMetrics, false, { calmRecording(sampleCount: $0) }),
+        ]
+    for (name, metrics, bySample, make) in recordings {
         Benchmark(name, configuration: configuration(metrics, maxIterations: 10)) { benchmark, recording in
             // Made before the measured region: the detector's one allocation is its ring of recent samples.
             var detector = PunchDetector()
             var punches = 0
             benchmark.startMeasurement()
             let stopwatch = Stopwatch()
-            for sample in recording {
-                if detector.process(sample) != nil { punches += 1 }
+            if bySample {
+                for sample in recording {
+                    if detector.process(sample) != nil { punches += 1 }
+                }
+            } else {
+                recording.withUnsafeBufferPointer { detector.process($0) { _ in punches += 1 } }
             }
             if detector.finish() != nil { punches += 1 }
             let elapsed = stopwatch.reading()

@@ -62,14 +62,8 @@ public struct PunchDetector: ~Copyable, Sendable {
         let linear = sample.acceleration - tracker.estimate
         // Most samples are calm, outside any stretch: they need no square root.
         let squared = linear.lengthSquared
-        // One test admits what nearly every sample is: no earlier than the last, within the gap,
-        // a finite reading (its deviation is finite) that differs from the last. It implies each
-        // rule above; a sample that fails it (the first one among them) is judged by them one by
-        // one, out of line. (Finite as `<=` the largest finite number: the compiler turns
-        // `< .infinity` into a test of the bits, three times as long.)
-        if !(interval >= 0 && interval <= configuration.maximumGap && squared <= .greatestFiniteMagnitude
-            && sample.acceleration != previous.acceleration)
-        {
+        let gap = configuration.maximumGap
+        if !Self.admits(sample, after: previous, interval: interval, deviationSquared: squared, gap: gap) {
             guard let admitted = admitUnusual(sample, after: previous) else { return nil }
             interval = admitted
         }
@@ -80,6 +74,90 @@ public struct PunchDetector: ~Copyable, Sendable {
         recent.append(time: sample.time, interval: interval, linear: linear)
         guard stop.isOpen || squared >= triggerSquared else { return nil }
         return track(linear, squared: squared, raw: sample.acceleration, at: sample.time)
+    }
+
+    /// Takes samples in order and calls `found` with each punch they decide: the same punches,
+    /// the same way, as `process(_:)` on each sample in turn, but faster over a trace.
+    ///
+    /// Most samples need nothing out of line: they come calm or inside a stretch that is not yet
+    /// due for its decision. Those are taken in a loop that keeps the detector's state in
+    /// registers, which `process(_:)` cannot (its caller's loop sits between two samples). The
+    /// loop hands every other sample to `process(_:)`.
+    @inlinable
+    public mutating func process(_ samples: UnsafeBufferPointer<MotionSample>, found: (Punch) -> Void) {
+        var index = 0
+        while true {
+            index = takeRoutine(samples, from: index)
+            guard index < samples.count else { return }
+            if let punch = process(samples[index]) { found(punch) }
+            index &+= 1
+        }
+    }
+
+    /// One test admits what nearly every sample is: no earlier than the last, within the gap, a
+    /// finite reading (its deviation is finite) that differs from the last. It implies each rule
+    /// of `process(_:)`; a sample that fails it (the first one among them) is judged by them one
+    /// by one, out of line. (Finite as `<=` the largest finite number: the compiler turns
+    /// `< .infinity` into a test of the bits, three times as long.)
+    @inlinable @inline(__always)
+    static func admits(
+        _ sample: MotionSample, after previous: MotionSample, interval: Double, deviationSquared: Double, gap: Double
+    ) -> Bool {
+        interval >= 0 && interval <= gap && deviationSquared <= .greatestFiniteMagnitude
+            && sample.acceleration != previous.acceleration
+    }
+
+    /// Takes the samples from `start` on that need nothing out of line, up to the first that
+    /// does (one to judge rule by rule, one that starts a stretch, or one on which the stop is due
+    /// for its decision), and returns that one's index, or the end.
+    ///
+    /// The state lives in locals while the loop runs and is stored once at its end: stored
+    /// every sample, each store would have to be read back, since the ring's writes could, for
+    /// all the compiler knows, land on it.
+    @usableFromInline
+    mutating func takeRoutine(_ samples: UnsafeBufferPointer<MotionSample>, from start: Int) -> Int {
+        var tracker = self.tracker
+        var recent = self.recent
+        var stop = self.stop
+        var previous = previousSample
+        let gap = configuration.maximumGap
+        let confirmationDelay = configuration.confirmationDelay
+        var index = start
+        while index < samples.count {
+            let sample = samples[index]
+            let interval = sample.time - previous.time
+            let linear = sample.acceleration - tracker.estimate
+            let squared = linear.lengthSquared
+            guard Self.admits(sample, after: previous, interval: interval, deviationSquared: squared, gap: gap) else {
+                break
+            }
+            var step = StopCandidate.Step()
+            if stop.isOpen {
+                step = stop.step(
+                    linear, squared: squared, at: sample.time, triggerSquared: triggerSquared,
+                    confirmationDelay: confirmationDelay)
+                if step.isDue { break }
+            }
+            if (!stop.isOpen || step.ends) && squared >= triggerSquared { break }
+            tracker.update(
+                with: sample.acceleration, after: previous.acceleration, deviation: linear, deviationSquared: squared,
+                interval: interval)
+            if step.rises {
+                stop.raise(
+                    to: linear, squared: squared, raw: sample.acceleration, at: sample.time, index: recent.endIndex)
+            }
+            if step.ends { stop.isOpen = false }
+            recent.append(time: sample.time, interval: interval, linear: linear)
+            previous = sample
+            index &+= 1
+        }
+        // Only what the loop changes: the estimate and the motion time of the tracker.
+        self.tracker.current = tracker.current
+        self.tracker.motionTime = tracker.motionTime
+        self.recent.endIndex = recent.endIndex
+        self.stop = stop
+        previousSample = previous
+        return index
     }
 
     /// Judges a sample that the one test in `process(_:)` did not admit, rule by rule: nil for one
@@ -127,24 +205,16 @@ public struct PunchDetector: ~Copyable, Sendable {
     mutating func track(_ linear: Vector3, squared: Double, raw: Vector3, at time: Double) -> Punch? {
         var punch: Punch?
         if stop.isOpen {
-            // A turn of more than 60° from where the stretch began starts a new one: a swing's
-            // thrust and stop share the pull toward the elbow, so they are never opposite outright.
-            // cos < 1/2, as squares: a negative dot product, or dot² < |linear|²·|onset|² / 4.
-            let alongOnset = linear.dot(stop.onset)
-            let turned = alongOnset < 0 || alongOnset * alongOnset < 0.25 * squared * stop.onset.lengthSquared
-            // Below half the trigger.
-            let faded = squared < triggerSquared / 4
-            if !stop.isDecided {
-                if !turned && squared > stop.peakSquared {
-                    stop.raise(to: linear, squared: squared, raw: raw, at: time, index: recent.endIndex &- 1)
-                } else if turned || faded || squared < stop.peakSquared / 4
-                    || time - stop.peakTime >= configuration.confirmationDelay
-                {
-                    stop.isDecided = true
-                    punch = decide(at: time)
-                }
+            let step = stop.step(
+                linear, squared: squared, at: time, triggerSquared: triggerSquared,
+                confirmationDelay: configuration.confirmationDelay)
+            if step.rises {
+                stop.raise(to: linear, squared: squared, raw: raw, at: time, index: recent.endIndex &- 1)
+            } else if step.isDue {
+                stop.isDecided = true
+                punch = decide(at: time)
             }
-            if turned || faded { stop.isOpen = false }
+            if step.ends { stop.isOpen = false }
         }
         if !stop.isOpen && squared >= triggerSquared {
             stop = StopCandidate()
@@ -233,6 +303,42 @@ public struct PunchDetector: ~Copyable, Sendable {
     /// The acceleration that began it, whose direction the stretch keeps.
     var onset = Vector3.zero
 
+    /// What a sample does to an open stretch.
+    struct Step {
+        /// It is the stretch's new peak.
+        var rises = false
+        /// The stop is due for its decision with it.
+        var isDue = false
+        /// The stretch ends with it: it turned away or faded.
+        var ends = false
+    }
+
+    /// What the sample `linear` (`squared` its squared length) at `time` does to this stretch,
+    /// which is open.
+    @inline(__always)
+    func step(_ linear: Vector3, squared: Double, at time: Double, triggerSquared: Double, confirmationDelay: Double)
+        -> Step
+    {
+        // A turn of more than 60° from where the stretch began starts a new one: a swing's
+        // thrust and stop share the pull toward the elbow, so they are never opposite outright.
+        // cos < 1/2, as squares: a negative dot product, or dot² < |linear|²·|onset|² / 4.
+        let alongOnset = linear.dot(onset)
+        let turned = alongOnset < 0 || alongOnset * alongOnset < 0.25 * squared * onset.lengthSquared
+        // Below half the trigger.
+        let faded = squared < triggerSquared / 4
+        var step = Step()
+        if !isDecided {
+            if !turned && squared > peakSquared {
+                step.rises = true
+            } else if turned || faded || squared < peakSquared / 4 || time - peakTime >= confirmationDelay {
+                step.isDue = true
+            }
+        }
+        step.ends = turned || faded
+        return step
+    }
+
+    @inline(__always)
     mutating func raise(to linear: Vector3, squared: Double, raw: Vector3, at time: Double, index: Int) {
         peak = linear
         peakSquared = squared

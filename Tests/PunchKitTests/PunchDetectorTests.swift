@@ -14,13 +14,35 @@ func detect(
     configuration.hand = plan.hand
     var detector = PunchDetector(configuration: configuration)
     var punches: [Punch] = []
-    for sample in plan.samples {
-        let seen = MotionSample(time: sample.time, acceleration: transform(sample.acceleration))
-        if let punch = detector.process(seen) { punches.append(punch) }
-    }
+    // Fed as a trace is, all at once: `PunchDetectorBatchTests` shows it finds what feeding
+    // sample by sample finds.
+    let seen = plan.samples.map { MotionSample(time: $0.time, acceleration: transform($0.acceleration)) }
+    seen.withUnsafeBufferPointer { detector.process($0) { punches.append($0) } }
     if let punch = detector.finish() { punches.append(punch) }
     let evaluation = Evaluation(detections: punches.map { ($0.time, $0.kind) }, labels: plan.labels)
     return (punches, evaluation)
+}
+
+/// `samples` with junk strewn through them, as real recordings have it: a first sample with no
+/// time, and before one sample in twenty a reading that is not a number, a time that is not one or
+/// goes back, or the last sample again.
+func strewJunk(through samples: [MotionSample], seed: UInt64) -> [MotionSample] {
+    var random = SeededGenerator(seed: seed)
+    var strewn = [MotionSample(time: .nan, acceleration: Vector3(0, 0, 1))]
+    for sample in samples {
+        if random.chance(0.05), let last = strewn.last {
+            let junk = [
+                MotionSample(time: sample.time, acceleration: Vector3(.nan, 0, 1)),
+                MotionSample(time: sample.time, acceleration: Vector3(0, -.infinity, 1)),
+                MotionSample(time: .infinity, acceleration: sample.acceleration),
+                MotionSample(time: last.time - 0.01, acceleration: sample.acceleration),
+                last,
+            ]
+            strewn.append(junk[Int.random(in: 0..<junk.count, using: &random)])
+        }
+        strewn.append(sample)
+    }
+    return strewn
 }
 
 /// Scores many random sessions together.
@@ -298,23 +320,8 @@ let axisAlignedGrips: [Rotation] = [
     /// gives the very punches of the session alone, to the last bit.
     @Test(arguments: 0..<4 as Range<UInt64>)
     func junkLeavesNoTrace(seed: UInt64) {
-        let plan = SessionPlan(seed: 60 + seed, punchCount: 10)
-        let clean = Array(plan.samples)
-        var random = SeededGenerator(seed: seed)
-        var strewn = [MotionSample(time: .nan, acceleration: Vector3(0, 0, 1))]
-        for sample in clean {
-            if random.chance(0.05), let last = strewn.last {
-                let junk = [
-                    MotionSample(time: sample.time, acceleration: Vector3(.nan, 0, 1)),
-                    MotionSample(time: sample.time, acceleration: Vector3(0, -.infinity, 1)),
-                    MotionSample(time: .infinity, acceleration: sample.acceleration),
-                    MotionSample(time: last.time - 0.01, acceleration: sample.acceleration),
-                    last,
-                ]
-                strewn.append(junk[Int.random(in: 0..<junk.count, using: &random)])
-            }
-            strewn.append(sample)
-        }
+        let clean = Array(SessionPlan(seed: 60 + seed, punchCount: 10).samples)
+        let strewn = strewJunk(through: clean, seed: seed)
         #expect(strewn.count > clean.count + 20)
         #expect(run(strewn) == run(clean))
     }
