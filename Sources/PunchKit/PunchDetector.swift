@@ -143,6 +143,7 @@ public struct PunchDetector: ~Copyable, Sendable {
                 with: sample.acceleration, after: previous.acceleration, deviation: linear, deviationSquared: squared,
                 interval: interval)
             if step.rises {
+                // Raised before the append: the peak's entry is the one the sample is about to get.
                 stop.raise(
                     to: linear, squared: squared, raw: sample.acceleration, at: sample.time, index: recent.endIndex)
             }
@@ -151,7 +152,8 @@ public struct PunchDetector: ~Copyable, Sendable {
             previous = sample
             index &+= 1
         }
-        // Only what the loop changes: the estimate and the motion time of the tracker.
+        // Of the tracker, only what `update` changes: stored whole, the tracker was kept in memory
+        // through the loop by the compiler (measured), which is what the loop is there to avoid.
         self.tracker.current = tracker.current
         self.tracker.motionTime = tracker.motionTime
         self.recent.endIndex = recent.endIndex
