@@ -86,6 +86,9 @@ public struct TraceReader: Sendable {
     private var previousTime: Double?
     private var timeDivisor = 1.0
     private var accelerationDivisor = 1.0
+    /// The array the rows of a chunk's second half are read into, kept from chunk to chunk (as
+    /// large as the most rows half a chunk held).
+    private var spareRows: [MotionSample] = []
 
     /// Creates a reader.
     ///
@@ -318,6 +321,129 @@ public struct TraceReader: Sendable {
     /// The median length of the readings: the device's reading at rest, in the file's unit.
     private func restingMagnitude(_ readings: [MotionSample]) -> Double? {
         Self.median(readings.map(\.acceleration.length))
+    }
+}
+
+// MARK: - Reading half a chunk alongside
+
+extension TraceReader {
+    /// Reads the next chunk as `feed(_:_:)` does, but the second half of its whole lines on
+    /// another thread while this one reads the first: the same samples in the same order, the
+    /// same errors and the same summary.
+    ///
+    /// Until the header is read and the units are decided, and for the line the last chunk
+    /// began and the one this chunk begins, the chunk is read in order on this thread.
+    ///
+    /// - Parameter inBackground: starts its job on another thread and returns a function that
+    ///   waits for the job to end.
+    public mutating func feed(
+        _ chunk: UnsafeRawBufferPointer, inBackground: (@escaping @Sendable () -> Void) -> () -> Void,
+        _ emit: (MotionSample) throws -> Void
+    ) throws {
+        var start = 0
+        if !pending.isEmpty || isDroppingLine {
+            guard let newline = Self.firstNewline(in: chunk, from: 0) else { return try feed(chunk, emit) }
+            try feed(UnsafeRawBufferPointer(rebasing: chunk[...newline]), emit)
+            start = newline + 1
+        }
+        guard rowParser != nil, lookAhead == nil, let end = chunk[start...].lastIndex(of: TraceByte.newline),
+            let middle = Self.firstNewline(in: chunk, from: (start + end) / 2), middle < end
+        else { return try feed(UnsafeRawBufferPointer(rebasing: chunk[start...]), emit) }
+        let firstHalf = UnsafeRawBufferPointer(rebasing: chunk[start...middle])
+        let secondHalf = UnsafeRawBufferPointer(rebasing: chunk[(middle + 1)...end])
+
+        // The copy reading the second half counts from nothing, starts where this reader stands,
+        // and keeps its rows unconverted. The time before its half is a guess, the last row of
+        // the first half's; if that row turns out not to count (broken, or back in time), the
+        // second half is read again, here, in order.
+        var copy = self
+        copy.summary.sampleCount = 0
+        copy.summary.missingValueRows = 0
+        copy.summary.skippedRows = 0
+        copy.summary.errors = []
+        copy.timeDivisor = 1
+        copy.accelerationDivisor = 1
+        copy.spareRows = []
+        copy.previousTime = lastRowTime(in: firstHalf)
+        let half = HalfReading(reader: copy, rows: spareRows, lines: secondHalf)
+        spareRows = []
+        let firstLine = summary.lineCount
+        let waitForHalf = inBackground { half.read() }
+        var waited = false
+        // The job reads the chunk and writes `half`: it must end before either goes.
+        defer { if !waited { waitForHalf() } }
+        try feed(firstHalf, emit)
+        waitForHalf()
+        waited = true
+        if copy.previousTime == previousTime {
+            try takeIn(half, linesBefore: summary.lineCount - firstLine, emit)
+        } else {
+            try feed(secondHalf, emit)
+        }
+        // Taken back, not copied, so that emptying it keeps its memory for the next chunk.
+        swap(&spareRows, &half.rows)
+        spareRows.removeAll(keepingCapacity: true)
+        try feed(UnsafeRawBufferPointer(rebasing: chunk[(end + 1)...]), emit)
+    }
+
+    /// What the copy reading a chunk's second half found: its rows in the file's own units, and
+    /// the error that stopped it, if one did. Written by that job only, and read once it ended.
+    private final class HalfReading: @unchecked Sendable {
+        var reader: TraceReader
+        var rows: [MotionSample]
+        var failure: TraceError?
+        let lines: UnsafeRawBufferPointer
+
+        init(reader: TraceReader, rows: [MotionSample], lines: UnsafeRawBufferPointer) {
+            self.reader = reader
+            self.rows = rows
+            self.lines = lines
+        }
+
+        func read() {
+            // Locals, not the properties, while reading: each access to a property would be checked.
+            var reader = self.reader
+            var rows = self.rows
+            self.rows = []
+            do {
+                try reader.feed(lines) { rows.append($0) }
+            } catch {
+                // The rows go into an array, so only the reader's own errors are thrown.
+                failure = error as? TraceError
+            }
+            self.reader = reader
+            self.rows = rows
+        }
+    }
+
+    /// The time of the last line of `lines` if it is a good row on its own, else nil.
+    private func lastRowTime(in lines: UnsafeRawBufferPointer) -> Double? {
+        guard let rowParser else { return nil }
+        var line = lines.dropLast()
+        if line.last == TraceByte.carriageReturn { line = line.dropLast() }
+        let start = line.lastIndex(of: TraceByte.newline).map { $0 + 1 } ?? line.startIndex
+        let outcome = rowParser.parse(UnsafeRawBufferPointer(rebasing: line[start...]), line: 0, notBefore: nil)
+        guard case .reading(let row) = outcome else { return nil }
+        return row.time
+    }
+
+    /// Adds what the copy found, `linesBefore` lines after where it started.
+    private mutating func takeIn(
+        _ half: HalfReading, linesBefore: Int, _ emit: (MotionSample) throws -> Void
+    ) throws {
+        func placed(_ error: TraceError) -> TraceError {
+            var error = error
+            error.line = error.line.map { $0 + linesBefore }
+            return error
+        }
+        for row in half.rows { try deliver(row, emit) }
+        let found = half.reader.summary
+        summary.lineCount = found.lineCount + linesBefore
+        summary.missingValueRows += found.missingValueRows
+        summary.skippedRows += found.skippedRows
+        for error in found.errors where summary.errors.count < Self.keptErrors { summary.errors.append(placed(error)) }
+        if let time = half.reader.previousTime { previousTime = time }
+        if let failure = half.failure { throw placed(failure) }
     }
 }
 

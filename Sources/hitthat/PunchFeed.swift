@@ -104,13 +104,6 @@ final class PunchFeed: Sendable {
         return feed
     }
 
-    /// Whether `path` (or standard input for `-`) is a regular file, that is, a recording.
-    private static func isRegularFile(_ path: String) -> Bool {
-        var status = stat()
-        let found = path == "-" ? fstat(STDIN_FILENO, &status) : stat(path, &status)
-        return found == 0 && (status.st_mode & S_IFMT) == S_IFREG
-    }
-
     /// The stream's iterator, used by one caller at a time (the session throws one punch at a time).
     private actor IteratorBox {
         var iterator: AsyncStream<DetectedPunch>.Iterator

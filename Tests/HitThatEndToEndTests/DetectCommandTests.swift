@@ -22,14 +22,21 @@ import Testing
         }
     }
 
-    @Test func standardInputGivesWhatTheFileGives() throws {
-        let trace = "traces/mixed-generic-100hz.csv"
+    @Test(arguments: [
+        "mixed-generic-100hz", "mixed-phyphox", "left-phyphox-decimal-comma", "linear-phyphox-tab-400hz",
+        "sensor-logger-TotalAcceleration", "glove-physics-toolbox-25hz-clipped",
+    ])
+    func standardInputGivesWhatTheFileGives(name: String) throws {
+        // A file past its first 64 KB is read half a chunk on each core; a pipe is read in order.
+        let trace = "traces/\(name).csv"
         let fromFile = try hitthat(["detect", "--json", trace])
         let fromPipe = try hitthat(
             ["detect", "--json", "-"], input: try Data(contentsOf: packageRoot.appendingPathComponent(trace)))
         #expect(fromFile.status == 0 && fromPipe.status == 0)
         #expect(!fromFile.output.isEmpty)
         #expect(fromFile.output == fromPipe.output)
+        // The summary too (samples, time span, what was passed over), after the source's name.
+        #expect(fromFile.error.drop { $0 != ":" } == fromPipe.error.drop { $0 != ":" })
     }
 
     @Test func theTableHasAHeaderAndARowAPunch() throws {
@@ -109,6 +116,16 @@ import Testing
         let clean = try hitthat(["detect", "--json", "-"], input: good)
         let broken = try hitthat(["detect", "--json", "-"], input: good + Data("1e9;oops\n".utf8))
         #expect(clean.status == 0 && broken.status == 65)
+        // From a file, where the bad row is in the half of the last chunk read on another core:
+        // the same punches first, and the same error.
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("broken.csv")
+        try (good + Data("1e9;oops\n".utf8)).write(to: file)
+        let brokenFile = try hitthat(["detect", "--json", file.path])
+        #expect(brokenFile.status == 65)
+        #expect(brokenFile.output == broken.output)
+        #expect(brokenFile.error.replacingOccurrences(of: file.path, with: "-") == broken.error)
         let rows = good.split(separator: newline).count
         #expect(broken.error.contains("-:\(rows + 1):"), "\(broken.error)")
         let (cleanLines, brokenLines) = (clean.output.split(separator: "\n"), broken.output.split(separator: "\n"))

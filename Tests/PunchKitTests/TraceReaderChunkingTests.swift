@@ -12,7 +12,7 @@ struct ChunkingFixture: Sendable, CustomTestStringConvertible {
     var testDescription: String { name }
 }
 
-private let chunkingFixtures: [ChunkingFixture] = {
+let chunkingFixtures: [ChunkingFixture] = {
     let samples = madeUpSamples(count: 700, rate: 150, seed: 9)
     func text(_ style: TraceWriter.Style, _ samples: [MotionSample] = samples) -> String {
         String(decoding: TraceWriter(style).bytes(samples), as: UTF8.self)
