@@ -12,7 +12,8 @@ private func inBackground(_ job: @escaping @Sendable () -> Void) -> () -> Void {
     return { group.wait() }
 }
 
-/// What reading gave before it stopped, and the error it stopped with.
+/// Reads `bytes` in `chunks`, each in halves or in order: the samples delivered (up to an error,
+/// if one stopped it), and either the summary at the end or that error.
 private func readingUntilError(
     _ bytes: [UInt8], lenient: Bool = false, chunks: [Range<Int>], inHalves: Bool
 ) -> (samples: [MotionSample], summary: TraceSummary?, error: String?) {
