@@ -258,6 +258,11 @@ public struct TraceReader: Sendable {
     private mutating func report(_ error: TraceError) throws {
         guard isLenient else { throw error }
         summary.skippedRows += 1
+        keep(error)
+    }
+
+    /// Keeps a skipped row's error for reporting, while fewer than `keptErrors` are kept.
+    private mutating func keep(_ error: TraceError) {
         if summary.errors.count < Self.keptErrors { summary.errors.append(error) }
     }
 
@@ -335,7 +340,7 @@ extension TraceReader {
     /// began and the one this chunk begins, the chunk is read in order on this thread.
     ///
     /// - Parameter inBackground: starts its job on another thread and returns a function that
-    ///   waits for the job to end.
+    ///   waits for the job to end, and returns at once when called again after it has.
     public mutating func feed(
         _ chunk: UnsafeRawBufferPointer, inBackground: (@escaping @Sendable () -> Void) -> () -> Void,
         _ emit: (MotionSample) throws -> Void
@@ -369,12 +374,11 @@ extension TraceReader {
         spareRows = []
         let firstLine = summary.lineCount
         let waitForHalf = inBackground { half.read() }
-        var waited = false
-        // The job reads the chunk and writes `half`: it must end before either goes.
-        defer { if !waited { waitForHalf() } }
+        // The job reads the chunk and writes `half`: it must end before either goes, also when
+        // the first half throws.
+        defer { waitForHalf() }
         try feed(firstHalf, emit)
         waitForHalf()
-        waited = true
         if copy.previousTime == previousTime {
             try takeIn(half, linesBefore: summary.lineCount - firstLine, emit)
         } else {
@@ -441,7 +445,7 @@ extension TraceReader {
         summary.lineCount = found.lineCount + linesBefore
         summary.missingValueRows += found.missingValueRows
         summary.skippedRows += found.skippedRows
-        for error in found.errors where summary.errors.count < Self.keptErrors { summary.errors.append(placed(error)) }
+        for error in found.errors { keep(placed(error)) }
         if let time = half.reader.previousTime { previousTime = time }
         if let failure = half.failure { throw placed(failure) }
     }

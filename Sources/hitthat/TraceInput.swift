@@ -94,7 +94,7 @@ func readTrace(
     return reader.summary
 }
 
-/// Starts `job` on another thread; the function returned waits for it to end.
+/// Starts `job` on another thread; the function returned waits for it to end (at once, once it has).
 func inBackground(_ job: @escaping @Sendable () -> Void) -> () -> Void {
     let group = DispatchGroup()
     DispatchQueue.global().async(group: group, execute: job)

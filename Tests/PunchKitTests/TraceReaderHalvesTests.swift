@@ -13,26 +13,34 @@ private func inBackground(_ job: @escaping @Sendable () -> Void) -> () -> Void {
 }
 
 /// Reads `bytes` in `chunks`, each in halves or in order: the samples delivered (up to an error,
-/// if one stopped it), and either the summary at the end or that error.
+/// if one stopped it), either the summary at the end or that error, and how many second halves
+/// were read alongside.
 private func readingUntilError(
-    _ bytes: [UInt8], lenient: Bool = false, chunks: [Range<Int>], inHalves: Bool
-) -> (samples: [MotionSample], summary: TraceSummary?, error: String?) {
-    var reader = TraceReader(source: "test.csv", lenient: lenient)
+    _ bytes: [UInt8], source: String = "test.csv", lenient: Bool = false, chunks: [Range<Int>], inHalves: Bool
+) -> (samples: [MotionSample], summary: TraceSummary?, error: String?, halves: Int) {
+    var reader = TraceReader(source: source, lenient: lenient)
     var samples: [MotionSample] = []
+    var halves = 0
     do {
         for chunk in chunks {
             try bytes[chunk].withUnsafeBytes { chunk in
                 if inHalves {
-                    try reader.feed(chunk, inBackground: inBackground) { samples.append($0) }
+                    try reader.feed(
+                        chunk,
+                        inBackground: { job in
+                            halves += 1
+                            return inBackground(job)
+                        }
+                    ) { samples.append($0) }
                 } else {
                     try reader.feed(chunk) { samples.append($0) }
                 }
             }
         }
         try reader.finish { samples.append($0) }
-        return (samples, reader.summary, nil)
+        return (samples, reader.summary, nil, halves)
     } catch {
-        return (samples, nil, "\(error)")
+        return (samples, nil, "\(error)", halves)
     }
 }
 
@@ -55,16 +63,14 @@ private func trace(_ rows: [String]) -> [UInt8] { Array(("t,x,y,z\n" + rows.join
     @Test(arguments: chunkingFixtures, [257, 4096, 16_384])
     func halvesNeverChangeTheResult(fixture: ChunkingFixture, chunkSize: Int) throws {
         let whole = try readTrace(fixture.bytes, source: fixture.source, lenient: fixture.lenient)
-        var reader = TraceReader(source: fixture.source, lenient: fixture.lenient)
-        var samples: [MotionSample] = []
-        for chunk in chunks(of: fixture.bytes, size: chunkSize) {
-            try fixture.bytes[chunk].withUnsafeBytes { chunk in
-                try reader.feed(chunk, inBackground: inBackground) { samples.append($0) }
-            }
-        }
-        try reader.finish { samples.append($0) }
-        #expect(samples == whole.samples)
-        #expect(reader.summary == whole.summary)
+        let inHalves = readingUntilError(
+            fixture.bytes, source: fixture.source, lenient: fixture.lenient,
+            chunks: chunks(of: fixture.bytes, size: chunkSize), inHalves: true)
+        #expect(inHalves.error == nil)
+        #expect(inHalves.samples == whole.samples)
+        #expect(inHalves.summary == whole.summary)
+        // The comparison says something only if halves were read alongside.
+        #expect(inHalves.halves > 0)
     }
 
     @Test(arguments: [false, true], [false, true])
@@ -98,6 +104,7 @@ private func trace(_ rows: [String]) -> [UInt8] { Array(("t,x,y,z\n" + rows.join
         #expect(inHalves.error == inOrder.error)
         #expect(inHalves.summary == inOrder.summary)
         #expect(inHalves.samples == inOrder.samples)
+        #expect(inHalves.halves == 1)
     }
 
     @Test func aBrokenRowStopsReadingAtTheSamePlace() throws {
@@ -113,6 +120,9 @@ private func trace(_ rows: [String]) -> [UInt8] { Array(("t,x,y,z\n" + rows.join
             #expect(inOrder.error == "test.csv:\(broken + 2):3: expected a number for \"y\", found \"oops\"")
             #expect(inHalves.error == inOrder.error)
             #expect(inHalves.samples == inOrder.samples)
+            // The first chunk, and the line that straddles into the next, are read in order.
+            let rowStart = "t,x,y,z\n".utf8.count + changed[..<broken].reduce(0) { $0 + $1.utf8.count + 1 }
+            #expect((inHalves.halves > 0) == (rowStart > 30_000), "row \(broken)")
         }
     }
 
@@ -127,5 +137,6 @@ private func trace(_ rows: [String]) -> [UInt8] { Array(("t,x,y,z\n" + rows.join
         #expect(inOrder.summary?.errors.count == TraceReader.keptErrors)
         #expect(inHalves.summary == inOrder.summary)
         #expect(inHalves.samples == inOrder.samples)
+        #expect(inHalves.halves > 0)
     }
 }
