@@ -3,65 +3,144 @@ import FightEngine
 import FightStore
 import Foundation
 
-// MARK: - Matchmaking benchmark
+// MARK: - Matchmaking benchmarks
 
-/// The versus screen's query (nearest fighter not yet shown, within 50 km) on stores of 10k, 100k
-/// and 1M fighters spread evenly over a France-sized area (about 900 km × 900 km: from one fighter
-/// per 80 km² to about one per km²). It uses `peekNextOpponent`, the same search as
+/// The versus screen's query (nearest fighter not yet shown, within the rules' 50 km) on stores of
+/// 10k, 100k and 1M fighters spread evenly over a France-sized area (about 900 km × 900 km: from
+/// one fighter per 80 km² to about one per km²). It uses `peekNextOpponent`, the same search as
 /// `nextOpponent` without the write that remembers the fighter shown, so the numbers are the
 /// index's and not the disk's `fsync`.
+///
+/// Beside each, the reference: what an app holding every fighter in memory would do without an
+/// index, `Matchmaking.nearest` over all of them (one Haversine distance a fighter). Before either
+/// is measured, setup checks that the store names the same opponent as the scan for a hundred
+/// viewers. Names have no spaces: package-benchmark 1.38.1 writes a threshold file with `_` for a
+/// space but looks it up with the space.
 let benchmarks: @Sendable () -> Void = {
-    for count in [10_000, 100_000, 1_000_000] {
+    for (count, label) in [(10_000, "10k"), (100_000, "100k"), (1_000_000, "1M")] {
         let fixture = Fixture(fighters: count)
         Benchmark(
-            "nearest unseen, \(count) fighters",
-            configuration: .init(
-                metrics: [.wallClock, .throughput, .mallocCountTotal], maxDuration: .seconds(5), maxIterations: 10_000),
+            "Matchmaking-nearest-unseen-\(label)",
+            configuration: configuration(maxIterations: 10_000, allocations: .init(relative: [.p90: 20])),
             closure: { benchmark in
                 guard let store = fixture.store else { return }
                 var random = SplitMix(seed: 42)
                 for _ in benchmark.scaledIterations {
-                    let viewer = FighterID(Int64.random(in: 1...Int64(count), using: &random))
-                    blackHole(try? store.peekNextOpponent(for: viewer))
+                    blackHole(try? store.peekNextOpponent(for: fixture.randomViewer(using: &random)))
                 }
             },
-            setup: { try fixture.build() },
+            setup: {
+                try fixture.placeFighters()
+                try fixture.buildStore()
+                try fixture.checkStoreAgreesWithScan()
+            },
             teardown: { fixture.remove() }
+        )
+        Benchmark(
+            "Matchmaking-linear-scan-reference-\(label)",
+            configuration: configuration(maxIterations: 1_000, allocations: .init(absolute: [.p90: 0])),
+            closure: { benchmark in
+                var random = SplitMix(seed: 42)
+                for _ in benchmark.scaledIterations {
+                    blackHole(try? fixture.scan(for: fixture.randomViewer(using: &random)))
+                }
+            },
+            setup: { try fixture.placeFighters() }
         )
     }
 }
 
+/// Times and rates wide, since the machine's two cores are shared; allocations as given: the
+/// store's (rows read and decoded) within a fifth, as the viewers drawn are the same; the scan's
+/// none exactly (a relative threshold on 0 lets anything through).
+func configuration(maxIterations: Int, allocations: BenchmarkThresholds) -> Benchmark.Configuration {
+    .init(
+        metrics: [.wallClock, .throughput, .mallocCountTotal], maxDuration: .seconds(5), maxIterations: maxIterations,
+        thresholds: [
+            .wallClock: BenchmarkThresholds(relative: [.p90: 35]),
+            .throughput: BenchmarkThresholds(relative: [.p90: 35]),
+            .mallocCountTotal: allocations,
+        ])
+}
+
 // MARK: - Fixture
 
-/// A store in a temporary directory, filled in setup and deleted in teardown.
+/// The fighters, in memory (for the scan) and in a store in a temporary directory (deleted in
+/// teardown), at the same places. Built in setup: every benchmark runs in a process of its own.
 final class Fixture: @unchecked Sendable {  // touched only by the benchmark runner, one step at a time
-    let fighters: Int
+    let count: Int
+    /// Fighter `n` (identifier `n`, registered n-th) is at `fighters[n - 1]`.
+    private(set) var fighters: [Fighter] = []
     private(set) var store: FightStore?
     private var directory: URL?
+    private let rules = Rules()
 
-    init(fighters: Int) { self.fighters = fighters }
+    init(fighters count: Int) { self.count = count }
 
-    func build() throws {
+    func placeFighters() throws {
+        var random = SplitMix(seed: UInt64(count))
+        let joined = Timestamp(secondsSince1970: 1_800_000_000)
+        fighters = try (1...count).map { n in
+            Fighter(
+                id: FighterID(Int64(n)), username: try Username(validating: "fighter\(n)"),
+                displayName: "Fighter \(n)",
+                location: Coordinate(
+                    latitude: Double.random(in: 43...51, using: &random),
+                    longitude: Double.random(in: -4...8, using: &random)),
+                joinedAt: joined)
+        }
+    }
+
+    func randomViewer(using random: inout SplitMix) -> FighterID {
+        FighterID(Int64.random(in: 1...Int64(count), using: &random))
+    }
+
+    /// The reference: every fighter's distance to the viewer.
+    func scan(for viewer: FighterID) throws -> Matchup? {
+        try Matchmaking.nearest(
+            to: fighters[Int(viewer.rawValue) - 1], among: fighters, excluding: [],
+            maxDistanceKm: rules.matchRadiusKm)
+    }
+
+    func buildStore() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "MatchmakingBenchmark-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.directory = directory
-        let store = try FightStore(path: directory.appendingPathComponent("fights.sqlite").path)
-        var random = SplitMix(seed: UInt64(fighters))
-        let now = Timestamp(secondsSince1970: 1_800_000_000)
+        let store = try FightStore(path: directory.appendingPathComponent("fights.sqlite").path, rules: rules)
         // Registered in batches: one transaction (one fsync) per 10,000 fighters.
-        for first in stride(from: 1, through: fighters, by: 10_000) {
-            let commands = (first..<min(first + 10_000, fighters + 1)).map { n in
+        for batch in stride(from: 0, to: count, by: 10_000) {
+            let commands = fighters[batch..<min(batch + 10_000, count)].map { fighter in
                 Command.register(
                     Registration(
-                        username: "fighter\(n)", displayName: "Fighter \(n)",
-                        location: Coordinate(
-                            latitude: Double.random(in: 43...51, using: &random),
-                            longitude: Double.random(in: -4...8, using: &random))))
+                        username: fighter.username.rawValue, displayName: fighter.displayName,
+                        location: fighter.location))
             }
-            for outcome in try store.execute(commands, at: now) { _ = try outcome.get() }
+            for outcome in try store.execute(commands, at: fighters[0].joinedAt) { _ = try outcome.get() }
         }
         self.store = store
+    }
+
+    struct Disagreement: Error, CustomStringConvertible {
+        var viewer: FighterID
+        var store: FighterID?
+        var scan: FighterID?
+        var description: String {
+            "fighter \(viewer.rawValue): the store proposes \(store.map { "\($0.rawValue)" } ?? "nobody"), "
+                + "the scan \(scan.map { "\($0.rawValue)" } ?? "nobody")"
+        }
+    }
+
+    /// Throws unless the store and the scan name the same opponent for a hundred viewers.
+    func checkStoreAgreesWithScan() throws {
+        guard let store else { return }
+        var random = SplitMix(seed: 7)
+        for _ in 0..<100 {
+            let viewer = randomViewer(using: &random)
+            let fromStore = try store.peekNextOpponent(for: viewer).get()?.opponent.id
+            let fromScan = try scan(for: viewer)?.opponent.id
+            guard fromStore == fromScan else { throw Disagreement(viewer: viewer, store: fromStore, scan: fromScan) }
+        }
     }
 
     func remove() {
@@ -70,7 +149,7 @@ final class Fixture: @unchecked Sendable {  // touched only by the benchmark run
     }
 }
 
-/// SplitMix64, so every run queries the same fighters.
+/// SplitMix64, so every run places and queries the same fighters.
 struct SplitMix: RandomNumberGenerator {
     var state: UInt64
     init(seed: UInt64) { state = seed }
