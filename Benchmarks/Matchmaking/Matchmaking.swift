@@ -23,15 +23,18 @@ let benchmarks: @Sendable () -> Void = {
             "Matchmaking-nearest-unseen-\(label)",
             configuration: configuration(maxIterations: 10_000, allocations: .init(relative: [.p90: 20])),
             closure: { benchmark in
-                guard let store = fixture.store else { return }
+                guard let store = fixture.store else { fatalError("setup built no store") }
                 var random = SplitMix(seed: 42)
                 for _ in benchmark.scaledIterations {
-                    blackHole(try? store.peekNextOpponent(for: fixture.randomViewer(using: &random)))
+                    let viewer = fixture.randomViewer(using: &random)
+                    blackHole(orStop { try store.peekNextOpponent(for: viewer).get() })
                 }
             },
             setup: {
-                try fixture.placeFighters()
-                try fixture.buildStore()
+                orStop {
+                    try fixture.placeFighters()
+                    try fixture.buildStore()
+                }
             },
             teardown: { fixture.remove() }
         )
@@ -41,11 +44,23 @@ let benchmarks: @Sendable () -> Void = {
             closure: { benchmark in
                 var random = SplitMix(seed: 42)
                 for _ in benchmark.scaledIterations {
-                    blackHole(try? fixture.scan(for: fixture.randomViewer(using: &random)))
+                    let viewer = fixture.randomViewer(using: &random)
+                    blackHole(orStop { try fixture.scan(for: viewer) })
                 }
             },
-            setup: { try fixture.placeFighters() }
+            setup: { orStop { try fixture.placeFighters() } }
         )
+    }
+}
+
+/// The value of `body`, or the run stops. package-benchmark prints an error thrown by a benchmark
+/// or its setup, skips the benchmark and still passes the thresholds check (tried), and a query
+/// that failed must not be timed as a fast one.
+func orStop<Value>(_ body: () throws -> Value) -> Value {
+    do {
+        return try body()
+    } catch {
+        fatalError("\(error)")
     }
 }
 
@@ -122,9 +137,8 @@ final class Fixture: @unchecked Sendable {  // touched only by the benchmark run
         try check(store)
     }
 
-    /// Stops the run unless the store names the same opponent as the scan for a hundred viewers.
-    /// It traps rather than throws: package-benchmark prints an error thrown in setup, skips the
-    /// benchmark and still passes the thresholds check (tried).
+    /// Stops the run unless the store names the same opponent as the scan for a hundred viewers
+    /// (a trap, as in `orStop`).
     private func check(_ store: FightStore) throws {
         func name(_ fighter: FighterID?) -> String { fighter.map { "fighter \($0.rawValue)" } ?? "nobody" }
         var random = SplitMix(seed: 7)

@@ -201,8 +201,8 @@ public struct PunchDetector: ~Copyable, Sendable {
 
     /// Follows the current stretch of strong acceleration in one direction and decides its peak.
     ///
-    /// A quarter of all samples come here while a stretch lasts, so its tests compare squares:
-    /// the one square root is the peak's, taken when the stop is decided.
+    /// Fed one at a time, about one sample in six comes here while a stretch lasts, so its tests
+    /// compare squares: the one square root is the peak's, taken when the stop is decided.
     @usableFromInline
     mutating func track(_ linear: Vector3, squared: Double, raw: Vector3, at time: Double) -> Punch? {
         var punch: Punch?
@@ -318,9 +318,9 @@ public struct PunchDetector: ~Copyable, Sendable {
     /// What the sample `linear` (`squared` its squared length) at `time` does to this stretch,
     /// which is open.
     @inline(__always)
-    func step(_ linear: Vector3, squared: Double, at time: Double, triggerSquared: Double, confirmationDelay: Double)
-        -> Step
-    {
+    func step(
+        _ linear: Vector3, squared: Double, at time: Double, triggerSquared: Double, confirmationDelay: Double
+    ) -> Step {
         // A turn of more than 60° from where the stretch began starts a new one: a swing's
         // thrust and stop share the pull toward the elbow, so they are never opposite outright.
         // cos < 1/2, as squares: a negative dot product, or dot² < |linear|²·|onset|² / 4.
