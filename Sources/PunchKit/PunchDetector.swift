@@ -2,351 +2,278 @@
 
 /// Finds punches in a stream of accelerometer samples, one sample at a time.
 ///
-/// The rule at its heart is the original app's: a punch is found at its sharp **stop**, when the
-/// arm reaches full extension and the acceleration points back against the thrust. What the
-/// original lacked, this adds:
-/// - Gravity is tracked while the device is calm and taken out, so the motion is measured the
-///   same in any grip, and "up" is known for telling an uppercut from a jab.
-/// - A stop counts only if a **thrust** against it came first: the speed built in the opposite
-///   direction in the half second before. That is what keeps the thrust's own peak, a jolt or a
-///   tap from counting.
-/// - A stop that reverses the last punch's stop shortly after it is that punch's **retraction**.
-/// - A stop is decided once, at its highest peak, a few samples after it; so one punch is one event.
+/// The rule keeps the original app's idea, a punch is found at its sharp stop and hurts by the
+/// acceleration there, and is built around what real recordings of other people's punches show:
+/// - Gravity is followed by a low-pass filter and taken out; what is left is the motion.
+/// - The **strength** of motion is the mean length of that acceleration over a quarter second, so
+///   that a punch's thrust and stop, and the rattle of a sensor, make one hump.
+/// - A punch is a hump at least as strong as the **trigger** (1.1 g, or 30 % of this person's recent
+///   punches if that is more), the strongest within 0.35 s before it, and still the strongest
+///   0.1 s after: decided 0.225 s after its stop, so one punch is one event, written at once.
+/// - A hump within 1.5 s of a punch that points back against it and is no stronger is that
+///   punch's **retraction**, not a punch; no two punches come within 0.3 s.
+/// - The **kind**: an uppercut rises, and ends slowly (muscles stop it), while a jab ends on the
+///   elbow's lockout, a spike: the motion's share along up and the width of the stop's peak
+///   together make the score that tells them apart.
 ///
 /// Memory is bounded (a fixed ring of recent samples) and `process(_:)` allocates nothing.
 ///
-/// A detector follows one stream and cannot be copied: it owns its ring of recent samples
-/// outright, so that writing to it every sample needs no check for a copy sharing it.
+/// A detector follows one stream and cannot be copied, so that the ring it writes every sample is
+/// never shared.
 public struct PunchDetector: ~Copyable, Sendable {
     /// The thresholds in use.
     public let configuration: DetectorConfiguration
     /// The gravity estimate, in g, device frame.
-    @inlinable public var gravity: GravityTracker { tracker }
+    public private(set) var gravity: GravityTracker
 
-    private let uppercutRise: Double
-    // Usable from inlined code: `process(_:)` runs in the caller's loop.
-    @usableFromInline let triggerSquared: Double
-    @usableFromInline var tracker = GravityTracker()
-    @usableFromInline var recent: RecentMotion
-    @usableFromInline var stop = StopCandidate()
-    /// The last sample taken; before the first, one at a time that is not a number, which
-    /// fails the test in `process(_:)` that every later sample passes or not on its merits.
-    @usableFromInline var previousSample = MotionSample(time: .nan, acceleration: .zero)
-    private var lastPunch: (time: Double, direction: Vector3)?
-    /// The thrust of the next punch must come after this time: the last punch's stop.
-    private var thrustStart = -Double.infinity
+    private var recent = RecentMotion()
+    /// The last sample taken; before the first, none.
+    private var previousSample: MotionSample?
+    /// The entries the strength of motion is the mean of: from `windowStart` to the newest.
+    private var windowStart = 0
+    private var windowSum = 0.0
+    /// The strongest hump not yet decided: its entry in `recent`.
+    private var candidate: Int?
+    private var lastPunch: (time: Double, direction: Vector3, strength: Double)?
+    /// The strengths of the last eight punches, newest last, and how many there were.
+    private var recentStrengths = SIMD8<Double>.zero
+    private var recentCount = 0
+    /// What the adaptive trigger asks on top of the floor: `relativeTrigger` × the median of
+    /// `recentStrengths`, worked out once a punch rather than every sample.
+    private var adaptiveTrigger = 0.0
 
     /// Creates a detector.
     public init(configuration: DetectorConfiguration = DetectorConfiguration()) {
         self.configuration = configuration
-        self.uppercutRise = configuration.uppercutRise
-        self.triggerSquared = configuration.trigger * configuration.trigger
-        self.recent = RecentMotion()
+        self.gravity = GravityTracker(timeConstant: configuration.gravityTimeConstant)
     }
 
-    deinit { recent.deallocate() }
+    /// The trigger in force now, in g of strength of motion: the floor, or more after hard punches.
+    public var threshold: Double { max(configuration.trigger, adaptiveTrigger) }
+
+    /// The last sample's acceleration with gravity removed, in g, device frame.
+    public var linearAcceleration: Vector3 { recent.isEmpty ? .zero : recent.newest.linear }
+
+    /// The strength of motion at the last sample, in g: what is compared with `threshold`.
+    public var strength: Double { recent.isEmpty ? 0 : recent.newest.strength }
 
     // MARK: - Feeding samples
 
     /// Takes the next sample and returns the punch it decided, if any.
     ///
-    /// Samples that repeat the previous reading exactly (sample-and-hold), that are not finite, or
-    /// that go back in time carry no new motion and are passed over.
-    ///
-    /// Inlined into the caller's loop: what every sample needs is here, and what few samples need
-    /// (a stretch of strong acceleration, the first sample, one after a gap) is in calls.
-    @inlinable @inline(__always)
+    /// Samples that are not finite, that go back in time, or that repeat the previous reading
+    /// exactly (sample-and-hold: no new motion) are passed over. A held reading does not decide a
+    /// punch either: the motion it hides may yet be the stronger.
     public mutating func process(_ sample: MotionSample) -> Punch? {
-        let previous = previousSample
+        guard sample.isFinite else { return nil }
+        // An absurd but finite reading must not overflow the sums: no sensor reads 1,000 g.
+        let reading = sample.acceleration.clamped(to: 1000)
+        guard let previous = previousSample else {
+            previousSample = MotionSample(time: sample.time, acceleration: reading)
+            gravity.update(with: reading, interval: 0)
+            append(time: sample.time, interval: 0, raw: reading)
+            return nil
+        }
+        guard sample.time >= previous.time else { return nil }
+        guard reading != previous.acceleration else { return nil }
         var interval = sample.time - previous.time
-        let linear = sample.acceleration - tracker.estimate
-        // Most samples are calm, outside any stretch: they need no square root.
-        let squared = linear.lengthSquared
-        let gap = configuration.maximumGap
-        if !Self.admits(sample, after: previous, interval: interval, deviationSquared: squared, gap: gap) {
-            guard let admitted = admitUnusual(sample, after: previous) else { return nil }
-            interval = admitted
-        }
-        previousSample = sample
-        tracker.update(
-            with: sample.acceleration, after: previous.acceleration, deviation: linear, deviationSquared: squared,
-            interval: interval)
-        recent.append(time: sample.time, interval: interval, linear: linear)
-        guard stop.isOpen || squared >= triggerSquared else { return nil }
-        return track(linear, squared: squared, raw: sample.acceleration, at: sample.time)
-    }
-
-    /// Takes samples in order and calls `found` with each punch they decide: the same punches,
-    /// the same way, as `process(_:)` on each sample in turn, but faster over a trace.
-    ///
-    /// Most samples need nothing out of line: they come calm or inside a stretch that is not yet
-    /// due for its decision. Those are taken in a loop that keeps the detector's state in
-    /// registers, which `process(_:)` cannot (its caller's loop sits between two samples). The
-    /// loop hands every other sample to `process(_:)`.
-    @inlinable
-    public mutating func process(_ samples: UnsafeBufferPointer<MotionSample>, found: (Punch) -> Void) {
-        var index = 0
-        while true {
-            index = takeRoutine(samples, from: index)
-            guard index < samples.count else { return }
-            if let punch = process(samples[index]) { found(punch) }
-            index &+= 1
-        }
-    }
-
-    /// One test admits what nearly every sample is: no earlier than the last, within the gap, a
-    /// finite reading (its deviation is finite) that differs from the last. It implies each rule
-    /// of `process(_:)`; a sample that fails it (the first one among them) is judged by them one
-    /// by one, out of line. (Finite as `<=` the largest finite number: the compiler turns
-    /// `< .infinity` into a test of the bits, three times as long.)
-    @inlinable @inline(__always)
-    static func admits(
-        _ sample: MotionSample, after previous: MotionSample, interval: Double, deviationSquared: Double, gap: Double
-    ) -> Bool {
-        interval >= 0 && interval <= gap && deviationSquared <= .greatestFiniteMagnitude
-            && sample.acceleration != previous.acceleration
-    }
-
-    /// Takes the samples from `start` on that need nothing out of line, up to the first that
-    /// does (one to judge rule by rule, one that starts a stretch, or one on which the stop is due
-    /// for its decision), and returns that one's index, or the end.
-    ///
-    /// The state lives in locals while the loop runs and is stored once at its end: stored
-    /// every sample, each store would have to be read back, since the ring's writes could, for
-    /// all the compiler knows, land on it.
-    @usableFromInline
-    mutating func takeRoutine(_ samples: UnsafeBufferPointer<MotionSample>, from start: Int) -> Int {
-        var tracker = self.tracker
-        var recent = self.recent
-        var stop = self.stop
-        var previous = previousSample
-        let gap = configuration.maximumGap
-        let confirmationDelay = configuration.confirmationDelay
-        var index = start
-        while index < samples.count {
-            let sample = samples[index]
-            let interval = sample.time - previous.time
-            let linear = sample.acceleration - tracker.estimate
-            let squared = linear.lengthSquared
-            guard Self.admits(sample, after: previous, interval: interval, deviationSquared: squared, gap: gap) else {
-                break
-            }
-            var step = StopCandidate.Step()
-            if stop.isOpen {
-                step = stop.step(
-                    linear, squared: squared, at: sample.time, triggerSquared: triggerSquared,
-                    confirmationDelay: confirmationDelay)
-                if step.isDue { break }
-            }
-            if (!stop.isOpen || step.ends) && squared >= triggerSquared { break }
-            tracker.update(
-                with: sample.acceleration, after: previous.acceleration, deviation: linear, deviationSquared: squared,
-                interval: interval)
-            if step.rises {
-                // Raised before the append: the peak's entry is the one the sample is about to get.
-                stop.raise(
-                    to: linear, squared: squared, raw: sample.acceleration, at: sample.time, index: recent.endIndex)
-            }
-            if step.ends { stop.isOpen = false }
-            recent.append(time: sample.time, interval: interval, linear: linear)
-            previous = sample
-            index &+= 1
-        }
-        // Of the tracker, only what `update` changes: stored whole, the tracker was kept in memory
-        // through the loop by the compiler (measured), which is what the loop is there to avoid.
-        self.tracker.current = tracker.current
-        self.tracker.motionTime = tracker.motionTime
-        self.recent.endIndex = recent.endIndex
-        self.stop = stop
-        previousSample = previous
-        return index
-    }
-
-    /// Judges a sample that the one test in `process(_:)` did not admit, rule by rule: nil for one
-    /// to pass over (or the first, which only seeds the gravity estimate), or the interval to take
-    /// it with, 0 after a gap, which starts afresh.
-    @usableFromInline
-    mutating func admitUnusual(_ sample: MotionSample, after previous: MotionSample) -> Double? {
-        guard !previous.time.isNaN else {
-            if sample.isFinite {
-                previousSample = sample
-                tracker.update(with: sample.acceleration, interval: 0)
-            }
-            return nil
-        }
-        guard sample.isFinite, sample.acceleration != previous.acceleration, sample.time >= previous.time else {
-            return nil
-        }
-        let interval = sample.time - previous.time
-        guard interval > configuration.maximumGap else { return interval }
-        restart()
-        return 0
-    }
-
-    /// Forgets what came before too long a silence, which can be no part of what comes after.
-    @usableFromInline
-    mutating func restart() {
-        recent.removeAll()
-        stop = StopCandidate()
-    }
-
-    /// Decides a stop still waiting for confirmation at the end of the stream.
-    public mutating func finish() -> Punch? {
-        guard stop.isOpen, !stop.isDecided else { return nil }
-        stop.isDecided = true
-        return decide(at: previousSample.time)
-    }
-
-    // MARK: - Stops
-
-    /// Follows the current stretch of strong acceleration in one direction and decides its peak.
-    ///
-    /// Fed one at a time, about one sample in six comes here while a stretch lasts, so its tests
-    /// compare squares: the one square root is the peak's, taken when the stop is decided.
-    @usableFromInline
-    mutating func track(_ linear: Vector3, squared: Double, raw: Vector3, at time: Double) -> Punch? {
         var punch: Punch?
-        if stop.isOpen {
-            let step = stop.step(
-                linear, squared: squared, at: time, triggerSquared: triggerSquared,
-                confirmationDelay: configuration.confirmationDelay)
-            if step.rises {
-                stop.raise(to: linear, squared: squared, raw: raw, at: time, index: recent.endIndex &- 1)
-            } else if step.isDue {
-                stop.isDecided = true
-                punch = decide(at: time)
-            }
-            if step.ends { stop.isOpen = false }
+        if interval > configuration.maximumGap {
+            // A silence that long is no part of what comes after: a punch waiting for its
+            // confirmation is decided, and the look backs start afresh.
+            punch = candidate.flatMap { decide($0, at: previous.time) }
+            restart()
+            interval = 0
         }
-        if !stop.isOpen && squared >= triggerSquared {
-            stop = StopCandidate()
-            stop.isOpen = true
-            // The stop is measured against the acceleration just before it, so that what both
-            // share (a swing's pull toward the elbow, gravity the wrist turned) cancels out. It is
-            // known now, so the sample that decides the stop has less to do.
-            let newest = recent.endIndex &- 1
-            stop.before = recent.meanAcceleration(since: time - configuration.referenceWindow, before: newest)
-            stop.onset = linear
-            stop.raise(to: linear, squared: squared, raw: raw, at: time, index: newest)
-        }
-        return punch
+        previousSample = MotionSample(time: sample.time, acceleration: reading)
+        gravity.update(with: reading, interval: interval)
+        append(time: sample.time, interval: interval, raw: reading)
+        return punch ?? follow()
     }
 
-    /// Decides whether the stop candidate ends a punch, and which kind.
-    private mutating func decide(at decisionTime: Double) -> Punch? {
-        let direction = (stop.peak - stop.before).normalized
-        // The cheap test first: a retraction needs no look back for its thrust.
-        if let last = lastPunch, stop.peakTime - last.time < configuration.retractionWindow,
-            direction.dot(last.direction) < configuration.retractionAlignment
-        {
-            return nil
+    /// Takes samples in order and calls `found` with each punch they decide, as `process(_:)` on
+    /// each sample in turn.
+    public mutating func process(_ samples: UnsafeBufferPointer<MotionSample>, found: (Punch) -> Void) {
+        for sample in samples {
+            if let punch = process(sample) { found(punch) }
         }
-        let thrust = recent.thrust(
-            against: direction, before: stop.peakIndex,
-            since: max(stop.peakTime - configuration.thrustWindow, thrustStart),
-            directionSince: max(stop.peakTime - configuration.directionWindow, thrustStart))
-        guard thrust.speed >= configuration.minimumThrust,
-            stop.peak.dot(direction) >= configuration.stopSharpness * thrust.peak
-        else { return nil }
-        // A stop slows the hand down: it points against the way the hand was going. An arc's
-        // pull toward its centre points across it instead.
-        guard thrust.approach.dot(direction) <= -configuration.stopAlignment * thrust.approach.length else {
-            return nil
-        }
-        lastPunch = (stop.peakTime, direction)
-        thrustStart = stop.peakTime
+    }
 
-        let axis = recent.earlyVelocity(of: thrust, against: direction).normalized
-        let up = tracker.seesGravity ? tracker.estimate.normalized : configuration.fallbackUp.normalized
-        let rise = axis.dot(up)
-        let kind: PunchKind
-        if rise >= uppercutRise {
-            kind = .uppercut
-        } else if configuration.reportsHooks, case let curve = recent.curve(of: thrust, against: direction),
-            curve.straightness < configuration.hookStraightness, curvesLikeHook(curve.onset, then: -direction, up: up)
+    /// Decides a punch still waiting for its confirmation at the end of the stream.
+    public mutating func finish() -> Punch? {
+        guard let index = candidate, let last = previousSample else { return nil }
+        return decide(index, at: last.time)
+    }
+
+    // MARK: - Strength of motion
+
+    /// Appends a sample's entry, with the strength of motion over the window that ends with it.
+    private mutating func append(time: Double, interval: Double, raw: Vector3) {
+        let linear = raw - gravity.estimate
+        let magnitude = linear.length
+        // The entry about to be overwritten leaves the window too, should the ring be that short.
+        while windowStart < recent.endIndex
+            && (recent[windowStart].time < time - configuration.strengthWindow
+                || windowStart <= recent.endIndex - RecentMotion.capacity)
         {
-            kind = .hook
-        } else {
-            kind = .jab
+            windowSum -= recent[windowStart].magnitude
+            windowStart += 1
         }
-        let peakG = stop.peakSquared.squareRoot()
-        // Clamped before it becomes an Int: a finite but absurd reading (1e300 g) must not trap.
+        // Recomputed from nothing whenever the window empties, so rounding never builds up.
+        if windowStart == recent.endIndex { windowSum = 0 }
+        windowSum += magnitude
+        let strength = windowSum / Double(recent.endIndex - windowStart + 1)
+        recent.append(
+            .init(time: time, interval: interval, raw: raw, linear: linear, magnitude: magnitude, strength: strength))
+    }
+
+    /// Forgets the recent motion, after a silence.
+    private mutating func restart() {
+        recent.removeAll()
+        windowStart = recent.endIndex
+        windowSum = 0
+        candidate = nil
+    }
+
+    // MARK: - Humps
+
+    /// Takes the newest entry into the hump being followed, and decides it when it is due.
+    private mutating func follow() -> Punch? {
+        let newestIndex = recent.endIndex - 1
+        let newest = recent.newest
+        if candidate.map({ newest.strength > recent[$0].strength }) ?? true, newest.strength >= threshold,
+            isStrongest(newest.strength, since: newest.time - configuration.lookBack)
+        {
+            candidate = newestIndex
+        }
+        return decideIfDue(at: newest.time)
+    }
+
+    /// Whether no entry since `time` was stronger than `strength`.
+    private func isStrongest(_ strength: Double, since time: Double) -> Bool {
+        recent.indices(since: time).allSatisfy { recent[$0].strength <= strength }
+    }
+
+    /// Decides the candidate if its strength has stayed the highest long enough by `time`.
+    private mutating func decideIfDue(at time: Double) -> Punch? {
+        guard let index = candidate, time - recent[index].time >= configuration.confirmation else { return nil }
+        return decide(index, at: time)
+    }
+
+    // MARK: - Deciding
+
+    /// Decides whether the hump whose strength peaked at entry `index` is a punch, and which kind.
+    private mutating func decide(_ index: Int, at decisionTime: Double) -> Punch? {
+        candidate = nil
+        let hump = recent[index]
+        // The hump's time: the middle of the window whose mean it is.
+        let time = hump.time - configuration.strengthWindow / 2
+        // The stop's peak: the strongest sample in that window.
+        let peak = recent.indices(since: hump.time - configuration.strengthWindow).prefix { $0 <= index }
+            .max { recent[$0].magnitude < recent[$1].magnitude } ?? index
+        let direction = recent[peak].linear.normalized
+        if let last = lastPunch {
+            let since = time - last.time
+            guard since >= configuration.minimumInterval else { return nil }
+            if since < configuration.retractionWindow, direction.dot(last.direction) < configuration.retractionAlignment,
+                hump.strength < last.strength
+            {
+                return nil
+            }
+        }
+        lastPunch = (time, direction, hump.strength)
+        remember(hump.strength)
+
+        let motion = motion(around: peak)
+        let score = motion.rise * abs(motion.rise) + configuration.stopWidthWeight * motion.stopWidth
+        let peakG = recent[peak].magnitude
         let damage = min(max((peakG * configuration.damagePerG).rounded(), 1), Double(configuration.maximumDamage))
         return Punch(
-            time: stop.peakTime, kind: kind,
-            damage: damage.isNaN ? 1 : Int(damage),
-            peakG: peakG, speed: thrust.speed * standardGravity, rise: rise,
-            clipped: isFullScale(stop.peakRaw), decidedAt: decisionTime)
+            time: time, kind: score > configuration.uppercutScore ? .uppercut : .jab, damage: Int(damage),
+            peakG: peakG, speed: motion.speed * standardGravity, rise: motion.rise,
+            clipped: isFullScale(recent[peak].raw), decidedAt: decisionTime)
     }
 
-    /// Whether motion that set off along `onset` and ended along `end` turned the way the
-    /// configured hand's hooks turn: counterclockwise seen from above for a right hand.
-    private func curvesLikeHook(_ onset: Vector3, then end: Vector3, up: Vector3) -> Bool {
-        let turn = onset.cross(end).dot(up)
-        return configuration.hand == .right ? turn > 0 : turn < 0
+    /// What tells the kind, around the stop's peak at entry `peak`:
+    /// - `rise`, the sine of the motion's elevation: the signed share of the acceleration's
+    ///   energy along up, from `thrustWindow` before the peak to `followThrough` after, against
+    ///   the gravity of the moment the thrust began, taken back to a sine (√ keeping the sign).
+    ///   Gravity from before the thrust, not the filter's estimate at the peak: the filter has
+    ///   taken in part of the thrust by then, and a wrist that turned has moved it too.
+    /// - `stopWidth`, how long the reading's length stays more than half as far from 1 g as at
+    ///   the peak, in seconds. Lengths, not the acceleration less gravity: they do not change
+    ///   when the wrist turns, which on a phone strapped to the hand is half a turn a jab.
+    /// - `speed`, the hand's speed at its fastest over that time, in g·s.
+    private func motion(around peak: Int) -> (rise: Double, stopWidth: Double, speed: Double) {
+        let peakTime = recent[peak].time
+        let span = recent.indices(since: peakTime - configuration.thrustWindow)
+        guard let first = span.first else { return (0, 0, 0) }
+        let before = gravity.seesGravity ? recent[first].raw - recent[first].linear : .zero
+        let up = gravity.seesGravity ? before.normalized : configuration.fallbackUp.normalized
+        var upward = 0.0
+        var energy = 0.0
+        var velocity = Vector3.zero
+        var fastest = 0.0
+        for index in span.dropFirst() where recent[index].time <= peakTime + configuration.followThrough {
+            let motion = recent[index].raw - before
+            let along = motion.dot(up)
+            upward += along * abs(along)
+            energy += motion.lengthSquared
+            velocity += motion * recent[index].interval
+            fastest = max(fastest, velocity.lengthSquared)
+        }
+        let share = energy > 0 ? upward / energy : 0
+        let rise = share < 0 ? -(-share).squareRoot() : share.squareRoot()
+        return (rise, stopWidth(around: peak), fastest.squareRoot())
+    }
+
+    /// How long around the entry `peak` the reading's length stays more than half as far from
+    /// gravity's (1 g, or 0 for a source without gravity) as at the peak, in seconds.
+    private func stopWidth(around peak: Int) -> Double {
+        let rest = gravity.seesGravity ? 1.0 : 0
+        func departure(_ index: Int) -> Double { abs(recent[index].raw.length - rest) }
+        let half = departure(peak) / 2
+        var last = peak
+        while last + 1 < recent.endIndex && departure(last + 1) > half { last += 1 }
+        var first = peak
+        while first > recent.startIndex && departure(first - 1) > half { first -= 1 }
+        return recent[last].time - recent[first].time
+    }
+
+    /// Keeps a punch's strength for the adaptive trigger.
+    private mutating func remember(_ strength: Double) {
+        if recentCount == 8 {
+            recentStrengths = SIMD8(
+                recentStrengths[1], recentStrengths[2], recentStrengths[3], recentStrengths[4],
+                recentStrengths[5], recentStrengths[6], recentStrengths[7], strength)
+        } else {
+            recentStrengths[recentCount] = strength
+            recentCount += 1
+        }
+        adaptiveTrigger = configuration.relativeTrigger * median(of: recentStrengths, count: recentCount)
     }
 }
 
-// MARK: - StopCandidate
+// MARK: - Helpers
 
-/// The stretch of acceleration above the trigger that may be a punch's stop.
-@usableFromInline struct StopCandidate: Sendable {
-    @usableFromInline var isOpen = false
-    var isDecided = false
-    var peak = Vector3.zero
-    /// The peak's squared length, in g²: its length is needed only once the stop is decided.
-    var peakSquared = 0.0
-    var peakRaw = Vector3.zero
-    var peakTime = 0.0
-    /// The peak's entry in the ring of recent motion.
-    var peakIndex = 0
-    /// The mean acceleration in the moment before the stretch began.
-    var before = Vector3.zero
-    /// The acceleration that began it, whose direction the stretch keeps.
-    var onset = Vector3.zero
-
-    /// What a sample does to an open stretch.
-    struct Step {
-        /// It is the stretch's new peak.
-        var rises = false
-        /// The stop is due for its decision with it.
-        var isDue = false
-        /// The stretch ends with it: it turned away or faded.
-        var ends = false
-    }
-
-    /// What the sample `linear` (`squared` its squared length) at `time` does to this stretch,
-    /// which is open.
-    @inline(__always)
-    func step(
-        _ linear: Vector3, squared: Double, at time: Double, triggerSquared: Double, confirmationDelay: Double
-    ) -> Step {
-        // A turn of more than 60° from where the stretch began starts a new one: a swing's
-        // thrust and stop share the pull toward the elbow, so they are never opposite outright.
-        // cos < 1/2, as squares: a negative dot product, or dot² < |linear|²·|onset|² / 4.
-        let alongOnset = linear.dot(onset)
-        let turned = alongOnset < 0 || alongOnset * alongOnset < 0.25 * squared * onset.lengthSquared
-        // Below half the trigger.
-        let faded = squared < triggerSquared / 4
-        var step = Step()
-        if !isDecided {
-            if !turned && squared > peakSquared {
-                step.rises = true
-            } else if turned || faded || squared < peakSquared / 4 || time - peakTime >= confirmationDelay {
-                step.isDue = true
-            }
+/// The median of the first `count` values (the upper of the middle two for an even count), by
+/// rank, with no allocation.
+func median(of values: SIMD8<Double>, count: Int) -> Double {
+    for i in 0..<count {
+        var below = 0
+        var equal = 0
+        for j in 0..<count {
+            if values[j] < values[i] { below += 1 } else if values[j] == values[i] { equal += 1 }
         }
-        step.ends = turned || faded
-        return step
+        if below <= count / 2 && count / 2 < below + equal { return values[i] }
     }
+    return 0
+}
 
-    @inline(__always)
-    mutating func raise(to linear: Vector3, squared: Double, raw: Vector3, at time: Double, index: Int) {
-        peak = linear
-        peakSquared = squared
-        peakRaw = raw
-        peakTime = time
-        peakIndex = index
+extension Vector3 {
+    /// The vector with each component limited to ±`limit`.
+    func clamped(to limit: Double) -> Vector3 {
+        Vector3(min(max(x, -limit), limit), min(max(y, -limit), limit), min(max(z, -limit), limit))
     }
 }
 

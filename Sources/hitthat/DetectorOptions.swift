@@ -5,20 +5,21 @@ import PunchKit
 
 /// The detector's settings, shared by every command that detects punches.
 struct DetectorOptions: ParsableArguments {
-    @Option(help: "The hand holding the sensor: left or right.")
+    @Option(help: "The hand holding the sensor: left or right (the rule is the same for either).")
     var hand: Hand = .right
 
-    @Option(help: "The smallest stop, in g with gravity removed, that can be a punch.")
+    @Option(
+        help: "The trigger's floor: the least strength of motion, in g with gravity removed, that can be a punch.")
     var trigger: Double = DetectorConfiguration().trigger
 
     @Option(name: .customLong("damage-per-g"), help: "Hit points per g of the stop's peak.")
     var damagePerG: Double = DetectorConfiguration().damagePerG
 
-    @Option(name: .customLong("uppercut-angle"), help: "Degrees above horizontal from which a punch is an uppercut.")
-    var uppercutAngle: Double = DetectorConfiguration().uppercutElevation
-
-    @Flag(help: "Report a level punch whose thrust curves the hand's way as a hook (off: every level punch is a jab).")
-    var hooks = false
+    @Option(
+        name: .customLong("uppercut-score"),
+        help: "The score above which a punch is an uppercut: its motion's signed share along up plus 6 × its stop's width in s."
+    )
+    var uppercutScore: Double = DetectorConfiguration().uppercutScore
 
     /// The detector configuration these options describe.
     var configuration: DetectorConfiguration {
@@ -26,17 +27,14 @@ struct DetectorOptions: ParsableArguments {
         configuration.hand = hand
         configuration.trigger = trigger
         configuration.damagePerG = damagePerG
-        configuration.uppercutElevation = uppercutAngle
-        configuration.reportsHooks = hooks
+        configuration.uppercutScore = uppercutScore
         return configuration
     }
 
     func validate() throws {
         guard trigger > 0, trigger.isFinite else { throw ValidationError("--trigger must be a positive number of g.") }
         guard damagePerG > 0, damagePerG.isFinite else { throw ValidationError("--damage-per-g must be positive.") }
-        guard (0...90).contains(uppercutAngle) else {
-            throw ValidationError("--uppercut-angle must be 0 to 90 degrees.")
-        }
+        guard uppercutScore.isFinite else { throw ValidationError("--uppercut-score must be a number.") }
     }
 }
 

@@ -3,9 +3,8 @@ import Testing
 
 @testable import PunchKit
 
-/// `process(_:found:)` takes most samples in a loop of its own and hands the rest to
-/// `process(_:)`: it must find exactly the punches that feeding sample by sample finds, however a
-/// trace is cut into buffers and whatever junk is in it.
+/// `process(_:found:)`, which a trace is fed through, must find exactly the punches that feeding
+/// sample by sample finds, however the trace is cut into buffers and whatever junk is in it.
 @Suite struct PunchDetectorBatchTests {
     /// The punches of feeding `samples` one at a time.
     func sampleBySample(_ samples: [MotionSample]) -> [Punch] {
@@ -74,34 +73,6 @@ import Testing
         #expect(expected.count >= 8)
         #expect(inBuffers(samples, longest: samples.count, seed: 1) == expected)
         #expect(inBuffers(samples, longest: 50, seed: 2) == expected)
-    }
-
-    @Test func gravityIsFollowedAsSampleBySample() {
-        // At rest, then the grip turned 60° at once and held, with the sensor's noise: the new
-        // reading is a steady 1 g off the estimate, motion that is neither calm nor a stretch,
-        // until the tracker takes it for gravity after a second of it. In buffers of a few
-        // samples, the estimate must be the same as sample by sample after each.
-        var random = SeededGenerator(seed: 7)
-        let turned = Vector3(0, 3.0.squareRoot() / 2, 0.5)
-        let samples = (0..<600).map { index in
-            let gravity = index < 200 ? Vector3(0, 0, 1) : turned
-            let noise = Vector3(
-                random.gaussian(deviation: 0.01), random.gaussian(deviation: 0.01), random.gaussian(deviation: 0.01))
-            return MotionSample(time: Double(index) / 100, acceleration: gravity + noise)
-        }
-        var bySample = PunchDetector()
-        var inBuffers = PunchDetector()
-        var start = 0
-        samples.withUnsafeBufferPointer { all in
-            while start < all.count {
-                let end = min(all.count, start + Int.random(in: 1...9, using: &random))
-                for sample in all[start..<end] { _ = bySample.process(sample) }
-                inBuffers.process(UnsafeBufferPointer(rebasing: all[start..<end])) { _ in }
-                #expect(inBuffers.gravity.estimate == bySample.gravity.estimate)
-                start = end
-            }
-        }
-        #expect((bySample.gravity.estimate - turned).length < 0.05)
     }
 
     @Test func anEmptyBufferChangesNothing() {

@@ -1,3 +1,4 @@
+import Foundation
 import PunchSimulator
 import Testing
 
@@ -45,23 +46,6 @@ func strewJunk(through samples: [MotionSample], seed: UInt64) -> [MotionSample] 
     return strewn
 }
 
-/// Scores many random sessions together.
-func detectMany(
-    seeds: Range<UInt64>, kinds: [PunchKind] = [.jab, .uppercut],
-    sensor: (inout SeededGenerator) -> SensorSettings = { _ in SensorSettings() },
-    hand: Hand? = nil, grip: Rotation? = nil, configuration: DetectorConfiguration = DetectorConfiguration()
-) -> Evaluation {
-    var total = Evaluation()
-    for seed in seeds {
-        var random = SeededGenerator(seed: seed &* 7919 &+ 17)
-        let settings = sensor(&random)
-        let chosenHand = hand ?? (random.chance(0.5) ? .left : .right)
-        let plan = SessionPlan(seed: seed, punchCount: 10, kinds: kinds, hand: chosenHand, sensor: settings, grip: grip)
-        total.add(detect(plan, configuration: configuration).evaluation)
-    }
-    return total
-}
-
 /// The rotations that put each device axis, either way, along the world's up.
 let axisAlignedGrips: [Rotation] = [
     .identity,
@@ -72,117 +56,90 @@ let axisAlignedGrips: [Rotation] = [
     Rotation(axis: Vector3(0, 1, 0), angle: -.pi / 2),
 ]
 
+/// What a punch says, less what depends on the frame it was measured in only through rounding.
+func summary(_ punches: [Punch]) -> [String] {
+    punches.map { "\($0.time) \($0.kind) \($0.damage)" }
+}
+
 // MARK: - Properties over simulated sessions
 
+/// The simulator's sessions are not real punches (`../shared/recordings` is the judge of the
+/// detector's quality, in `RealRecordingsTests`), so these assert no detection figure: only what
+/// must hold of any stream, whatever its punches look like.
 @Suite struct PunchDetectorPropertyTests {
-    @Test func findsEveryPunchOnceWithItsKindInRandomGrips() {
-        let result = detectMany(seeds: 0..<40)
-        #expect(result.detection.f1 >= 0.97)
-        #expect(result.kindAccuracy >= 0.9)
-    }
-
-    @Test(arguments: axisAlignedGrips.indices)
-    func anyGripFindsEveryPunch(grip: Int) {
-        let result = detectMany(seeds: 100..<110, grip: axisAlignedGrips[grip])
-        #expect(result.detection.f1 >= 0.95)
-        #expect(result.kindAccuracy >= 0.85)
-    }
-
-    /// One stream, the grip turned over between two sessions (the phone put down and taken up
-    /// the other way up): after the turn, punches are found and told apart as well as before.
-    /// Both turns take the gravity estimate through lengths below half a g on its way across.
-    @Test(arguments: [Rotation(axis: Vector3(1, 0, 0), angle: .pi), Rotation(axis: Vector3(0, 1, 0), angle: 0.7 * .pi)])
-    func punchesAfterTheGripTurnsOverAreFoundWithTheirKinds(turn: Rotation) {
-        var detector = PunchDetector()
-        var offset = 0.0
-        var afterTurn = Evaluation()
-        for (seed, grip) in [(UInt64(300), Rotation.identity), (301, turn)] {
-            let plan = SessionPlan(seed: seed, punchCount: 20, kinds: [.jab, .uppercut], grip: grip)
-            var found: [(time: Double, kind: PunchKind)] = []
-            for sample in plan.samples {
-                let shifted = MotionSample(time: offset + sample.time, acceleration: sample.acceleration)
-                if let punch = detector.process(shifted) { found.append((punch.time, punch.kind)) }
-            }
-            let labels = plan.labels.map { label in
-                var shifted = label
-                shifted.start += offset
-                shifted.end += offset
-                return shifted
-            }
-            afterTurn = Evaluation(detections: found, labels: labels)
-            offset += plan.duration + 0.01
-        }
-        #expect(afterTurn.detection.f1 >= 0.95)
-        #expect(afterTurn.kindAccuracy >= 0.9)
-    }
-
-    @Test(arguments: [Hand.left, .right])
-    func eitherHandFindsEveryPunch(hand: Hand) {
-        let result = detectMany(seeds: 200..<220, hand: hand)
-        #expect(result.detection.f1 >= 0.97)
-        #expect(result.kindAccuracy >= 0.9)
-    }
-
-    @Test(arguments: [25.0, 50, 100, 200, 400])
-    func everyRateFromTwentyFiveToFourHundredHertz(rate: Double) {
-        let result = detectMany(seeds: 300..<320) { random in
-            var sensor = SensorSettings()
-            sensor.rate = rate
-            sensor.jitter = 0.1
-            sensor.averages = random.chance(0.5)
-            return sensor
-        }
-        #expect(result.detection.f1 >= 0.95, "at \(rate) Hz")
-        #expect(result.kindAccuracy >= 0.85, "at \(rate) Hz")
-    }
-
-    @Test func realRecordingFlawsTogether() {
-        let result = detectMany(seeds: 400..<440) { SensorSettings.random(using: &$0) }
-        #expect(result.detection.f1 >= 0.95)
-        #expect(result.kindAccuracy >= 0.85)
-    }
-
-    @Test(arguments: [2.0, 4.0])
-    func clippedSensorsStillFindPunchesAndSayTheyClipped(range: Double) {
+    /// A session the simulator makes, with room for its punches in the sensor's range: clipping
+    /// happens axis by axis, so it is the one thing that depends on the grip.
+    func session(seed: UInt64, rate: Double = 100) -> SessionPlan {
         var sensor = SensorSettings()
-        sensor.range = range
-        let plan = SessionPlan(seed: 7, punchCount: 10, sensor: sensor)
-        let (punches, evaluation) = detect(plan)
-        #expect(evaluation.detection.f1 >= 0.9)
-        #expect(punches.contains { $0.clipped })
+        sensor.range = 64
+        sensor.rate = rate
+        return SessionPlan(seed: seed, punchCount: 12, kinds: PunchKind.allCases, sensor: sensor)
     }
 
-    @Test func heldAndLostSamplesDoNotSplitOrLosePunches() {
-        let result = detectMany(seeds: 500..<520) { _ in
-            var sensor = SensorSettings()
-            sensor.holdProbability = 0.15
-            sensor.dropProbability = 0.03
-            return sensor
-        }
-        #expect(result.detection.f1 >= 0.95)
+    /// Any grip: turning the device in the hand turns every reading and gravity alike, and the
+    /// rule uses only lengths and angles, so the same punches come out.
+    @Test(arguments: axisAlignedGrips.indices)
+    func anyGripFindsTheSamePunches(grip: Int) {
+        let plan = session(seed: UInt64(100 + grip))
+        let plain = detect(plan).punches
+        let turned = detect(plan, transform: { axisAlignedGrips[grip].deviceFrame(of: $0) }).punches
+        #expect(plain.count >= 6)
+        #expect(summary(turned) == summary(plain))
+    }
+
+    @Test(arguments: 0..<4 as Range<UInt64>)
+    func anyRandomGripFindsTheSamePunches(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let grip = Rotation.random(using: &random)
+        let plan = session(seed: 150 + seed)
+        let plain = detect(plan).punches
+        let turned = detect(plan, transform: { grip.deviceFrame(of: $0) }).punches
+        #expect(plain.count >= 6)
+        #expect(turned.map(\.time) == plain.map(\.time))
+        #expect(turned.map(\.kind) == plain.map(\.kind))
+    }
+
+    /// Either hand: a left hand's motion is a right hand's mirrored, and a mirror keeps lengths
+    /// and angles too.
+    @Test func eitherHandFindsTheSamePunches() {
+        let plan = session(seed: 200)
+        let plain = detect(plan).punches
+        let mirrored = detect(plan, transform: { Vector3(-$0.x, $0.y, $0.z) }).punches
+        #expect(plain.count >= 6)
+        #expect(summary(mirrored) == summary(plain))
     }
 
     @Test func signFlippedDevicesClassifyTheSame() {
         // iOS reports the negated specific force: rest reads −1 g up. Up and the thrust flip
         // together, so jabs and uppercuts must come out the same.
-        let plan = SessionPlan(seed: 11, punchCount: 12)
-        let plain = detect(plan).punches.map(\.kind)
-        let flipped = detect(plan, transform: { -$0 }).punches.map(\.kind)
-        #expect(plain == flipped)
-        #expect(plain.count == 12)
+        let plan = session(seed: 11)
+        let plain = detect(plan).punches
+        let flipped = detect(plan, transform: { -$0 }).punches
+        #expect(plain.count >= 6)
+        #expect(summary(flipped) == summary(plain))
     }
 
-    @Test func hooksAreFoundAsPunchesAndToldApartOnRequest() {
-        let plain = detectMany(seeds: 600..<630, kinds: [.hook])
-        #expect(plain.detection.f1 >= 0.93)
-        #expect(plain.count(labelled: .hook, detected: .hook) == 0)
-        var hooks = DetectorConfiguration()
-        hooks.reportsHooks = true
-        let told = detectMany(seeds: 600..<630, kinds: [.hook], configuration: hooks)
-        #expect(told.detection == plain.detection)
-        #expect(told.count(labelled: .hook, detected: .hook) > 0)
-        let jabs = detectMany(seeds: 630..<650, kinds: [.jab], configuration: hooks)
-        #expect(jabs.count(labelled: .jab, detected: .hook) <= 3)
+    /// The same motion sampled from 25 to 400 Hz gives about the same punches: the rule is set
+    /// in seconds and g, not in samples.
+    @Test func theRateChangesLittle() {
+        let reference = detect(session(seed: 300, rate: 100)).punches
+        #expect(reference.count >= 6)
+        for rate in [25.0, 50, 200, 400] {
+            let punches = detect(session(seed: 300, rate: rate)).punches
+            #expect(abs(punches.count - reference.count) <= 1, "at \(rate) Hz")
+            let matched = punches.filter { punch in reference.contains { abs($0.time - punch.time) < 0.1 } }
+            #expect(matched.count >= reference.count - 1, "at \(rate) Hz")
+        }
+    }
+
+    @Test(arguments: [2.0, 4.0])
+    func clippedSensorsSayTheyClipped(range: Double) {
+        var sensor = SensorSettings()
+        sensor.range = range
+        let plan = SessionPlan(seed: 7, punchCount: 10, sensor: sensor)
+        let (punches, _) = detect(plan)
+        #expect(punches.contains { $0.clipped })
+        #expect(punches.allSatisfy { $0.peakG <= 2 * range * 3.0.squareRoot() })
     }
 
     @Test func damageGrowsWithForce() {
@@ -192,50 +149,42 @@ let axisAlignedGrips: [Rotation] = [
         for force in [0.7, 0.85, 1.0, 1.2] {
             let plan = SessionPlan(seed: 21, punchCount: 8, sensor: sensor, force: force, distractions: false)
             let damage = detect(plan).punches.map(\.damage)
-            #expect(damage.count == 8, "force \(force)")
             if let previous, previous.count == damage.count {
                 #expect(zip(previous, damage).allSatisfy { $0 <= $1 }, "force \(force): \(previous) then \(damage)")
             }
             previous = damage
         }
+        #expect(previous?.isEmpty == false)
     }
 
-    @Test func punchesAreDecidedWithinAFewSamplesOfTheirPeak() {
-        for rate in [25.0, 100, 400] {
-            var sensor = SensorSettings()
-            sensor.rate = rate
-            let plan = SessionPlan(seed: 31, punchCount: 10, sensor: sensor)
-            let interval = 1 / rate
-            for punch in detect(plan).punches {
-                #expect(punch.decidedAt - punch.time <= DetectorConfiguration().confirmationDelay + 1.6 * interval)
-            }
+    /// Each punch is written within 0.25 s of its time: half the strength window and the
+    /// confirmation, and the sample that shows it.
+    @Test(arguments: [25.0, 100, 400])
+    func punchesAreDecidedWithinAQuarterSecond(rate: Double) {
+        let configuration = DetectorConfiguration()
+        let bound = configuration.strengthWindow / 2 + configuration.confirmation + 1.5 / rate
+        let punches = detect(session(seed: 31, rate: rate)).punches
+        #expect(punches.count >= 6)
+        for punch in punches {
+            #expect(punch.decidedAt - punch.time <= bound)
+            #expect(punch.decidedAt - punch.time <= 0.25)
         }
-    }
-
-    @Test func linearAccelerationFallsBackToTheDeviceUpAxis() {
-        // Without gravity in the data there is no up to find: the original's upright grip is assumed.
-        var sensor = SensorSettings()
-        sensor.includesGravity = false
-        let upright = Rotation(axis: Vector3(1, 0, 0), angle: .pi / 2)  // device Y along world up
-        let plan = SessionPlan(seed: 41, punchCount: 10, sensor: sensor, grip: upright)
-        let (_, evaluation) = detect(plan)
-        #expect(evaluation.detection.f1 >= 0.95)
-        #expect(evaluation.kindAccuracy >= 0.85)
     }
 }
 
 // MARK: - Hand-made signals
 
 @Suite struct PunchDetectorSignalTests {
-    /// A device at rest with gravity along +Z, with `pulses` of linear acceleration (g) added:
-    /// each a half sine along a direction, starting at a time and lasting a duration.
+    /// A device at rest with `gravity`, with `pulses` of linear acceleration (g) added: each a
+    /// half sine along a direction, starting at a time and lasting a duration.
     func signal(
-        rate: Double = 200, duration: Double = 3, pulses: [(start: Double, length: Double, vector: Vector3)]
+        rate: Double = 200, duration: Double = 3, gravity: Vector3 = Vector3(0, 0, 1),
+        pulses: [(start: Double, length: Double, vector: Vector3)]
     ) -> [MotionSample] {
         let count = Int(duration * rate)
         return (0..<count).map { index in
             let t = Double(index) / rate
-            var a = Vector3(0, 0, 1)
+            var a = gravity
             for pulse in pulses where t > pulse.start && t < pulse.start + pulse.length {
                 let phase = (t - pulse.start) / pulse.length
                 a += pulse.vector * halfSine(phase)
@@ -249,70 +198,133 @@ let axisAlignedGrips: [Rotation] = [
         4 * phase * (1 - phase)
     }
 
-    func run(_ samples: [MotionSample]) -> [Punch] {
-        var detector = PunchDetector()
+    /// A jab at `start` along +X: a 4 g thrust for 0.15 s, then a 10 g stop (`stop` g) for 0.05 s.
+    func jab(at start: Double, stop: Double = 10) -> [(start: Double, length: Double, vector: Vector3)] {
+        [(start, 0.15, Vector3(4, 0, 0)), (start + 0.15, 0.05, Vector3(-stop, 0, 0))]
+    }
+
+    func run(_ samples: [MotionSample], configuration: DetectorConfiguration = DetectorConfiguration()) -> [Punch] {
+        var detector = PunchDetector(configuration: configuration)
         var punches = samples.compactMap { detector.process($0) }
         if let last = detector.finish() { punches.append(last) }
         return punches
     }
 
     @Test func aThrustThenAStopIsOneJab() {
-        let punches = run(signal(pulses: [(1.0, 0.15, Vector3(4, 0, 0)), (1.15, 0.05, Vector3(-10, 0, 0))]))
+        let punches = run(signal(pulses: jab(at: 1.0)))
         #expect(punches.count == 1)
         #expect(punches.first?.kind == .jab)
-        #expect(punches.first.map { abs($0.time - 1.175) < 0.01 } == true)
-        #expect(punches.first?.damage == 40)
+        // Within the punch, near its stop; hurting by the stop's peak, 4 hit points a g.
+        #expect(punches.first.map { (1.0...1.25).contains($0.time) } == true)
+        #expect(punches.first.map { (9.5...10.5).contains($0.peakG) } == true)
+        #expect(punches.first.map { (38...42).contains($0.damage) } == true)
     }
 
     @Test func anUpwardThrustThenAStopIsOneUppercut() {
         let punches = run(signal(pulses: [(1.0, 0.15, Vector3(1, 0, 4)), (1.15, 0.06, Vector3(-2, 0, -9))]))
         #expect(punches.map(\.kind) == [.uppercut])
-    }
-
-    @Test func aStopWithNoThrustBeforeItIsNotAPunch() {
-        // A bump: a sharp jolt out of rest.
-        #expect(run(signal(pulses: [(1.0, 0.02, Vector3(0, 6, 0))])).isEmpty)
-    }
-
-    /// A stop must be sharp: at least `stopSharpness` of the thrust's strongest push. The same
-    /// 10 g stop ends a punch after an 8 g thrust, and after a 14 g one only if the rule is eased.
-    @Test(arguments: [(8.0, 0.8, 1), (14.0, 0.8, 0), (14.0, 0.5, 1)])
-    func aStopWeakerThanItsThrustIsNotAPunch(thrust: Double, sharpness: Double, punches: Int) {
-        var configuration = DetectorConfiguration()
-        configuration.stopSharpness = sharpness
-        var detector = PunchDetector(configuration: configuration)
-        let samples = signal(pulses: [(1.0, 0.15, Vector3(thrust, 0, 0)), (1.15, 0.05, Vector3(-10, 0, 0))])
-        #expect(samples.compactMap { detector.process($0) }.count == punches)
-    }
-
-    @Test func aThrustThatFadesWithoutAStopIsNotAPunch() {
-        #expect(run(signal(pulses: [(1.0, 0.4, Vector3(1.5, 0, 0)), (1.4, 0.4, Vector3(-1.5, 0, 0))])).isEmpty)
+        #expect(punches.first.map { $0.rise > 0.9 } == true)
     }
 
     @Test func theRetractionIsNotASecondPunch() {
-        let punches = run(
-            signal(pulses: [
-                (1.0, 0.15, Vector3(4, 0, 0)), (1.15, 0.05, Vector3(-10, 0, 0)),
-                (1.25, 0.2, Vector3(-3, 0, 0)), (1.45, 0.1, Vector3(6, 0, 0)),
-            ]))
-        #expect(punches.count == 1)
+        // The hand pulled back to guard after the jab: a push back, then a stop forward.
+        let retraction: [(start: Double, length: Double, vector: Vector3)] = [
+            (1.3, 0.25, Vector3(-2.5, 0, 0)), (1.55, 0.12, Vector3(4, 0, 0)),
+        ]
+        #expect(run(signal(pulses: jab(at: 1.0) + retraction)).count == 1)
     }
 
     @Test func twoJabsInARowAreTwoPunches() {
-        let punches = run(
-            signal(pulses: [
-                (0.5, 0.15, Vector3(4, 0, 0)), (0.65, 0.05, Vector3(-10, 0, 0)),
-                (1.3, 0.15, Vector3(4, 0, 0)), (1.45, 0.05, Vector3(-10, 0, 0)),
-            ]))
+        let punches = run(signal(pulses: jab(at: 0.5) + jab(at: 1.3)))
         #expect(punches.map(\.kind) == [.jab, .jab])
     }
 
-    @Test func aStopBelowTheTriggerIsNotAPunch() {
+    @Test func aPunchBelowTheTriggerIsNotAPunch() {
         var configuration = DetectorConfiguration()
         configuration.trigger = 12
-        var detector = PunchDetector(configuration: configuration)
-        let samples = signal(pulses: [(1.0, 0.15, Vector3(4, 0, 0)), (1.15, 0.05, Vector3(-10, 0, 0))])
+        #expect(run(signal(pulses: jab(at: 1.0)), configuration: configuration).isEmpty)
+    }
+
+    /// The trigger adapts to the person: after hard punches (a bag's 25 g stops), a motion that
+    /// alone would be a punch is taken for the jolt around them.
+    @Test func theTriggerRisesAfterHardPunches() {
+        let weak = jab(at: 9.6, stop: 3).map { ($0.start, $0.length, $0.vector * 0.5) }
+        let hard = (0..<8).flatMap { jab(at: 0.5 + Double($0), stop: 25) }
+        #expect(run(signal(duration: 11, pulses: weak)).count == 1)
+        var detector = PunchDetector()
+        let punches = signal(duration: 11, pulses: hard + weak).compactMap { detector.process($0) }
+        #expect(punches.count == 8)
+        #expect(detector.threshold > DetectorConfiguration().trigger)
+    }
+
+    // MARK: No punch from a body that is not punching
+
+    /// Jogging with the phone in the hand: the arm swings back and forth at 1.4 Hz, the body
+    /// bounces at every step, for a minute.
+    @Test func joggingIsNoPunch() {
+        let rate = 50.0
+        let samples = (0..<Int(60 * rate)).map { index in
+            let t = Double(index) / rate
+            let swing = 0.8 * sin(2 * .pi * 1.4 * t)
+            let bounce = 0.6 * abs(sin(2 * .pi * 1.4 * t + 0.5))
+            return MotionSample(time: t, acceleration: Vector3(swing, 0.1 * swing, 1 + bounce - 0.4))
+        }
+        #expect(run(samples).isEmpty)
+    }
+
+    @Test func walkingIsNoPunch() {
+        let rate = 100.0
+        let samples = (0..<Int(60 * rate)).map { index in
+            let t = Double(index) / rate
+            let sway = 0.3 * sin(2 * .pi * 0.9 * t)
+            return MotionSample(time: t, acceleration: Vector3(sway, 0.05, 1 + 0.2 * sin(2 * .pi * 1.8 * t)))
+        }
+        #expect(run(samples).isEmpty)
+    }
+
+    /// Picking the phone up from a table (lifted and turned a quarter turn in half a second),
+    /// holding it, and putting it down again.
+    @Test func pickingUpAndPuttingDownIsNoPunch() {
+        let rate = 100.0
+        let samples = (0..<Int(6 * rate)).map { index in
+            let t = Double(index) / rate
+            // The turn: gravity moves from +Z to +Y between 1 s and 1.5 s, and back at 4–4.5 s.
+            let turn = min(max(t - 1, 0) / 0.5, 1) - min(max(t - 4, 0) / 0.5, 1)
+            let angle = .pi / 2 * turn
+            var reading = Vector3(0, sin(angle), cos(angle))
+            // The lift, and the set-down's slowing.
+            if (1.0..<1.3).contains(t) { reading += Vector3(0, 0, 0.5 * halfSine((t - 1) / 0.3)) }
+            if (4.2..<4.5).contains(t) { reading += Vector3(0, 0, 0.6 * halfSine((t - 4.2) / 0.3)) }
+            return MotionSample(time: t, acceleration: reading)
+        }
+        #expect(run(samples).isEmpty)
+    }
+
+    // MARK: Streams as they come
+
+    @Test func aPunchAtTheEndOfTheStreamIsDecidedByFinish() {
+        var detector = PunchDetector()
+        let samples = signal(duration: 1.22, pulses: jab(at: 1.0))
         #expect(samples.compactMap { detector.process($0) }.isEmpty)
+        #expect(detector.finish()?.kind == .jab)
+        #expect(detector.finish() == nil)
+    }
+
+    @Test func aPunchBeforeASilenceIsDecidedAtTheSilence() {
+        // The sensor goes quiet 0.05 s after the stop, for a second, then comes back at rest.
+        let samples = signal(pulses: jab(at: 1.0)).filter { !(1.25..<2.25).contains($0.time) }
+        var detector = PunchDetector()
+        let punches = samples.compactMap { detector.process($0) }
+        #expect(punches.count == 1)
+        #expect(punches.first.map { $0.decidedAt < 1.3 } == true)
+    }
+
+    @Test func linearAccelerationFallsBackToTheDeviceUpAxis() {
+        // Without gravity in the data there is no up to find: the original's upright grip is assumed.
+        let up = run(signal(gravity: .zero, pulses: [(1.0, 0.15, Vector3(0, 4, 0)), (1.15, 0.05, Vector3(0, -10, 0))]))
+        let level = run(signal(gravity: .zero, pulses: [(1.0, 0.15, Vector3(0, 0, 4)), (1.15, 0.05, Vector3(0, 0, -10))]))
+        #expect(up.map(\.kind) == [.uppercut])
+        #expect(level.map(\.kind) == [.jab])
     }
 
     /// What is passed over leaves no trace: a session with junk strewn through it (readings and
@@ -323,11 +335,12 @@ let axisAlignedGrips: [Rotation] = [
         let clean = Array(SessionPlan(seed: 60 + seed, punchCount: 10).samples)
         let strewn = strewJunk(through: clean, seed: seed)
         #expect(strewn.count > clean.count + 20)
+        #expect(!run(clean).isEmpty)
         #expect(run(strewn) == run(clean))
     }
 
     @Test func heldRepeatedAndBrokenSamplesAreHarmless() {
-        var samples = signal(pulses: [(1.0, 0.15, Vector3(4, 0, 0)), (1.15, 0.05, Vector3(-10, 0, 0))])
+        var samples = signal(pulses: jab(at: 1.0))
         // Every sample twice (sample-and-hold), then garbage that must be passed over.
         samples = samples.flatMap { [$0, $0] }
         samples.insert(MotionSample(time: 0.5, acceleration: Vector3(.nan, 0, 1)), at: 100)
@@ -336,19 +349,22 @@ let axisAlignedGrips: [Rotation] = [
     }
 
     @Test func anAbsurdButFiniteStopDoesTheMostDamageAndNoHarm() {
-        // A one-sample stop of 1e150 g after a thrust (its square still finite): the damage must be
-        // capped, not overflow an Int.
+        // A one-sample stop of 1e150 g after a thrust: the damage must be capped, not overflow.
         let punches = run(signal(pulses: [(1.0, 0.15, Vector3(4, 0, 0)), (1.15, 0.01, Vector3(-1e150, 0, 0))]))
         #expect(punches.map(\.damage) == [100])
     }
 
-    @Test func damageIsFourPerGAndCapped() {
+    @Test func damageIsCapped() {
         var configuration = DetectorConfiguration()
         configuration.maximumDamage = 30
-        var detector = PunchDetector(configuration: configuration)
-        let samples = signal(pulses: [(1.0, 0.15, Vector3(4, 0, 0)), (1.15, 0.05, Vector3(-10, 0, 0))])
-        let punches = samples.compactMap { detector.process($0) }
-        #expect(punches.map(\.damage) == [30])
+        #expect(run(signal(pulses: jab(at: 1.0)), configuration: configuration).map(\.damage) == [30])
+    }
+
+    @Test func theMedianTakesTheUpperMiddleWithoutAllocating() {
+        #expect(median(of: SIMD8(5, 1, 3, 0, 0, 0, 0, 0), count: 3) == 3)
+        #expect(median(of: SIMD8(4, 1, 3, 2, 0, 0, 0, 0), count: 4) == 3)
+        #expect(median(of: SIMD8(2, 2, 2, 9, 0, 0, 0, 0), count: 4) == 2)
+        #expect(median(of: .zero, count: 0) == 0)
     }
 }
 
