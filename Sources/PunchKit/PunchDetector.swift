@@ -23,6 +23,23 @@ public struct PunchDetector: ~Copyable, Sendable {
     /// The gravity estimate, in g, device frame.
     @inlinable public var gravity: GravityTracker { tracker }
 
+    /// The last admitted sample's acceleration with gravity removed, in g, device frame: the vector
+    /// whose length the detector holds against `threshold`. Zero until a sample after the first
+    /// (the first only seeds the gravity estimate); a sample passed over leaves it as it was.
+    ///
+    /// Read back from the ring of recent motion, where `process(_:)` and `process(_:found:)` both
+    /// put it, so that keeping it costs the loop that runs every sample nothing.
+    public var linearAcceleration: Vector3 {
+        guard recent.endIndex > recent.startIndex else { return .zero }
+        let slot = (recent.endIndex &- 1) & RecentMotion.mask
+        return Vector3(recent.xs[slot], recent.ys[slot], recent.zs[slot])
+    }
+
+    /// The threshold in force now, in g with gravity removed: the least a stop must reach to be a
+    /// punch. Today it is always `configuration.trigger`; it is asked for here, sample by sample,
+    /// so that what draws it (`hitthat plot`) stays right if it comes to follow the stream.
+    public var threshold: Double { configuration.trigger }
+
     private let uppercutRise: Double
     // Usable from inlined code: `process(_:)` runs in the caller's loop.
     @usableFromInline let triggerSquared: Double

@@ -350,6 +350,25 @@ let axisAlignedGrips: [Rotation] = [
         let punches = samples.compactMap { detector.process($0) }
         #expect(punches.map(\.damage) == [30])
     }
+
+    @Test func linearAccelerationIsTheReadingLessGravityAndTheThresholdTheTrigger() {
+        var configuration = DetectorConfiguration()
+        configuration.trigger = 2.5
+        var detector = PunchDetector(configuration: configuration)
+        #expect(detector.linearAcceleration == .zero && detector.threshold == 2.5)
+        // The first sample only seeds gravity; the next is measured against it.
+        _ = detector.process(MotionSample(time: 0, acceleration: Vector3(0, 0, 1)))
+        #expect(detector.linearAcceleration == .zero)
+        _ = detector.process(MotionSample(time: 0.01, acceleration: Vector3(0.001, 0, 1)))
+        #expect((detector.linearAcceleration - Vector3(0.001, 0, 0)).length < 1e-9)
+        // A jolt is measured against gravity as it stood; a reading passed over changes nothing.
+        _ = detector.process(MotionSample(time: 0.02, acceleration: Vector3(0, 3, 1)))
+        let jolt = detector.linearAcceleration
+        #expect((jolt - Vector3(0, 3, 0)).length < 0.01)
+        _ = detector.process(MotionSample(time: 0.03, acceleration: Vector3(.nan, 0, 1)))
+        #expect(detector.linearAcceleration == jolt)
+        #expect(detector.threshold == 2.5)
+    }
 }
 
 @Suite struct FullScaleTests {
