@@ -66,6 +66,7 @@ let package = Package(
             dependencies: [
                 "PunchKit",
                 "PunchSimulator",
+                "TracePlot",
                 "InputDevices",
                 "FightEngine",
                 "FightStore",
