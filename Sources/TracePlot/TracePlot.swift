@@ -389,7 +389,7 @@ struct Style {
         switch kind {
         case .jab: (light, dark) = ("#e4d3ee", "#7b3294")
         case .uppercut: (light, dark) = ("#f6e6c0", "#a6611a")
-        case .hook: (light, dark) = ("#fcd9ea", "#c51b7d")
+        case .hook: (light, dark) = ("#cdebe6", "#01665e")
         }
     }
 }
