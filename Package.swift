@@ -28,6 +28,8 @@ let package = Package(
         // MARK: - Punches (standard library only)
         .target(name: "PunchKit"),
         .target(name: "PunchSimulator", dependencies: ["PunchKit", "InputDevices"]),
+        // A trace drawn as SVG for `hitthat plot`: text built by hand, no Foundation.
+        .target(name: "TracePlot", dependencies: ["PunchKit"]),
 
         // MARK: - Live input (Glibc)
         // A C shim only because Swift cannot call the variadic ioctl(2).
@@ -64,6 +66,7 @@ let package = Package(
             dependencies: [
                 "PunchKit",
                 "PunchSimulator",
+                "TracePlot",
                 "InputDevices",
                 "FightEngine",
                 "FightStore",
@@ -105,6 +108,7 @@ let package = Package(
         .target(name: "FuzzTestSupport", path: "Tests/FuzzTestSupport"),
         .testTarget(name: "PunchKitTests", dependencies: ["PunchKit", "PunchSimulator", "FuzzTestSupport"]),
         .testTarget(name: "PunchSimulatorTests", dependencies: ["PunchKit", "PunchSimulator"]),
+        .testTarget(name: "TracePlotTests", dependencies: ["TracePlot", "PunchKit"]),
         // Serves fake input nodes through FUSE, for the library's tests and the CLI's.
         .target(name: "InputDevicesTestSupport", path: "Tests/InputDevicesTestSupport"),
         .testTarget(

@@ -95,19 +95,6 @@ struct Evaluate: ParsableCommand {
         return found
     }
 
-    private func readLabels(_ path: String) throws -> [PunchLabel] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            printError("\(path): cannot open")
-            throw Reported(status: .dataError)
-        }
-        do {
-            return try PunchLabel.parseLabels(String(decoding: data, as: UTF8.self), source: path)
-        } catch let error as TraceError {
-            printError("\(error)")
-            throw Reported(status: .dataError)
-        }
-    }
-
     // MARK: - Reports
 
     private static let cells: [Evaluation.Cell] = PunchKind.allCases + [nil]

@@ -6,6 +6,9 @@ struct HitThat: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hitthat",
         abstract: "Turn arm motion into punches, and punches into fights.",
-        subcommands: [Detect.self, Evaluate.self, Simulate.self, Devices.self, Listen.self, Serve.self, Play.self, Audit.self]
+        subcommands: [
+            Detect.self, Evaluate.self, Plot.self, Simulate.self, Devices.self, Listen.self, Serve.self, Play.self,
+            Audit.self,
+        ]
     )
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Dispatch
+import Foundation
 import PunchKit
 
 #if canImport(Glibc)
@@ -92,6 +93,22 @@ func readTrace(
         throw Reported(status: .dataError)
     }
     return reader.summary
+}
+
+/// Reads a labels file (`start,end,type`), as `evaluate` and `plot` take them.
+///
+/// - Throws: `Reported` after printing the reason, for a missing file or a malformed line.
+func readLabels(_ path: String) throws -> [PunchLabel] {
+    guard let data = FileManager.default.contents(atPath: path) else {
+        printError("\(path): cannot open")
+        throw Reported(status: .dataError)
+    }
+    do {
+        return try PunchLabel.parseLabels(String(decoding: data, as: UTF8.self), source: path)
+    } catch let error as TraceError {
+        printError("\(error)")
+        throw Reported(status: .dataError)
+    }
 }
 
 /// Starts `job` on another thread; the function returned waits for it to end (at once, once it has).

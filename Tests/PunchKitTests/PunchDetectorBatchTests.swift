@@ -75,6 +75,27 @@ import Testing
         #expect(inBuffers(samples, longest: 50, seed: 2) == expected)
     }
 
+    @Test func linearAccelerationIsWhatSampleBySampleLeaves() {
+        // What `hitthat plot` reads after each sample, the batch path must leave after each buffer.
+        var random = SeededGenerator(seed: 11)
+        let samples = session(rate: 100, seed: 5, flawed: true)
+        var bySample = PunchDetector()
+        var inBuffers = PunchDetector()
+        var start = 0
+        var moving = 0
+        samples.withUnsafeBufferPointer { all in
+            while start < all.count {
+                let end = min(all.count, start + Int.random(in: 1...9, using: &random))
+                for sample in all[start..<end] { _ = bySample.process(sample) }
+                inBuffers.process(UnsafeBufferPointer(rebasing: all[start..<end])) { _ in }
+                #expect(inBuffers.linearAcceleration == bySample.linearAcceleration)
+                if bySample.linearAcceleration.length > 1 { moving += 1 }
+                start = end
+            }
+        }
+        #expect(moving > 10)
+    }
+
     @Test func anEmptyBufferChangesNothing() {
         let samples = session(rate: 100, seed: 3, flawed: false)
         var detector = PunchDetector()

@@ -366,6 +366,25 @@ func summary(_ punches: [Punch]) -> [String] {
         #expect(median(of: SIMD8(2, 2, 2, 9, 0, 0, 0, 0), count: 4) == 2)
         #expect(median(of: .zero, count: 0) == 0)
     }
+
+    @Test func linearAccelerationIsTheReadingLessGravityAndTheThresholdTheTrigger() {
+        var configuration = DetectorConfiguration()
+        configuration.trigger = 2.5
+        var detector = PunchDetector(configuration: configuration)
+        #expect(detector.linearAcceleration == .zero && detector.threshold == 2.5)
+        // The first sample only seeds gravity; the next is measured against the estimate.
+        _ = detector.process(MotionSample(time: 0, acceleration: Vector3(0, 0, 1)))
+        #expect(detector.linearAcceleration == .zero)
+        _ = detector.process(MotionSample(time: 0.01, acceleration: Vector3(0, 3, 1)))
+        let jolt = detector.linearAcceleration
+        #expect((jolt - (Vector3(0, 3, 1) - detector.gravity.estimate)).length < 1e-12)
+        // A jolt of 0.01 s moves gravity's filter (0.6 s) by a sixtieth of itself.
+        #expect((jolt - Vector3(0, 2.95, 0)).length < 1e-9)
+        // A reading passed over changes nothing.
+        _ = detector.process(MotionSample(time: 0.02, acceleration: Vector3(.nan, 0, 1)))
+        #expect(detector.linearAcceleration == jolt)
+        #expect(detector.threshold == 2.5)
+    }
 }
 
 @Suite struct FullScaleTests {

@@ -1,0 +1,110 @@
+import ArgumentParser
+import Foundation
+import PunchKit
+import TracePlot
+
+// MARK: - plot
+
+/// `hitthat plot`: a trace drawn as an SVG picture, with what the detector saw and found in it.
+struct Plot: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Draw a trace, its punches and its labels as an SVG picture.",
+        discussion: """
+            Draws the acceleration with gravity removed (its length and the x, y and z axes) against \
+            time, the detector's threshold, each punch found with its kind and damage, and the \
+            labelled windows of NAME.labels.csv beside the trace (or of --labels). Writes NAME.svg \
+            beside NAME.csv unless -o says otherwise; - is standard output, where a trace read from \
+            standard input is drawn by default. Malformed input stops with the file, line and \
+            column and exit status 65, unless --lenient.
+            """
+    )
+
+    @Argument(help: "The trace file, or - for standard input.")
+    var trace: String
+
+    @Option(help: "The labels file (start,end,type); by default NAME.labels.csv beside the trace, if there is one.")
+    var labels: String?
+
+    @Option(name: [.customShort("o"), .long], help: "The SVG file to write, or - for standard output.")
+    var output: String?
+
+    @Option(help: "The first second to draw, since the first sample.")
+    var from: Double?
+
+    @Option(help: "The last second to draw, since the first sample.")
+    var to: Double?
+
+    @OptionGroup var traceOptions: TraceOptions
+    @OptionGroup var detectorOptions: DetectorOptions
+
+    func validate() throws {
+        for (name, value) in [("--from", from), ("--to", to)] {
+            guard let value else { continue }
+            guard value >= 0, value.isFinite else {
+                throw ValidationError("\(name) must be a number of seconds, zero or more.")
+            }
+        }
+        if let to, to <= from ?? 0 {
+            throw ValidationError("--to (\(to) s) must come after --from (\(from ?? 0) s).")
+        }
+    }
+
+    /// Where the picture goes: `-o`, or the trace's name with .svg, or standard output for `-`.
+    var destination: String {
+        if let output { return output }
+        guard trace != "-" else { return "-" }
+        return (trace.hasSuffix(".csv") ? String(trace.dropLast(4)) : trace) + ".svg"
+    }
+
+    func run() throws {
+        try reportingFailures {
+            // The labels first: a bad labels file is known before a long trace is read.
+            let sibling = PunchLabel.labelsPath(forTrace: trace)
+            let labelsPath = labels ?? (trace != "-" && FileManager.default.fileExists(atPath: sibling) ? sibling : nil)
+            let labelList = try labelsPath.map(readLabels) ?? []
+
+            var detector = PunchDetector(configuration: detectorOptions.configuration)
+            var tally = PunchTally()
+            var times: [Double] = []
+            var linear: [Vector3] = []
+            var thresholds: [Double] = []
+            var punches: [Punch] = []
+            let shown = (from ?? 0)...(to ?? .infinity)
+            func found(_ punch: Punch?) {
+                guard var punch else { return }
+                tally.count(punch)
+                punch.time -= tally.firstTime
+                punches.append(punch)
+            }
+            // One sample at a time, not the batch path: the linear acceleration and the threshold
+            // are read back after each.
+            let summary = try readTrace(trace, options: traceOptions) { sample in
+                tally.see(sample)
+                found(detector.process(sample))
+                let time = sample.time - tally.firstTime
+                guard shown.contains(time) else { return }
+                times.append(time)
+                linear.append(detector.linearAcceleration)
+                thresholds.append(detector.threshold)
+            }
+            found(detector.finish())
+
+            let end = tally.lastTime - tally.firstTime
+            if let from, tally.samples > 0, from >= end {
+                printError("\(trace): --from \(from) s is not before the trace's end, \(formatted(end, decimals: 2)) s")
+                throw Reported(status: .validationFailure)
+            }
+            let plot = TracePlot(
+                title: trace == "-" ? "standard input" : trace, times: times, linear: linear, thresholds: thresholds,
+                punches: punches, labels: labelList, range: (from ?? 0)...(to ?? max(end, from ?? 0)))
+            let svg = plot.svg()
+            let sink = try destination == "-" ? FileSink.standardOutput : FileSink(path: destination)
+            try sink.write(svg)
+            let wrote = destination == "-" ? "drawn to standard output" : "drawn to \(destination)"
+            printError(
+                tally.summary(
+                    of: trace, detail: [describe(summary), wrote].filter { !$0.isEmpty }.joined(separator: ", ")))
+            for error in summary.errors { printError("  skipped: \(error)") }
+        }
+    }
+}
