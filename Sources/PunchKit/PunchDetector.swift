@@ -69,26 +69,29 @@ public struct PunchDetector: ~Copyable, Sendable {
         // An absurd but finite reading must not overflow the sums: no sensor reads 1,000 g.
         let reading = sample.acceleration.clamped(to: 1000)
         guard let previous = previousSample else {
-            previousSample = MotionSample(time: sample.time, acceleration: reading)
-            gravity.update(with: reading, interval: 0)
-            append(time: sample.time, interval: 0, raw: reading)
+            take(MotionSample(time: sample.time, acceleration: reading), interval: 0)
             return nil
         }
         guard sample.time >= previous.time else { return nil }
-        guard reading != previous.acceleration else { return nil }
-        var interval = sample.time - previous.time
-        var punch: Punch?
+        let interval = sample.time - previous.time
         if interval > configuration.maximumGap {
-            // A silence that long is no part of what comes after: a punch waiting for its
-            // confirmation is decided, and the look backs start afresh.
-            punch = candidate.flatMap { decide($0, at: previous.time) }
+            // A silence that long (or a reading held that long) is no part of what comes after:
+            // a punch waiting for its confirmation is decided, and the look backs start afresh.
+            let punch = candidate.flatMap { decide($0, at: previous.time) }
             restart()
-            interval = 0
+            take(MotionSample(time: sample.time, acceleration: reading), interval: 0)
+            return punch
         }
-        previousSample = MotionSample(time: sample.time, acceleration: reading)
-        gravity.update(with: reading, interval: interval)
-        append(time: sample.time, interval: interval, raw: reading)
-        return punch ?? follow()
+        guard reading != previous.acceleration else { return nil }
+        take(MotionSample(time: sample.time, acceleration: reading), interval: interval)
+        return follow()
+    }
+
+    /// Takes a sample in: gravity, then its entry in the recent motion.
+    private mutating func take(_ sample: MotionSample, interval: Double) {
+        previousSample = sample
+        gravity.update(with: sample.acceleration, interval: interval)
+        append(time: sample.time, interval: interval, raw: sample.acceleration)
     }
 
     /// Takes samples in order and calls `found` with each punch they decide, as `process(_:)` on

@@ -3,8 +3,9 @@ import PunchKit
 // MARK: - TracePlot
 
 /// A trace drawn as an SVG picture, to see why a recording gives the punches it gives: the
-/// acceleration with gravity removed (its length and the three axes) against time, the detector's
-/// threshold, each punch it found with its kind and damage, and the labelled windows.
+/// acceleration with gravity removed (its length and the three axes) against time, the strength of
+/// motion and the detector's threshold it is held against, each punch it found with its kind and
+/// damage, and the labelled windows.
 ///
 /// Every time is in seconds since the trace's first sample, as in a labels file. A plot is a value
 /// that reads no file: the caller runs the detector and hands over what it saw.
@@ -15,7 +16,10 @@ public struct TracePlot: Sendable {
     public let times: [Double]
     /// The acceleration with gravity removed at each of `times`, in g, device frame.
     public let linear: [Vector3]
-    /// The detector's threshold at each of `times`, in g: a line over time, as it may change.
+    /// The strength of motion at each of `times`, in g: what the detector holds against the
+    /// threshold (the acceleration's mean length over a quarter second).
+    public let strengths: [Double]
+    /// The detector's threshold at each of `times`, in g: a line over time, as it adapts.
     public let thresholds: [Double]
     /// The punches found, each at its `time` (the stop's peak) since the first sample.
     public let punches: [Punch]
@@ -41,18 +45,21 @@ public struct TracePlot: Sendable {
     /// Creates a plot.
     ///
     /// - Parameters:
-    ///   - times, linear, thresholds: one entry a sample, the same number of each.
+    ///   - times, linear, strengths, thresholds: one entry a sample, the same number of each.
     ///   - range: the times to draw; by default from the first sample to the last.
     ///   - width: the picture's width, at least 200 pixels; by default 60 pixels a second of
     ///     `range`, from about 800 to 3,700 pixels.
     public init(
-        title: String, times: [Double], linear: [Vector3], thresholds: [Double], punches: [Punch],
-        labels: [PunchLabel], range: ClosedRange<Double>? = nil, width: Int? = nil
+        title: String, times: [Double], linear: [Vector3], strengths: [Double], thresholds: [Double],
+        punches: [Punch], labels: [PunchLabel], range: ClosedRange<Double>? = nil, width: Int? = nil
     ) {
-        precondition(times.count == linear.count && times.count == thresholds.count, "one entry a sample in each")
+        precondition(
+            times.count == linear.count && times.count == strengths.count && times.count == thresholds.count,
+            "one entry a sample in each")
         self.title = title
         self.times = times
         self.linear = linear
+        self.strengths = strengths
         self.thresholds = thresholds
         self.punches = punches
         self.labels = labels
@@ -198,6 +205,7 @@ public struct TracePlot: Sendable {
             ("y", Style.y, "1", { linear[$0].y }),
             ("z", Style.z, "1", { linear[$0].z }),
             ("magnitude", Style.magnitude, "1.5", { linear[$0].length }),
+            ("strength", Style.threshold, "2.5", { strengths[$0] }),
         ]
         for (name, color, width, value) in series {
             svg.element(
@@ -289,7 +297,8 @@ public struct TracePlot: Sendable {
         var entries: [(text: String, swatch: Swatch)] = [
             ("|a|, the length", .line(Style.magnitude, dashed: false)),
             ("x", .line(Style.x, dashed: false)), ("y", .line(Style.y, dashed: false)),
-            ("z", .line(Style.z, dashed: false)), (threshold, .line(Style.threshold, dashed: true)),
+            ("z", .line(Style.z, dashed: false)), ("strength (mean |a| over 0.25 s)", .line(Style.threshold, dashed: false)),
+            (threshold, .line(Style.threshold, dashed: true)),
         ]
         for kind in PunchKind.allCases where punches.contains(where: { $0.kind == kind }) {
             entries.append(("\(kind.rawValue) found, with its damage", .marker(Style(kind).dark)))

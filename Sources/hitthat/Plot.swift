@@ -67,6 +67,7 @@ struct Plot: ParsableCommand {
             var tally = PunchTally()
             var times: [Double] = []
             var linear: [Vector3] = []
+            var strengths: [Double] = []
             var thresholds: [Double] = []
             var punches: [Punch] = []
             let shown = (from ?? 0)...(to ?? .infinity)
@@ -85,6 +86,7 @@ struct Plot: ParsableCommand {
                 guard shown.contains(time) else { return }
                 times.append(time)
                 linear.append(detector.linearAcceleration)
+                strengths.append(detector.strength)
                 thresholds.append(detector.threshold)
             }
             found(detector.finish())
@@ -95,7 +97,7 @@ struct Plot: ParsableCommand {
                 throw Reported(status: .validationFailure)
             }
             let plot = TracePlot(
-                title: trace == "-" ? "standard input" : trace, times: times, linear: linear, thresholds: thresholds,
+                title: trace == "-" ? "standard input" : trace, times: times, linear: linear, strengths: strengths, thresholds: thresholds,
                 punches: punches, labels: labelList, range: (from ?? 0)...(to ?? max(end, from ?? 0)))
             let svg = plot.svg()
             let sink = try destination == "-" ? FileSink.standardOutput : FileSink(path: destination)

@@ -19,8 +19,10 @@ import Testing
         for _ in 0..<50 { tracker.update(with: Vector3(0, 0, 1), interval: 0.01) }
         // A thrust of 4 g for 0.15 s and a stop of −9 g for 0.07 s: what they build mostly cancels.
         for step in 0..<22 { tracker.update(with: Vector3(step < 15 ? 4 : -9, 0, 1), interval: 0.01) }
-        for _ in 0..<30 { tracker.update(with: Vector3(0, 0, 1), interval: 0.01) }
-        #expect((tracker.estimate - Vector3(0, 0, 1)).length < 0.1)
+        // During it the estimate swings by up to a g; once it is over, it is back near gravity.
+        #expect((tracker.estimate - Vector3(0, 0, 1)).length < 0.3)
+        for _ in 0..<300 { tracker.update(with: Vector3(0, 0, 1), interval: 0.01) }
+        #expect((tracker.estimate - Vector3(0, 0, 1)).length < 0.01)
     }
 
     @Test(arguments: [Vector3(0, 0, -1), Vector3(0.8, 0, -0.6), Vector3(0, -0.9, -0.44)])

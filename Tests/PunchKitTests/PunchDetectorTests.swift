@@ -220,10 +220,16 @@ func summary(_ punches: [Punch]) -> [String] {
         #expect(punches.first.map { (38...42).contains($0.damage) } == true)
     }
 
-    @Test func anUpwardThrustThenAStopIsOneUppercut() {
-        let punches = run(signal(pulses: [(1.0, 0.15, Vector3(1, 0, 4)), (1.15, 0.06, Vector3(-2, 0, -9))]))
-        #expect(punches.map(\.kind) == [.uppercut])
-        #expect(punches.first.map { $0.rise > 0.9 } == true)
+    /// An uppercut rises and is stopped by the muscles, over 0.2 s: the same stop along the level
+    /// is a jab (it does not rise), and so is a rising thrust that ends on a spike.
+    @Test func aRisingThrustStoppedSlowlyIsOneUppercut() {
+        let uppercut = run(signal(pulses: [(1.0, 0.15, Vector3(1, 0, 4)), (1.15, 0.2, Vector3(-1, 0, -4))]))
+        #expect(uppercut.map(\.kind) == [.uppercut])
+        #expect(uppercut.first.map { $0.rise > 0.9 } == true)
+        let level = run(signal(pulses: [(1.0, 0.15, Vector3(4, 0, 0)), (1.15, 0.2, Vector3(-4, 0, 0))]))
+        #expect(level.map(\.kind) == [.jab])
+        let spike = run(signal(pulses: [(1.0, 0.15, Vector3(1, 0, 4)), (1.15, 0.06, Vector3(-2, 0, -9))]))
+        #expect(spike.map(\.kind) == [.jab])
     }
 
     @Test func theRetractionIsNotASecondPunch() {
@@ -249,7 +255,10 @@ func summary(_ punches: [Punch]) -> [String] {
     /// alone would be a punch is taken for the jolt around them.
     @Test func theTriggerRisesAfterHardPunches() {
         let weak = jab(at: 9.6, stop: 3).map { ($0.start, $0.length, $0.vector * 0.5) }
-        let hard = (0..<8).flatMap { jab(at: 0.5 + Double($0), stop: 25) }
+        // A thrust as strong as the stop is short: the hand is at rest again after it.
+        let hard = (0..<8).flatMap { start -> [(start: Double, length: Double, vector: Vector3)] in
+            [(0.5 + Double(start), 0.15, Vector3(10, 0, 0)), (0.65 + Double(start), 0.06, Vector3(-25, 0, 0))]
+        }
         #expect(run(signal(duration: 11, pulses: weak)).count == 1)
         var detector = PunchDetector()
         let punches = signal(duration: 11, pulses: hard + weak).compactMap { detector.process($0) }
@@ -321,7 +330,7 @@ func summary(_ punches: [Punch]) -> [String] {
 
     @Test func linearAccelerationFallsBackToTheDeviceUpAxis() {
         // Without gravity in the data there is no up to find: the original's upright grip is assumed.
-        let up = run(signal(gravity: .zero, pulses: [(1.0, 0.15, Vector3(0, 4, 0)), (1.15, 0.05, Vector3(0, -10, 0))]))
+        let up = run(signal(gravity: .zero, pulses: [(1.0, 0.15, Vector3(0, 4, 0)), (1.15, 0.2, Vector3(0, -4, 0))]))
         let level = run(signal(gravity: .zero, pulses: [(1.0, 0.15, Vector3(0, 0, 4)), (1.15, 0.05, Vector3(0, 0, -10))]))
         #expect(up.map(\.kind) == [.uppercut])
         #expect(level.map(\.kind) == [.jab])

@@ -5,10 +5,11 @@ import TracePlot
 // MARK: - Synthetic traces
 
 /// `count` samples over `duration` seconds from 0, calm (a little wobble on each axis) but for the
-/// `spikes`: single samples of linear acceleration at the given times.
+/// `spikes`: single samples of linear acceleration at the given times. The strength of motion is
+/// half each sample's length: its value matters to no test but the one that reads it back.
 func calmTrace(
     count: Int, duration: Double, spikes: [(time: Double, vector: Vector3)] = []
-) -> (times: [Double], linear: [Vector3]) {
+) -> (times: [Double], linear: [Vector3], strengths: [Double]) {
     let times = (0..<count).map { Double($0) * duration / Double(count - 1) }
     var linear = times.indices.map { index in
         let wobble = Double(index % 7) * 0.01 - 0.03
@@ -18,7 +19,7 @@ func calmTrace(
         let index = times.firstIndex { $0 >= spike.time }!
         linear[index] = spike.vector
     }
-    return (times, linear)
+    return (times, linear, linear.map { $0.length / 2 })
 }
 
 func punch(_ kind: PunchKind, at time: Double, damage: Int) -> Punch {
@@ -55,7 +56,7 @@ struct Drawn {
     @Test func isWellFormedSVGWithAViewBoxAndEverythingNamed() throws {
         let trace = calmTrace(count: 500, duration: 5)
         let plot = TracePlot(
-            title: "a <trace> & \"its\" name.csv", times: trace.times, linear: trace.linear,
+            title: "a <trace> & \"its\" name.csv", times: trace.times, linear: trace.linear, strengths: trace.strengths,
             thresholds: Array(repeating: 2, count: 500), punches: [], labels: [], width: 900)
         let document = try parseXML(plot.svg())
         #expect(document.children.count == 1)
@@ -66,7 +67,7 @@ struct Drawn {
         // The title escaped in the markup comes back as it was.
         #expect(svg.all("title").first?.text == "a <trace> & \"its\" name.csv")
         let drawn = try Drawn(plot)
-        for series in ["magnitude", "x", "y", "z", "threshold"] {
+        for series in ["magnitude", "x", "y", "z", "strength", "threshold"] {
             #expect(try !drawn.polyline(series).isEmpty, "\(series)")
         }
         #expect(svg.all("g", class: "legend").count == 1)
@@ -79,7 +80,7 @@ struct Drawn {
             punch(.jab, at: 7.1, damage: 9),
         ]
         let plot = TracePlot(
-            title: "punches", times: trace.times, linear: trace.linear,
+            title: "punches", times: trace.times, linear: trace.linear, strengths: trace.strengths,
             thresholds: Array(repeating: 2, count: 1000), punches: punches, labels: [])
         let drawn = try Drawn(plot)
         let markers = drawn.svg.all("g", class: "punch")
@@ -104,7 +105,7 @@ struct Drawn {
             PunchLabel(start: 5, end: 5.2, kind: .hook), PunchLabel(start: 9, end: 9.5, kind: .jab),
         ]
         let plot = TracePlot(
-            title: "labels", times: trace.times, linear: trace.linear,
+            title: "labels", times: trace.times, linear: trace.linear, strengths: trace.strengths,
             thresholds: Array(repeating: 2, count: 1000), punches: [], labels: labels, range: 2...8)
         let drawn = try Drawn(plot)
         let windows = drawn.svg.all("g", class: "label")
@@ -129,10 +130,10 @@ struct Drawn {
             return Vector3(size * (random.next() - 0.5), size * (random.next() - 0.5), size * (random.next() - 0.5))
         }
         let plot = TracePlot(
-            title: "noise", times: times, linear: linear, thresholds: times.map { 2 + $0 / 100 }, punches: [],
+            title: "noise", times: times, linear: linear, strengths: times.map { _ in 0.5 }, thresholds: times.map { 2 + $0 / 100 }, punches: [],
             labels: [])
         let drawn = try Drawn(plot)
-        for series in ["magnitude", "x", "y", "z", "threshold"] {
+        for series in ["magnitude", "x", "y", "z", "strength", "threshold"] {
             let points = try drawn.polyline(series)
             #expect(points.count >= 2)
             #expect(points.allSatisfy { $0.x >= drawn.area.left && $0.x <= drawn.area.right }, "\(series)")
@@ -147,7 +148,7 @@ struct Drawn {
         // 100,000 samples across 800 or so columns: about 120 a column, one of them the peak.
         let trace = calmTrace(count: 100_000, duration: 10, spikes: [(6.123_4, Vector3(0, -5, 0))])
         let plot = TracePlot(
-            title: "peak", times: trace.times, linear: trace.linear,
+            title: "peak", times: trace.times, linear: trace.linear, strengths: trace.strengths,
             thresholds: Array(repeating: 2, count: trace.times.count), punches: [], labels: [], width: 900)
         let drawn = try Drawn(plot)
         let magnitude = try drawn.polyline("magnitude")
@@ -156,8 +157,11 @@ struct Drawn {
         #expect(abs(highest.x - drawn.time(6.123_4)) < 0.3)
         let lowestY = try #require(try drawn.polyline("y").max { $0.y < $1.y })
         #expect(abs(lowestY.y - drawn.g(-5)) < 0.3)
+        // The strength, half the length here, peaks at half the height.
+        let strongest = try #require(try drawn.polyline("strength").min { $0.y < $1.y })
+        #expect(abs(strongest.y - drawn.g(2.5)) < 0.3)
         // And the whole picture stays small.
-        #expect(plot.svg().utf8.count < 150_000)
+        #expect(plot.svg().utf8.count < 180_000)
     }
 
     @Test func fromAndToDrawOnlyTheirTimes() throws {
@@ -167,7 +171,7 @@ struct Drawn {
             punch(.jab, at: 3, damage: 28), punch(.uppercut, at: 10, damage: 16), punch(.jab, at: 17, damage: 36),
         ]
         let plot = TracePlot(
-            title: "clipped", times: trace.times, linear: trace.linear,
+            title: "clipped", times: trace.times, linear: trace.linear, strengths: trace.strengths,
             thresholds: Array(repeating: 2, count: 2000), punches: punches, labels: [], range: 8...12)
         let drawn = try Drawn(plot)
         let ticks = try drawn.svg.all("text", class: "tick-t").map { try #require(Double($0.text)) }
@@ -192,7 +196,7 @@ struct Drawn {
         // 2 g for the first half, 3 g after, as an adaptive threshold might go.
         let thresholds = trace.times.map { $0 < 5 ? 2.0 : 3.0 }
         let plot = TracePlot(
-            title: "threshold", times: trace.times, linear: trace.linear, thresholds: thresholds, punches: [],
+            title: "threshold", times: trace.times, linear: trace.linear, strengths: trace.strengths, thresholds: thresholds, punches: [],
             labels: [])
         let drawn = try Drawn(plot)
         let line = try drawn.polyline("threshold")
@@ -204,7 +208,7 @@ struct Drawn {
         // A steady threshold needs no point a column: a handful draw it.
         #expect(line.count < 10)
         let constant = TracePlot(
-            title: "threshold", times: trace.times, linear: trace.linear,
+            title: "threshold", times: trace.times, linear: trace.linear, strengths: trace.strengths,
             thresholds: Array(repeating: 2.5, count: 1000), punches: [], labels: [])
         let steady = try Drawn(constant)
         #expect(try steady.polyline("threshold").allSatisfy { abs($0.y - steady.g(2.5)) < 0.3 })
@@ -212,7 +216,7 @@ struct Drawn {
     }
 
     @Test func anEmptyTraceIsStillAPicture() throws {
-        let plot = TracePlot(title: "empty", times: [], linear: [], thresholds: [], punches: [], labels: [])
+        let plot = TracePlot(title: "empty", times: [], linear: [], strengths: [], thresholds: [], punches: [], labels: [])
         let drawn = try Drawn(plot)
         #expect(try drawn.polyline("magnitude").isEmpty)
     }
