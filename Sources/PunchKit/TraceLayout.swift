@@ -117,14 +117,22 @@ extension TraceLayout {
             (timeUnit, units, gravity) = (.seconds, .g, true)
 
         case .phyphox:
-            let withGravity = firstAxes { $0.base == "acceleration " + $1 }
-            guard let found = first({ $0.base == "time" }),
-                let foundAxes = withGravity ?? firstAxes({ $0.base == "linear acceleration " + $1 })
-            else { return nil }
-            (time, axes) = (found, foundAxes)
+            // "Raw Data.csv" names what it holds: `Acceleration x` with gravity, `Linear
+            // Acceleration x` without. A per-sensor export writes `"Time (s)","X (m/s^2)",…` for
+            // both experiments, so there the resting magnitude has to tell (gravity nil).
+            guard let found = first({ $0.base == "time" }) else { return nil }
+            if let withGravity = firstAxes({ $0.base == "acceleration " + $1 }) {
+                (axes, gravity) = (withGravity, true)
+            } else if let linear = firstAxes({ $0.base == "linear acceleration " + $1 }) {
+                (axes, gravity) = (linear, false)
+            } else if names[found].unit == "s", let perSensor = firstAxes({ $0.base == $1 && $0.unit == "m/s^2" }) {
+                (axes, gravity) = (perSensor, nil)
+            } else {
+                return nil
+            }
+            time = found
             timeUnit = names[time].timeUnit ?? .seconds
             units = names[axes[0]].accelerationUnit ?? .metersPerSecondSquared
-            gravity = withGravity != nil
 
         case .generic:
             // Also MetaWear/MetaBase exports: `epoch (ms),time (-08:00),elapsed (s),x-axis (g),…`,
