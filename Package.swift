@@ -105,6 +105,8 @@ let package = Package(
         .target(name: "FuzzTestSupport", path: "Tests/FuzzTestSupport"),
         .testTarget(name: "PunchKitTests", dependencies: ["PunchKit", "PunchSimulator", "FuzzTestSupport"]),
         .testTarget(name: "PunchSimulatorTests", dependencies: ["PunchKit", "PunchSimulator"]),
+        // The detector scored on ../shared/recordings when it is there (Foundation, for the truth files' JSON).
+        .testTarget(name: "RealRecordingsTests", dependencies: ["PunchKit"]),
         // Serves fake input nodes through FUSE, for the library's tests and the CLI's.
         .target(name: "InputDevicesTestSupport", path: "Tests/InputDevicesTestSupport"),
         .testTarget(
