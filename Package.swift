@@ -109,6 +109,8 @@ let package = Package(
         .testTarget(name: "PunchKitTests", dependencies: ["PunchKit", "PunchSimulator", "FuzzTestSupport"]),
         .testTarget(name: "PunchSimulatorTests", dependencies: ["PunchKit", "PunchSimulator"]),
         .testTarget(name: "TracePlotTests", dependencies: ["TracePlot", "PunchKit"]),
+        // The detector scored on ../shared/recordings when it is there (Foundation, for the truth files' JSON).
+        .testTarget(name: "RealRecordingsTests", dependencies: ["PunchKit"]),
         // Serves fake input nodes through FUSE, for the library's tests and the CLI's.
         .target(name: "InputDevicesTestSupport", path: "Tests/InputDevicesTestSupport"),
         .testTarget(

@@ -12,6 +12,9 @@ public struct TraceError: Error, Hashable, Sendable, CustomStringConvertible {
         case emptyFile
         /// The header names no format's columns.
         case unknownHeader
+        /// The file is another sensor's (a gyroscope's rotation rate, a magnetometer's field…),
+        /// as its header or, for Sensor Logger, its name says: there is no acceleration to read.
+        case notAcceleration
         /// A field that must hold a number holds something else, or nothing.
         case notANumber
         /// A field holds NaN or an infinity (written out, or a number too large for a double).

@@ -6,8 +6,9 @@ public enum TraceFormat: String, CaseIterable, Hashable, Sendable {
     /// columns, with units in the header (`time_ms`, `x (g)`) or recognised from the values.
     case generic
     /// phyphox's "Raw Data.csv": `"Time (s)","Acceleration x (m/s^2)",…` (gravity included) or
-    /// `"Linear Acceleration x (m/s^2)",…` (gravity removed), separated by commas, tabs or
-    /// semicolons, possibly with decimal commas.
+    /// `"Linear Acceleration x (m/s^2)",…` (gravity removed); or its per-sensor export,
+    /// `"Time (s)","X (m/s^2)",…`, the same with or without gravity (the data tells). Separated by
+    /// commas, tabs or semicolons, possibly with decimal commas.
     case phyphox
     /// Sensor Logger: `time,seconds_elapsed,z,y,x` in m/s²; `TotalAcceleration.csv` includes
     /// gravity, `Accelerometer.csv` does not.

@@ -57,17 +57,38 @@ extension TraceLayout {
 
     /// The layout a header line describes, in the format given or else the first that fits.
     ///
-    /// - Parameter sourceName: tells a Sensor Logger file's gravity: `TotalAcceleration.csv`
-    ///   includes it, `Accelerometer.csv` does not.
+    /// - Parameters:
+    ///   - source: the file's name, for errors and because it tells what Sensor Logger's header
+    ///     cannot: `TotalAcceleration.csv` includes gravity, `Accelerometer.csv` does not, and
+    ///     `Gyroscope.csv` is no acceleration at all.
+    ///   - line: the header's line, for errors.
+    /// - Throws: `TraceError.Kind.notAcceleration` for another sensor's file (a gyroscope's…),
+    ///   `TraceError.Kind.unknownHeader` for a header no format fits.
     static func read(
-        header: String, format: TraceFormat?, sourceName: String
-    ) -> TraceLayout? {
+        header: String, format: TraceFormat?, source: String, line: Int
+    ) throws(TraceError) -> TraceLayout {
         let separator = detectSeparator(header)
         let names = splitHeader(header, separator: separator, limit: maximumHeaderFields).map(ColumnName.init)
         let candidates = format.map { [$0] } ?? [.sensorLogger, .physicsToolbox, .phyphox, .generic]
-        return candidates.lazy.compactMap {
-            match(names, as: $0, separator: separator, sourceName: sourceName)
+        let layout = candidates.lazy.compactMap {
+            match(names, as: $0, separator: separator, sourceName: source)
         }.first
+        if let (sensor, field) = otherSensor(names, layout: layout, sourceName: source) {
+            // The column that says so, or else the file's name.
+            let evidence = field.map { names[$0].original } ?? fileName(source)
+            throw TraceError(
+                .notAcceleration, source: source, line: line, column: field.map { $0 + 1 },
+                field: field.map { names[$0].original },
+                expected: field == nil
+                    ? "acceleration (Sensor Logger's TotalAcceleration.csv or Accelerometer.csv)" : "acceleration",
+                found: "\(sensor.description): \(TraceError.quoted(evidence))")
+        }
+        guard let layout else {
+            throw TraceError(
+                .unknownHeader, source: source, line: line, expected: expectedHeader(format),
+                found: TraceError.quoted(header))
+        }
+        return layout
     }
 
     /// What a header for `format` (or any format, when nil) must look like, for messages.
@@ -117,14 +138,22 @@ extension TraceLayout {
             (timeUnit, units, gravity) = (.seconds, .g, true)
 
         case .phyphox:
-            let withGravity = firstAxes { $0.base == "acceleration " + $1 }
-            guard let found = first({ $0.base == "time" }),
-                let foundAxes = withGravity ?? firstAxes({ $0.base == "linear acceleration " + $1 })
-            else { return nil }
-            (time, axes) = (found, foundAxes)
+            // "Raw Data.csv" names what it holds: `Acceleration x` with gravity, `Linear
+            // Acceleration x` without. A per-sensor export writes `"Time (s)","X (m/s^2)",…` for
+            // both experiments, so there the resting magnitude has to tell (gravity nil).
+            guard let found = first({ $0.base == "time" }) else { return nil }
+            if let withGravity = firstAxes({ $0.base == "acceleration " + $1 }) {
+                (axes, gravity) = (withGravity, true)
+            } else if let linear = firstAxes({ $0.base == "linear acceleration " + $1 }) {
+                (axes, gravity) = (linear, false)
+            } else if names[found].unit == "s", let perSensor = firstAxes({ $0.base == $1 && $0.unit == "m/s^2" }) {
+                (axes, gravity) = (perSensor, nil)
+            } else {
+                return nil
+            }
+            time = found
             timeUnit = names[time].timeUnit ?? .seconds
             units = names[axes[0]].accelerationUnit ?? .metersPerSecondSquared
-            gravity = withGravity != nil
 
         case .generic:
             // Also MetaWear/MetaBase exports: `epoch (ms),time (-08:00),elapsed (s),x-axis (g),…`,
@@ -152,10 +181,35 @@ extension TraceLayout {
     /// Sensor Logger writes the same columns for total and for linear acceleration; only the
     /// file's name tells them apart.
     static func sensorLoggerGravity(_ sourceName: String) -> Bool? {
-        let fileName = sourceName.split(separator: "/").last.map { $0.lowercased() } ?? ""
-        if fileName.contains("totalacceleration") { return true }
-        if fileName.contains("accelerometer") { return false }
+        let name = fileName(sourceName).lowercased()
+        if name.contains("totalacceleration") { return true }
+        if name.contains("accelerometer") { return false }
         return nil
+    }
+
+    /// The sensor a file is from when its header or name says it is not an accelerometer, and
+    /// the 0-based field that says so (nil when the name does).
+    private static func otherSensor(
+        _ names: [ColumnName], layout: TraceLayout?, sourceName: String
+    ) -> (OtherSensor, field: Int?)? {
+        // A rotation rate where the axes were taken from is a gyroscope's, whatever the columns
+        // are called. When no format fits (a phyphox `Gyroscope x (rad/s)`), so is one anywhere,
+        // unless acceleration is there too: that header's fault is elsewhere (its time column).
+        let suspects =
+            layout.map { Array($0.fields.dropFirst()) }
+            ?? (names.contains(where: \.mayBeAcceleration) ? [] : Array(names.indices))
+        if let field = suspects.first(where: { names[$0].isRotationRate }) { return (.gyroscope, field) }
+        // Sensor Logger (the one format whose every file has `seconds_elapsed`) writes a
+        // gyroscope's or a magnetometer's file with the very columns of its acceleration files.
+        guard names.contains(where: { $0.compact == "secondselapsed" }), sensorLoggerGravity(sourceName) == nil
+        else { return nil }
+        let name = fileName(sourceName).lowercased()
+        return OtherSensor.allCases.first { name.contains($0.sensorLoggerName) }.map { ($0, nil) }
+    }
+
+    /// A path's last component: `exports/run 3/Gyroscope.csv` gives `Gyroscope.csv`.
+    static func fileName(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? ""
     }
 
     /// The separator that occurs most often outside quotes; on a tie, tab before semicolon
@@ -195,6 +249,42 @@ extension TraceLayout {
     }
 }
 
+// MARK: - OtherSensor
+
+/// A sensor whose files are refused because they hold no acceleration to find punches in.
+enum OtherSensor: CaseIterable {
+    /// Rotation rate, in rad/s or deg/s: the file most often given by mistake.
+    case gyroscope
+    /// The magnetic field, in µT.
+    case magnetometer
+    /// The device's attitude as angles or a quaternion.
+    case orientation
+    /// Sensor Logger's `Gravity.csv`: gravity alone, the device's motion filtered out, so it
+    /// holds no punch. Refused rather than read as a device forever at rest.
+    case gravity
+
+    /// The word in the name of Sensor Logger's file for the sensor (`Gyroscope.csv`,
+    /// `GyroscopeUncalibrated.csv`…), lowercased.
+    var sensorLoggerName: String {
+        switch self {
+        case .gyroscope: "gyroscope"
+        case .magnetometer: "magnetometer"
+        case .orientation: "orientation"
+        case .gravity: "gravity"
+        }
+    }
+
+    /// The kind of file, for messages: `a gyroscope (rotation rate) file`.
+    var description: String {
+        switch self {
+        case .gyroscope: "a gyroscope (rotation rate) file"
+        case .magnetometer: "a magnetometer (magnetic field) file"
+        case .orientation: "an orientation (attitude) file"
+        case .gravity: "a gravity-only file (the motion filtered out)"
+        }
+    }
+}
+
 // MARK: - ColumnName
 
 /// A header field taken apart into its name and the unit written after it:
@@ -231,7 +321,17 @@ struct ColumnName {
     }
 
     var timeUnit: TimeUnit? { unit.flatMap { Self.timeUnits[$0] } }
+    /// Whether the column is a gyroscope's: a rotation rate by its unit (`X (rad/s)`) or by its
+    /// name (`gyro_x`, `Gyroscope x`).
+    var isRotationRate: Bool {
+        unit.map(Self.rotationRateUnits.contains) == true || compact.hasPrefix("gyro")
+    }
     var accelerationUnit: AccelerationUnit? { unit.flatMap { Self.accelerationUnits[$0] } }
+    /// Whether the column may be acceleration, by its unit or its name (`ax`, `acc_x`, `Linear
+    /// Acceleration x`).
+    var mayBeAcceleration: Bool {
+        accelerationUnit != nil || compact.contains("acc") || ["ax", "ay", "az"].contains(compact)
+    }
 
     static let timeUnits: [String: TimeUnit] = [
         "s": .seconds, "sec": .seconds, "secs": .seconds, "seconds": .seconds,
@@ -240,6 +340,8 @@ struct ColumnName {
         "micros": .microseconds, "microseconds": .microseconds,
         "ns": .nanoseconds, "nsec": .nanoseconds, "nanos": .nanoseconds, "nanoseconds": .nanoseconds,
     ]
+
+    static let rotationRateUnits: Set<String> = ["rad/s", "deg/s", "°/s", "dps", "rad/sec", "deg/sec"]
 
     static let accelerationUnits: [String: AccelerationUnit] = [
         "g": .g,

@@ -93,8 +93,9 @@ public struct TraceReader: Sendable {
     /// Creates a reader.
     ///
     /// - Parameters:
-    ///   - source: the name used in errors and to tell a Sensor Logger file's gravity
-    ///     (`TotalAcceleration.csv` or `Accelerometer.csv`); `-` for standard input.
+    ///   - source: the name used in errors and to tell what a Sensor Logger file holds
+    ///     (`TotalAcceleration.csv` with gravity, `Accelerometer.csv` without, `Gyroscope.csv`
+    ///     refused); `-` for standard input.
     ///   - format: the format to read, or nil to detect it from the header.
     ///   - units: the acceleration's unit, or nil to take it from the header, the format or the data.
     ///   - lenient: whether broken rows are skipped and counted instead of thrown.
@@ -235,12 +236,8 @@ public struct TraceReader: Sendable {
 
     private mutating func readHeader(_ line: UnsafeRawBufferPointer) throws {
         let header = String(decoding: line, as: UTF8.self)
-        guard let layout = TraceLayout.read(header: header, format: forcedFormat, sourceName: summary.source)
-        else {
-            throw TraceError(
-                .unknownHeader, source: summary.source, line: summary.lineCount,
-                expected: TraceLayout.expectedHeader(forcedFormat), found: TraceError.quoted(header))
-        }
+        let layout = try TraceLayout.read(
+            header: header, format: forcedFormat, source: summary.source, line: summary.lineCount)
         rowParser = TraceRowParser(layout: layout, source: summary.source)
         summary.format = layout.format
         summary.separator = layout.separator

@@ -101,6 +101,7 @@ import Testing
         ("t,x,y,z\n0.02,0,0,1\n0.01,0,0,1\n", ":3:1:"),
         ("t,x,y,z\n0,0,0,1\n0.01,0,nan,1\n", ":3:3:"),
         ("when,a,b\n0,1,2\n", ":1:"),
+        ("\"Time (s)\",\"X (rad/s)\",\"Y (rad/s)\",\"Z (rad/s)\"\n0,0.1,0.2,0.3\n", ":1:2:"),
     ])
     func badInputNamesTheLineAndColumnAndExitsWith65(text: String, location: String) throws {
         let result = try hitthat(["detect", "-"], input: Data(text.utf8))
@@ -150,6 +151,18 @@ import Testing
         let result = try hitthat(["detect", "no-such-trace.csv"])
         #expect(result.status == 65)
         #expect(result.error.contains("no-such-trace.csv"))
+    }
+
+    @Test func aSensorLoggerGyroscopeFileIsRefusedAsOneWith65() throws {
+        // The same header as TotalAcceleration.csv: only the name says it is a gyroscope's.
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("Gyroscope.csv")
+        try Data("time,seconds_elapsed,z,y,x\n1,0,0.1,0.2,0.3\n".utf8).write(to: file)
+        let result = try hitthat(["detect", "--lenient", file.path])
+        #expect(result.status == 65)
+        #expect(result.error.contains("\(file.path):1: expected acceleration"), "\(result.error)")
+        #expect(result.error.contains("gyroscope (rotation rate) file"), "\(result.error)")
     }
 
     @Test func lenientSkipsBadRowsAndCountsThem() throws {

@@ -27,6 +27,81 @@ import Testing
         #expect(error.description == "empty.csv: expected a header line, found \(found)")
     }
 
+    // MARK: - Other sensors' files
+
+    @Test(arguments: [
+        "\"Time (s)\",\"X (rad/s)\",\"Y (rad/s)\",\"Z (rad/s)\"",
+        "\"Time (s)\"\t\"X (rad/s)\"\t\"Y (rad/s)\"\t\"Z (rad/s)\"",
+        "\"Time (s)\",\"Gyroscope x (rad/s)\",\"Gyroscope y (rad/s)\",\"Gyroscope z (rad/s)\",\"Absolute (rad/s)\"",
+        "t,gyro_x,gyro_y,gyro_z",
+        "time,x (deg/s),y (deg/s),z (deg/s)",
+    ])
+    func refusesAGyroscopeByItsHeader(header: String) throws {
+        let error = try #require(traceError(header + "\n0,0.1,0.2,0.3\n", source: "gyro.csv"))
+        #expect(error.kind == .notAcceleration)
+        #expect(error.line == 1)
+        #expect(error.column == 2)
+        let column = try #require(error.field)
+        #expect(
+            error.description
+                == "gyro.csv:1:2: expected acceleration, found a gyroscope (rotation rate) file: \"\(column)\"")
+    }
+
+    @Test(arguments: [TraceFormat.phyphox, .generic])
+    func refusesAGyroscopeReadAsAForcedFormat(_ format: TraceFormat) {
+        let header = "\"Time (s)\",\"Gyroscope x (rad/s)\",\"Gyroscope y (rad/s)\",\"Gyroscope z (rad/s)\""
+        #expect(traceError(header + "\n0,0,0,0\n", format: format)?.kind == .notAcceleration)
+    }
+
+    @Test func readsAccelerationBesideAGyroscope() throws {
+        let reading = try readTrace("t,ax,ay,az,gyro_x,gyro_y,gyro_z\n0,0,0,1,0.5,0.5,0.5\n")
+        #expect(reading.samples == [MotionSample(time: 0, acceleration: Vector3(0, 0, 1))])
+    }
+
+    @Test(arguments: ["ts,ax,ay,az,gyro_x,gyro_y,gyro_z", "when,Acceleration x (m/s^2),Gyroscope x (rad/s)"])
+    func blamesAnUnknownHeaderWithAccelerationBesideAGyroscopeOnItsColumns(header: String) {
+        // Acceleration is there: what is wrong is a column not found, not the sensor.
+        #expect(traceError(header + "\n0,0,0,1,0,0,0\n")?.kind == .unknownHeader)
+    }
+
+    @Test(arguments: [
+        ("exports/run 3/Gyroscope.csv", "a gyroscope (rotation rate) file"),
+        ("GyroscopeUncalibrated.csv", "a gyroscope (rotation rate) file"),
+        ("Magnetometer.csv", "a magnetometer (magnetic field) file"),
+        ("Gravity.csv", "a gravity-only file (the motion filtered out)"),
+    ])
+    func refusesSensorLoggerFilesOfOtherSensorsByName(source: String, sensor: String) throws {
+        // The very header of Sensor Logger's acceleration files: only the name tells.
+        let error = try #require(traceError("time,seconds_elapsed,z,y,x\n1,0,0.1,0.2,0.3\n", source: source))
+        #expect(error.kind == .notAcceleration)
+        #expect(error.line == 1)
+        #expect(error.column == nil)
+        let fileName = try #require(source.split(separator: "/").last)
+        #expect(
+            error.description
+                == "\(source):1: expected acceleration (Sensor Logger's TotalAcceleration.csv or Accelerometer.csv), "
+                + "found \(sensor): \"\(fileName)\"")
+    }
+
+    @Test func refusesSensorLoggerOrientationByName() {
+        let header = "time,seconds_elapsed,qz,qy,qx,qw,roll,pitch,yaw"
+        let error = traceError(header + "\n1,0,0,0,0,1,0,0,0\n", source: "Orientation.csv")
+        #expect(error?.kind == .notAcceleration)
+        #expect(error?.found == "an orientation (attitude) file: \"Orientation.csv\"")
+    }
+
+    @Test(arguments: ["gravity.csv", "Gyroscope.csv"])
+    func takesTheNameIntoAccountOnlyForSensorLogger(source: String) throws {
+        // A generic file, whatever it is called, is what its header says.
+        #expect(try readTrace("t,x,y,z\n0,0,0,1\n", source: source).samples.count == 1)
+    }
+
+    @Test(arguments: ["TotalAcceleration.csv", "Accelerometer.csv", "-"])
+    func readsSensorLoggerAccelerationWhateverItsFolderIsCalled(source: String) throws {
+        let path = source == "-" ? source : "Gyroscope test/" + source
+        #expect(try readTrace("time,seconds_elapsed,z,y,x\n1,0,9.8,0,0\n", source: path).samples.count == 1)
+    }
+
     // MARK: - Fields
 
     @Test func reportsANonNumberWithLineFieldAndName() throws {

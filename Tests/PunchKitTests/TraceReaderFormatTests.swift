@@ -233,18 +233,61 @@ private func restingRows(count: Int, timeScale: Double = 1, accelerationScale: D
         #expect(reading.samples.first?.acceleration == Vector3(1, 2, 3) / standardGravity)
     }
 
-    @Test(arguments: [("\t", TraceSeparator.tab), (";", .semicolon)])
-    func readsPhyphoxWithADecimalComma(separator: String, expected: TraceSeparator) throws {
-        let header = ["Time (s)", "Acceleration x (m/s^2)", "Acceleration y (m/s^2)", "Acceleration z (m/s^2)"]
-            .map { "\"\($0)\"" }.joined(separator: separator)
-        let row = ["9,364549000E-3", "-1,533477783E-1", "9,806650000E0", "0,000000000E0"].joined(separator: separator)
+    /// The header of phyphox's per-sensor export, the same for the "Acceleration with g" and
+    /// "Linear Acceleration" experiments.
+    private static let phyphoxPerSensorHeader = ["Time (s)", "X (m/s^2)", "Y (m/s^2)", "Z (m/s^2)"]
+
+    @Test(
+        arguments: [TraceSeparator.tab, .semicolon],
+        [
+            ["Time (s)", "Acceleration x (m/s^2)", "Acceleration y (m/s^2)", "Acceleration z (m/s^2)"],
+            phyphoxPerSensorHeader,
+        ])
+    func readsPhyphoxWithADecimalComma(separator: TraceSeparator, columns: [String]) throws {
+        let s = separator.rawValue
+        let header = columns.map { "\"\($0)\"" }.joined(separator: s)
+        let row = ["9,364549000E-3", "-1,533477783E-1", "9,806650000E0", "0,000000000E0"].joined(separator: s)
         let reading = try readTrace(header + "\n" + row + "\n")
         #expect(reading.summary.format == .phyphox)
-        #expect(reading.summary.separator == expected)
+        #expect(reading.summary.separator == separator)
+        #expect(reading.summary.gravityIncluded == true)
         #expect(
             reading.samples == [
                 MotionSample(time: 9.364549000e-3, acceleration: Vector3(-0.1533477783, 9.80665, 0) / standardGravity)
             ])
+    }
+
+    @Test func readsPhyphoxPerSensorExportAsPhyphoxWithGravityFromTheData() throws {
+        let header = Self.phyphoxPerSensorHeader.map { "\"\($0)\"" }.joined(separator: ",")
+        let text = header + "\n" + restingRows(count: 20, accelerationScale: standardGravity)
+        // A name that means "no gravity" in Sensor Logger: here only the data may tell.
+        let reading = try readTrace(text, source: "Accelerometer.csv")
+        #expect(reading.summary.format == .phyphox)
+        #expect(
+            reading.summary.columns == TraceColumns(time: "Time (s)", x: "X (m/s^2)", y: "Y (m/s^2)", z: "Z (m/s^2)"))
+        #expect(reading.summary.timeUnit == .seconds)
+        #expect(reading.summary.units == .metersPerSecondSquared)
+        #expect(!reading.summary.unitsFromData)
+        #expect(reading.summary.gravityIncluded == true)
+        let first = try #require(reading.samples.first)
+        #expect(isClose(first.acceleration.y, -0.99))
+    }
+
+    @Test func readsPhyphoxPerSensorLinearAccelerationAsWithoutGravity() throws {
+        // The "Linear Acceleration" experiment's export: the same header, resting near zero.
+        let header = Self.phyphoxPerSensorHeader.map { "\"\($0)\"" }.joined(separator: ",")
+        let text = header + "\n0.0E0,1.0E-1,-5.0E-2,2.0E-2\n1.0E-2,-2.0E-1,1.0E-1,0.0E0\n2.0E-2,5.0E-2,0.0E0,1.0E-1\n"
+        let reading = try readTrace(text)
+        #expect(reading.summary.format == .phyphox)
+        #expect(reading.summary.units == .metersPerSecondSquared)
+        #expect(reading.summary.gravityIncluded == false)
+        #expect(reading.samples.first?.acceleration == Vector3(0.1, -0.05, 0.02) / standardGravity)
+    }
+
+    @Test(arguments: ["time,x,y,z", "t (s),X (m/s^2),Y (m/s^2),Z (m/s^2)", "time (s),x (g),y (g),z (g)"])
+    func leavesHeadersThatAreNotPhyphoxsGeneric(header: String) throws {
+        // phyphox's per-sensor export is its time in seconds and bare axes in m/s²: nothing less.
+        #expect(try readTrace("\(header)\n0,0,0,1\n").summary.format == .generic)
     }
 
     @Test func skipsAndCountsPhyphoxRowsWithMissingValues() throws {
