@@ -150,7 +150,7 @@ func detectorBenchmarks() {
 // MARK: - Decision latency
 
 /// Per punch: the time `process(_:)` takes on the sample that decides it (p50, p99, max over
-/// thousands of punches), and how many samples after the stop's peak that sample comes.
+/// thousands of punches), and how many samples after the punch's time (its stop) that sample comes.
 func decisionLatencyBenchmarks() {
     let metrics = [PunchMetric.decisionLatency, PunchMetric.clockReadPair, PunchMetric.delayAfterPeak]
     for rate in [100.0, 400.0] {
@@ -188,7 +188,7 @@ struct DecisionTrace {
     struct Decision {
         /// The sample whose `process(_:)` returns the punch.
         var sampleIndex: Int
-        /// How many samples after the stop's peak it comes.
+        /// How many samples after the punch's time it comes.
         var samplesAfterPeak: Int
     }
 

@@ -96,8 +96,17 @@ struct Plot: ParsableCommand {
                 printError("\(trace): --from \(from) s is not before the trace's end, \(formatted(end, decimals: 2)) s")
                 throw Reported(status: .validationFailure)
             }
+            // The strength is the mean of the quarter second that ends at its sample: drawn at that
+            // quarter second's middle, as a punch's time is, its hump lines up with the punch.
+            let halfWindow = detectorOptions.configuration.strengthWindow / 2
+            var later = 0
+            let centred = times.indices.map { index in
+                while later + 1 < times.count && times[later] < times[index] + halfWindow { later += 1 }
+                return strengths[later]
+            }
             let plot = TracePlot(
-                title: trace == "-" ? "standard input" : trace, times: times, linear: linear, strengths: strengths, thresholds: thresholds,
+                title: trace == "-" ? "standard input" : String(trace.split(separator: "/").last ?? ""),
+                times: times, linear: linear, strengths: centred, thresholds: thresholds,
                 punches: punches, labels: labelList, range: (from ?? 0)...(to ?? max(end, from ?? 0)))
             let svg = plot.svg()
             let sink = try destination == "-" ? FileSink.standardOutput : FileSink(path: destination)
