@@ -89,9 +89,9 @@ struct Play: ParsableCommand {
             punches = try sensorSource.map { try PunchFeed.open($0, detector: detectorOptions.configuration) }
         } catch let error as Reported {
             throw error.status
-        } catch {
-            printError("\(error)")
-            throw ExitCode.failure
+        } catch let failure as PlayFailure {
+            printError("\(failure)")
+            throw failure.status
         }
         // Trapped before the terminal goes raw, so that no moment is left where Ctrl-C kills the
         // process with the terminal still raw.
@@ -106,7 +106,7 @@ struct Play: ParsableCommand {
         }
         let player = PlayerSession(
             address: address, credentials: Credentials(username: user, password: password), punches: punches,
-            output: output)
+            output: output, mode: script ? .script : .screen)
         let input = Task.detached {
             if script {
                 await readScript(into: player)
@@ -127,8 +127,8 @@ struct Play: ParsableCommand {
         input.cancel()
         output.finish()
         if let failure = await player.failure {
-            printError(failure)
-            throw ExitCode.failure
+            printError("\(failure)")
+            throw failure.status
         }
     }
 

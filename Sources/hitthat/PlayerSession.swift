@@ -1,5 +1,29 @@
+import ArgumentParser
 import FightEngine
 import FightServer
+
+// MARK: - PlayFailure
+
+/// Why `hitthat play` gave up: what to tell the player, and the exit status.
+struct PlayFailure: Error, CustomStringConvertible {
+    var description: String
+    var status: ExitCode
+
+    init(_ description: String, status: ExitCode = .failure) {
+        self.description = description
+        self.status = status
+    }
+
+    /// A sensor that could not be opened or read: a trace's problem is data (65, as `detect`
+    /// exits), a device's or raw events' is not (1, as `listen` exits).
+    init(sensor error: any Error) {
+        switch error {
+        case let failure as PlayFailure: self = failure
+        case let trace as TraceInputError: self.init(trace.description, status: .dataError)
+        default: self.init("\(error)")
+        }
+    }
+}
 
 // MARK: - PlayerSession
 
@@ -10,6 +34,17 @@ actor PlayerSession {
     let credentials: Credentials
     let punches: PunchFeed?
     let output: any PlayOutput
+    let mode: Mode
+
+    /// Who plays, which decides what a failure does.
+    enum Mode {
+        /// A program: a sensor that fails ends the session with an error, since nobody is there
+        /// to punch with the keys instead.
+        case script
+        /// A person at the full screen: the failure is shown, and the session goes on with the
+        /// keys until they quit.
+        case screen
+    }
 
     private var session: Session?
     private var client: FightClient?
@@ -32,14 +67,17 @@ actor PlayerSession {
     private var turnStarts = TurnStarts<ContinuousClock.Instant>()
     private var inputOver = false
     private var quitting = false
-    /// Why the session gave up, for the exit status.
-    private(set) var failure: String?
+    /// Why the session failed, for the message and the exit status.
+    private(set) var failure: PlayFailure?
 
-    init(address: ServerAddress, credentials: Credentials, punches: PunchFeed?, output: any PlayOutput) {
+    init(
+        address: ServerAddress, credentials: Credentials, punches: PunchFeed?, output: any PlayOutput, mode: Mode
+    ) {
         self.address = address
         self.credentials = credentials
         self.punches = punches
         self.output = output
+        self.mode = mode
     }
 
     var me: Int64? { session?.fighter.id }
@@ -49,6 +87,11 @@ actor PlayerSession {
     /// Connects, and reconnects with backoff whenever the server goes away, until the player quits
     /// or (in a script) input ended and every fight is over.
     func run() async {
+        if let punches {
+            Task {
+                if let failure = await punches.stopped() { await self.sensorFailed(failure) }
+            }
+        }
         var backoff = Duration.milliseconds(250)
         while !isFinished {
             do {
@@ -64,7 +107,7 @@ actor PlayerSession {
                 }
             } catch let error as ProtocolError {
                 // The server refused the login itself: retrying cannot help.
-                failure = "\(credentials.username): \(error.message)"
+                failure = PlayFailure("\(credentials.username): \(error.message)")
                 quitting = true
             } catch {
                 output.note("\(error)")
@@ -281,7 +324,7 @@ actor PlayerSession {
         punching = (fight.id, fight.lastSequence)
         Task {
             guard let punch = await punches.next(since: turnSeen) else {
-                self.sensorEnded()
+                await self.sensorEnded()
                 return
             }
             await self.throwPunch(punch, in: fight.id, after: fight.lastSequence)
@@ -302,7 +345,19 @@ actor PlayerSession {
         }
     }
 
+    /// The sensor has no more punches: said, unless it failed (`sensorFailed` says that).
     private func sensorEnded() {
-        output.note(punches?.failureReason.map { "the sensor stopped: \($0)" } ?? "the sensor has no more punches")
+        if punches?.failureReason == nil { output.note("the sensor has no more punches") }
+    }
+
+    /// A sensor that failed is an error: shown at once, and the exit status. A script, which can
+    /// no longer punch, ends; a person can still punch with the keys, or quit.
+    private func sensorFailed(_ reason: PlayFailure) async {
+        failure = reason
+        output.note("the sensor failed: \(reason)")
+        if mode == .script {
+            quitting = true
+            await client?.close()
+        }
     }
 }
