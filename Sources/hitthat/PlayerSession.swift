@@ -38,11 +38,11 @@ actor PlayerSession {
 
     /// Who plays, which decides what a failure does.
     enum Mode {
-        /// A program: a sensor that fails ends the session with an error, since nobody is there
-        /// to punch with the keys instead.
+        /// A program: a server that cannot be reached at first, or a sensor that fails, ends the
+        /// session with an error, since nobody is there to wait for it to come back.
         case script
-        /// A person at the full screen: the failure is shown, and the session goes on with the
-        /// keys until they quit.
+        /// A person at the full screen: the failure is shown, and the session keeps trying (a
+        /// server) or goes on with the keys (a sensor) until they quit.
         case screen
     }
 
@@ -67,6 +67,10 @@ actor PlayerSession {
     private var turnStarts = TurnStarts<ContinuousClock.Instant>()
     private var inputOver = false
     private var quitting = false
+    /// Whether the server said `welcome` once: after that, a lost connection is the server gone.
+    private var everWelcomed = false
+    /// The wait between connection attempts, which quitting cuts short.
+    private var backoffWait: Task<Void, Never>?
     /// Why the session failed, for the message and the exit status.
     private(set) var failure: PlayFailure?
 
@@ -93,12 +97,16 @@ actor PlayerSession {
             }
         }
         var backoff = Duration.milliseconds(250)
+        var unreachableShown = false
         while !isFinished {
+            var unreachable: ConnectionError?
             do {
                 let session = try await signedIn()
                 let client = try await FightClient.connect(session, to: address)
                 self.client = client
                 backoff = .milliseconds(250)
+                if unreachableShown { output.note("") }
+                unreachableShown = false
                 output.status("connected to \(address) as \(session.fighter.username)")
                 try await send(.hello)
                 for try await text in client.texts {
@@ -110,7 +118,8 @@ actor PlayerSession {
                 failure = PlayFailure("\(credentials.username): \(error.message)")
                 quitting = true
             } catch {
-                output.note("\(error)")
+                unreachable = ConnectionError(unreachable: address, error)
+                if unreachable == nil { output.note("\(error)") }
             }
             await client?.close()
             client = nil
@@ -118,8 +127,23 @@ actor PlayerSession {
             pending.removeAll()
             punching = nil
             if isFinished { break }
-            output.status("server gone; retrying in \(backoff)")
-            try? await Task.sleep(for: backoff)
+            if let unreachable, !everWelcomed {
+                // Never connected: the address is wrong or the server is not up.
+                if mode == .script {
+                    failure = PlayFailure(unreachable.description)
+                    break
+                }
+                // The reason on a line of its own: with the status it would not fit 80 columns.
+                output.note(unreachable.description)
+                unreachableShown = true
+                output.status("could not connect; retrying in \(backoff)")
+            } else {
+                output.status("server gone; retrying in \(backoff)")
+            }
+            let wait = Task<Void, Never> { [backoff] in try? await Task.sleep(for: backoff) }
+            backoffWait = wait
+            await wait.value
+            backoffWait = nil
             backoff = min(backoff * 2, .seconds(8))
         }
     }
@@ -187,8 +211,7 @@ actor PlayerSession {
         do {
             switch try await ScriptCommand(line, session: self) {
             case .quit:
-                quitting = true
-                await client?.close()
+                await quit()
                 return false
             case .request(let request):
                 try await send(.request(request))
@@ -203,6 +226,13 @@ actor PlayerSession {
             output.note("could not send: \(error)")
         }
         return true
+    }
+
+    /// Stops the session at once, cutting short a wait between connection attempts.
+    func quit() async {
+        quitting = true
+        backoffWait?.cancel()
+        await client?.close()
     }
 
     /// Standard input ended: finish when the fights do.
@@ -251,6 +281,7 @@ actor PlayerSession {
         switch message.body {
         case .welcome(let welcome):
             welcomed = true
+            everWelcomed = true
             Task { await self.flushQueue() }
             for need in follower.catchUp(openFights: welcome.openFights) {
                 if let request = need.request { self.request(request) }
@@ -355,9 +386,6 @@ actor PlayerSession {
     private func sensorFailed(_ reason: PlayFailure) async {
         failure = reason
         output.note("the sensor failed: \(reason)")
-        if mode == .script {
-            quitting = true
-            await client?.close()
-        }
+        if mode == .script { await quit() }
     }
 }

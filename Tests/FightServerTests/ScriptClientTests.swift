@@ -251,4 +251,15 @@ import Testing
         #expect(player.errorOutput.contains { $0.contains("\(fifo):3:") }, "\(player.errorOutput)")
     }
 
+    /// A server that is not there is an error that says so, not a note and exit status 0.
+    @Test func anUnreachableServerIsAnErrorThatSaysSo() async throws {
+        let port = try Self.closedPort()
+        let player = try Self.play("alice", port: port)
+        player.send("profile")
+        #expect(try await player.exitStatus() == 1)
+        #expect(
+            player.errorOutput.contains("cannot reach the server at 127.0.0.1:\(port): connection refused"),
+            "\(player.errorOutput)")
+        #expect(!player.errorOutput.contains { $0.hasPrefix("note:") }, "\(player.errorOutput)")
+    }
 }
