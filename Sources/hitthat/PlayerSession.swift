@@ -46,6 +46,9 @@ actor PlayerSession {
         case screen
     }
 
+    /// How long a script's `quit` waits for the replies to what it sent.
+    static let quitWait = Duration.seconds(5)
+
     private var session: Session?
     private var client: FightClient?
     private(set) var follower = FightFollower()
@@ -71,6 +74,8 @@ actor PlayerSession {
     private var everWelcomed = false
     /// The wait between connection attempts, which quitting cuts short.
     private var backoffWait: Task<Void, Never>?
+    /// Whether `run()` returned: nothing more will be sent or received.
+    private var ended = false
     /// Why the session failed, for the message and the exit status.
     private(set) var failure: PlayFailure?
 
@@ -91,6 +96,7 @@ actor PlayerSession {
     /// Connects, and reconnects with backoff whenever the server goes away, until the player quits
     /// or (in a script) input ended and every fight is over.
     func run() async {
+        defer { ended = true }
         if let punches {
             Task {
                 if let failure = await punches.stopped() { await self.sensorFailed(failure) }
@@ -203,7 +209,13 @@ actor PlayerSession {
     private func flushQueue() async {
         let waiting = queued
         queued.removeAll()
-        for message in waiting { try? await send(message) }
+        // On their way until written, so that neither the end of a script nor its `quit` comes
+        // between two of them.
+        sending += waiting.count
+        for message in waiting {
+            try? await send(message)
+            await sent()
+        }
     }
 
     /// Acts on one line of a script. `false` when the player quit.
@@ -211,7 +223,7 @@ actor PlayerSession {
         do {
             switch try await ScriptCommand(line, session: self) {
             case .quit:
-                await quit()
+                await quit(waitingForReplies: mode == .script)
                 return false
             case .request(let request):
                 try await send(.request(request))
@@ -228,8 +240,16 @@ actor PlayerSession {
         return true
     }
 
-    /// Stops the session at once, cutting short a wait between connection attempts.
-    func quit() async {
+    /// Stops the session. A script's `quit` first waits (up to `quitWait`) for the replies to what
+    /// it sent, and for what it queued while connecting to be sent: a program that asked and quit
+    /// wants the answers. A person's `q`, and a signal, stop at once.
+    func quit(waitingForReplies: Bool) async {
+        if waitingForReplies {
+            let deadline = ContinuousClock.now + Self.quitWait
+            while !ended, !pending.isEmpty || !queued.isEmpty || sending > 0, ContinuousClock.now < deadline {
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+        }
         quitting = true
         backoffWait?.cancel()
         await client?.close()
@@ -386,6 +406,6 @@ actor PlayerSession {
     private func sensorFailed(_ reason: PlayFailure) async {
         failure = reason
         output.note("the sensor failed: \(reason)")
-        if mode == .script { await quit() }
+        if mode == .script { await quit(waitingForReplies: true) }
     }
 }

@@ -262,4 +262,17 @@ import Testing
             "\(player.errorOutput)")
         #expect(!player.errorOutput.contains { $0.hasPrefix("note:") }, "\(player.errorOutput)")
     }
+
+    /// `quit` right after a command (before the client has even connected) still gets its reply.
+    @Test func quitWaitsForTheRepliesToWhatWasSent() async throws {
+        let (server, port) = try await Self.serve(database: try TestServer.temporaryDatabase())
+        defer { server.kill(SIGTERM) }
+        let player = try Self.play("alice", port: port)
+        player.send("profile")
+        player.send("quit")
+        player.endInput()
+        #expect(try await player.exitStatus() == 0)
+        let profiles = player.messages.filter { if case .profile = $0.body { true } else { false } }
+        #expect(profiles.count == 1, "\(player.output)")
+    }
 }
