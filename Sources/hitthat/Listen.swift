@@ -38,7 +38,8 @@ struct Listen: ParsableCommand {
         switch (node, evemu) {
         case (nil, nil):
             throw ValidationError(
-                "Give what to read: a node (/dev/input/eventN or jsN), - for raw events on standard input, or --evemu FILE.")
+                "Give what to read: a node (/dev/input/eventN or jsN), - for raw events on standard input, or --evemu FILE."
+            )
         case (.some, .some):
             throw ValidationError("Give a node (or -) or --evemu FILE, not both.")
         default:

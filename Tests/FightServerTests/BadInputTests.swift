@@ -33,8 +33,16 @@ import Testing
         }
         // Text with a readable ref, however wrong the rest: the error carries the ref.
         let referenced: [(ref: Int, text: String, code: ProtocolError.Code)] = [
-            (950, #"{"type":"punch","v":1,"ref":950,"token":"\#(alice.token)","fight":\#(fight),"kind":"jab","damage":"10","after":2}"#, .invalid),
-            (951, #"{"type":"punch","v":1,"ref":951,"token":"\#(alice.token)","fight":\#(fight),"kind":"kick","damage":10,"after":2}"#, .invalid),
+            (
+                950,
+                #"{"type":"punch","v":1,"ref":950,"token":"\#(alice.token)","fight":\#(fight),"kind":"jab","damage":"10","after":2}"#,
+                .invalid
+            ),
+            (
+                951,
+                #"{"type":"punch","v":1,"ref":951,"token":"\#(alice.token)","fight":\#(fight),"kind":"kick","damage":10,"after":2}"#,
+                .invalid
+            ),
             (952, #"{"type":"hello","v":2,"ref":952,"token":"\#(alice.token)"}"#, .unsupportedVersion),
             (953, #"{"type":"challenge","v":1,"ref":953,"token":"\#(alice.token)"}"#, .invalid),
         ]

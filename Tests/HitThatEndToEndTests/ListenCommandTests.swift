@@ -99,7 +99,8 @@ import Testing
         #expect(toFile.status == 0)
         #expect(toFile.output.isEmpty)
         #expect(toFile.error.hasPrefix("simulate: 5 punches, "), "\(toFile.error)")
-        #expect(toFile.error.contains("written to \(trace); labels in \(directory.path)/s.labels.csv"), "\(toFile.error)")
+        #expect(
+            toFile.error.contains("written to \(trace); labels in \(directory.path)/s.labels.csv"), "\(toFile.error)")
 
         let toStandardOutput = try hitthat(["simulate", "--seed", "3", "--punches", "5"])
         #expect(toStandardOutput.status == 0)

@@ -26,9 +26,8 @@ struct ClientSession {
     /// Handles one text message; replies go to the outbox.
     mutating func receive(_ text: String) async {
         guard limiter.allow() else {
-            return reply(
-                MessageCodec.errorReply(
-                    ProtocolError(.rateLimited, "more than \(limiter.perSecond) messages a second; slow down"), to: text))
+            let error = ProtocolError(.rateLimited, "more than \(limiter.perSecond) messages a second; slow down")
+            return reply(MessageCodec.errorReply(error, to: text))
         }
         let message: ClientMessage
         do {
