@@ -35,8 +35,15 @@ struct Listen: ParsableCommand {
     @OptionGroup var detectorOptions: DetectorOptions
 
     func validate() throws {
-        guard (node == nil) != (evemu == nil) else {
+        switch (node, evemu) {
+        case (nil, nil):
+            throw ValidationError(
+                "Give what to read: a node (/dev/input/eventN or jsN), - for raw events on standard input, or --evemu FILE."
+            )
+        case (.some, .some):
             throw ValidationError("Give a node (or -) or --evemu FILE, not both.")
+        default:
+            break
         }
     }
 

@@ -29,7 +29,9 @@ struct Play: ParsableCommand {
             move LAT LON, next, back, challenge ID, accept ID, decline ID, quick, leave, \
             punch [FIGHT] KIND [DAMAGE], jab, uppercut, hook, forfeit [FIGHT], fight ID, replay ID AFTER, \
             history, stats [ID], quit, or a raw JSON message), and every message from the server as \
-            one JSON line on standard output. At the end of input it waits for its fights to end.
+            one JSON line on standard output. quit waits (up to 5 s) for the replies to what was \
+            sent; at the end of input it waits for its fights to end. A server that cannot be \
+            reached is an error (exit status 1); a sensor that cannot be read exits as detect does (65).
             """
     )
 
@@ -89,9 +91,9 @@ struct Play: ParsableCommand {
             punches = try sensorSource.map { try PunchFeed.open($0, detector: detectorOptions.configuration) }
         } catch let error as Reported {
             throw error.status
-        } catch {
-            printError("\(error)")
-            throw ExitCode.failure
+        } catch let failure as PlayFailure {
+            printError("\(failure)")
+            throw failure.status
         }
         // Trapped before the terminal goes raw, so that no moment is left where Ctrl-C kills the
         // process with the terminal still raw.
@@ -106,7 +108,7 @@ struct Play: ParsableCommand {
         }
         let player = PlayerSession(
             address: address, credentials: Credentials(username: user, password: password), punches: punches,
-            output: output)
+            output: output, mode: script ? .script : .screen)
         let input = Task.detached {
             if script {
                 await readScript(into: player)
@@ -117,7 +119,7 @@ struct Play: ParsableCommand {
         let session = Task { await player.run() }
         let interrupt = Task {
             for await _ in signals {
-                _ = await player.perform("quit")
+                await player.quit(waitingForReplies: false)
                 session.cancel()  // ends a wait between reconnections at once
                 return
             }
@@ -127,8 +129,8 @@ struct Play: ParsableCommand {
         input.cancel()
         output.finish()
         if let failure = await player.failure {
-            printError(failure)
-            throw ExitCode.failure
+            printError("\(failure)")
+            throw failure.status
         }
     }
 

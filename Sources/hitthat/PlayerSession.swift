@@ -1,5 +1,29 @@
+import ArgumentParser
 import FightEngine
 import FightServer
+
+// MARK: - PlayFailure
+
+/// Why `hitthat play` gave up: what to tell the player, and the exit status.
+struct PlayFailure: Error, CustomStringConvertible {
+    var description: String
+    var status: ExitCode
+
+    init(_ description: String, status: ExitCode = .failure) {
+        self.description = description
+        self.status = status
+    }
+
+    /// A sensor that could not be opened or read: a trace's problem is data (65, as `detect`
+    /// exits), a device's or raw events' is not (1, as `listen` exits).
+    init(sensor error: any Error) {
+        switch error {
+        case let failure as PlayFailure: self = failure
+        case let trace as TraceInputError: self.init(trace.description, status: .dataError)
+        default: self.init("\(error)")
+        }
+    }
+}
 
 // MARK: - PlayerSession
 
@@ -10,6 +34,20 @@ actor PlayerSession {
     let credentials: Credentials
     let punches: PunchFeed?
     let output: any PlayOutput
+    let mode: Mode
+
+    /// Who plays, which decides what a failure does.
+    enum Mode {
+        /// A program: a server that cannot be reached at first, or a sensor that fails, ends the
+        /// session with an error, since nobody is there to wait for it to come back.
+        case script
+        /// A person at the full screen: the failure is shown, and the session keeps trying (a
+        /// server) or goes on with the keys (a sensor) until they quit.
+        case screen
+    }
+
+    /// How long a script's `quit` waits for the replies to what it sent.
+    static let quitWait = Duration.seconds(5)
 
     private var session: Session?
     private var client: FightClient?
@@ -32,14 +70,23 @@ actor PlayerSession {
     private var turnStarts = TurnStarts<ContinuousClock.Instant>()
     private var inputOver = false
     private var quitting = false
-    /// Why the session gave up, for the exit status.
-    private(set) var failure: String?
+    /// Whether the server said `welcome` once: after that, a lost connection is the server gone.
+    private var everWelcomed = false
+    /// The wait between connection attempts, which quitting cuts short.
+    private var backoffWait: Task<Void, Never>?
+    /// Whether `run()` returned: nothing more will be sent or received.
+    private var ended = false
+    /// Why the session failed, for the message and the exit status.
+    private(set) var failure: PlayFailure?
 
-    init(address: ServerAddress, credentials: Credentials, punches: PunchFeed?, output: any PlayOutput) {
+    init(
+        address: ServerAddress, credentials: Credentials, punches: PunchFeed?, output: any PlayOutput, mode: Mode
+    ) {
         self.address = address
         self.credentials = credentials
         self.punches = punches
         self.output = output
+        self.mode = mode
     }
 
     var me: Int64? { session?.fighter.id }
@@ -49,13 +96,23 @@ actor PlayerSession {
     /// Connects, and reconnects with backoff whenever the server goes away, until the player quits
     /// or (in a script) input ended and every fight is over.
     func run() async {
+        defer { ended = true }
+        if let punches {
+            Task {
+                if let failure = await punches.stopped() { await self.sensorFailed(failure) }
+            }
+        }
         var backoff = Duration.milliseconds(250)
+        var unreachableShown = false
         while !isFinished {
+            var unreachable: ConnectionError?
             do {
                 let session = try await signedIn()
                 let client = try await FightClient.connect(session, to: address)
                 self.client = client
                 backoff = .milliseconds(250)
+                if unreachableShown { output.note("") }
+                unreachableShown = false
                 output.status("connected to \(address) as \(session.fighter.username)")
                 try await send(.hello)
                 for try await text in client.texts {
@@ -64,10 +121,11 @@ actor PlayerSession {
                 }
             } catch let error as ProtocolError {
                 // The server refused the login itself: retrying cannot help.
-                failure = "\(credentials.username): \(error.message)"
+                failure = PlayFailure("\(credentials.username): \(error.message)")
                 quitting = true
             } catch {
-                output.note("\(error)")
+                unreachable = ConnectionError(unreachable: address, error)
+                if unreachable == nil { output.note("\(error)") }
             }
             await client?.close()
             client = nil
@@ -75,8 +133,23 @@ actor PlayerSession {
             pending.removeAll()
             punching = nil
             if isFinished { break }
-            output.status("server gone; retrying in \(backoff)")
-            try? await Task.sleep(for: backoff)
+            if let unreachable, !everWelcomed {
+                // Never connected: the address is wrong or the server is not up.
+                if mode == .script {
+                    failure = PlayFailure(unreachable.description)
+                    break
+                }
+                // The reason on a line of its own: with the status it would not fit 80 columns.
+                output.note(unreachable.description)
+                unreachableShown = true
+                output.status("could not connect; retrying in \(backoff)")
+            } else {
+                output.status("server gone; retrying in \(backoff)")
+            }
+            let wait = Task<Void, Never> { [backoff] in try? await Task.sleep(for: backoff) }
+            backoffWait = wait
+            await wait.value
+            backoffWait = nil
             backoff = min(backoff * 2, .seconds(8))
         }
     }
@@ -136,7 +209,13 @@ actor PlayerSession {
     private func flushQueue() async {
         let waiting = queued
         queued.removeAll()
-        for message in waiting { try? await send(message) }
+        // On their way until written, so that neither the end of a script nor its `quit` comes
+        // between two of them.
+        sending += waiting.count
+        for message in waiting {
+            try? await send(message)
+            await sent()
+        }
     }
 
     /// Acts on one line of a script. `false` when the player quit.
@@ -144,8 +223,7 @@ actor PlayerSession {
         do {
             switch try await ScriptCommand(line, session: self) {
             case .quit:
-                quitting = true
-                await client?.close()
+                await quit(waitingForReplies: mode == .script)
                 return false
             case .request(let request):
                 try await send(.request(request))
@@ -160,6 +238,21 @@ actor PlayerSession {
             output.note("could not send: \(error)")
         }
         return true
+    }
+
+    /// Stops the session. A script's `quit` first waits (up to `quitWait`) for the replies to what
+    /// it sent, and for what it queued while connecting to be sent: a program that asked and quit
+    /// wants the answers. A person's `q`, and a signal, stop at once.
+    func quit(waitingForReplies: Bool) async {
+        if waitingForReplies {
+            let deadline = ContinuousClock.now + Self.quitWait
+            while !ended, !pending.isEmpty || !queued.isEmpty || sending > 0, ContinuousClock.now < deadline {
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        quitting = true
+        backoffWait?.cancel()
+        await client?.close()
     }
 
     /// Standard input ended: finish when the fights do.
@@ -208,6 +301,7 @@ actor PlayerSession {
         switch message.body {
         case .welcome(let welcome):
             welcomed = true
+            everWelcomed = true
             Task { await self.flushQueue() }
             for need in follower.catchUp(openFights: welcome.openFights) {
                 if let request = need.request { self.request(request) }
@@ -281,7 +375,7 @@ actor PlayerSession {
         punching = (fight.id, fight.lastSequence)
         Task {
             guard let punch = await punches.next(since: turnSeen) else {
-                self.sensorEnded()
+                await self.sensorEnded()
                 return
             }
             await self.throwPunch(punch, in: fight.id, after: fight.lastSequence)
@@ -302,7 +396,16 @@ actor PlayerSession {
         }
     }
 
+    /// The sensor has no more punches: said, unless it failed (`sensorFailed` says that).
     private func sensorEnded() {
-        output.note(punches?.failureReason.map { "the sensor stopped: \($0)" } ?? "the sensor has no more punches")
+        if punches?.failureReason == nil { output.note("the sensor has no more punches") }
+    }
+
+    /// A sensor that failed is an error: shown at once, and the exit status. A script, which can
+    /// no longer punch, ends; a person can still punch with the keys, or quit.
+    private func sensorFailed(_ reason: PlayFailure) async {
+        failure = reason
+        output.note("the sensor failed: \(reason)")
+        if mode == .script { await quit(waitingForReplies: true) }
     }
 }

@@ -28,13 +28,22 @@ final class PunchFeed: Sendable {
     private let isLive: Bool
     private let punches: AsyncStream<DetectedPunch>
     private let iterator: IteratorBox
-    /// Why the source stopped, when it failed (a device unplugged), for the view.
-    private let failure = NIOLockedValueBox<String?>(nil)
+    /// Why the source stopped, when it failed (a device unplugged, a malformed pipe), for the view.
+    private let failure = NIOLockedValueBox<PlayFailure?>(nil)
+    /// Gets the failure, if any, once the source has stopped: `stopped()` waits on it.
+    private let stops = AsyncStream.makeStream(of: PlayFailure.self)
 
     private init(punches: AsyncStream<DetectedPunch>, isLive: Bool) {
         self.isLive = isLive
         self.punches = punches
         iterator = IteratorBox(punches.makeAsyncIterator())
+    }
+
+    /// Waits until the source has stopped, and returns why when it failed; `nil` when it just
+    /// ended. For one caller: the session, which shows a failure at once, not at the next turn.
+    func stopped() async -> PlayFailure? {
+        for await failure in stops.stream { return failure }
+        return nil
     }
 
     /// The next punch, from a live source one detected at `start` or later; `nil` when the sensor
@@ -47,7 +56,7 @@ final class PunchFeed: Sendable {
     }
 
     /// Why the sensor stopped, when it failed rather than ended.
-    var failureReason: String? { failure.withLockedValue { $0 } }
+    var failureReason: PlayFailure? { failure.withLockedValue { $0 } }
 
     /// Where a sensor's punches come from.
     enum Source {
@@ -57,49 +66,75 @@ final class PunchFeed: Sendable {
         case motion(String, rawEvents: Bool, MotionSourceOptions)
     }
 
-    /// Opens `source` now (so that a missing file or device fails at once) and reads it on a
-    /// thread of its own.
+    /// Opens `source` now, so that a missing file or device fails before the client connects. A
+    /// recording is read whole now too (a malformed one fails as `detect` fails on it); a live
+    /// source is read on a thread of its own as it comes.
+    ///
+    /// - Throws: `PlayFailure` saying what is wrong: for a trace as `detect` says it (exit status
+    ///   65), for a device or raw events as `listen` does; `Reported` when already said.
     static func open(_ source: Source, detector configuration: DetectorConfiguration) throws -> PunchFeed {
         let samples: (_ body: (MotionSample) -> Void) throws -> Void
         let live: Bool
-        switch source {
-        case .trace(let path, let options):
-            live = !isRegularFile(path)
-            // readTrace prints what is wrong with a malformed trace; the feed then just ends.
-            samples = { body in _ = try readTrace(path, options: options, body) }
-        case .motion(let path, let rawEvents, let options):
-            live = !rawEvents || !isRegularFile(path)
-            // Only the reading thread touches the reader once it is open.
-            nonisolated(unsafe) var reader = try options.open(path, rawEvents: rawEvents)
-            samples = { body in
-                while let frame = try reader.nextFrame() { body(MotionSample(frame)) }
+        do {
+            switch source {
+            case .trace(let path, let options):
+                live = !isRegularFile(path)
+                let descriptor = try openTrace(path)
+                samples = { body in
+                    defer { if descriptor != STDIN_FILENO { close(descriptor) } }
+                    _ = try readTrace(from: descriptor, path: path, options: options, body)
+                }
+            case .motion(let path, let rawEvents, let options):
+                live = !rawEvents || !isRegularFile(path)
+                // Only the reading thread touches the reader once it is open.
+                nonisolated(unsafe) var reader = try options.open(path, rawEvents: rawEvents)
+                samples = { body in
+                    while let frame = try reader.nextFrame() { body(MotionSample(frame)) }
+                }
             }
+        } catch let reported as Reported {
+            throw reported
+        } catch {
+            throw PlayFailure(sensor: error)
         }
         // A live source keeps its latest punch: the turn may have begun an instant before the
         // session starts to wait, and `next(since:)` drops it if it came before the turn.
         let (stream, continuation) = AsyncStream.makeStream(
             of: DetectedPunch.self, bufferingPolicy: live ? .bufferingNewest(1) : .unbounded)
         let feed = PunchFeed(punches: stream, isLive: live)
-        @Sendable func yield(_ punch: Punch) {
-            guard let kind = PunchType(rawValue: punch.kind.rawValue) else { return }
-            continuation.yield(
-                DetectedPunch(
-                    kind: kind, damage: min(punch.damage, ProtocolLimits.maxDamage), detectedAt: .now))
-        }
         nonisolated(unsafe) let read = samples
-        Thread.detachNewThread {
+        @Sendable func detect() throws {
             var detector = PunchDetector(configuration: configuration)
+            func yield(_ punch: Punch) {
+                guard let kind = PunchType(rawValue: punch.kind.rawValue) else { return }
+                continuation.yield(
+                    DetectedPunch(
+                        kind: kind, damage: min(punch.damage, ProtocolLimits.maxDamage), detectedAt: .now))
+            }
+            try read { sample in
+                if let punch = detector.process(sample) { yield(punch) }
+            }
+            if let punch = detector.finish() { yield(punch) }
+        }
+        guard live else {
+            defer {
+                continuation.finish()
+                feed.stops.continuation.finish()
+            }
+            do { try detect() } catch { throw PlayFailure(sensor: error) }
+            return feed
+        }
+        Thread.detachNewThread {
             do {
-                try read { sample in
-                    if let punch = detector.process(sample) { yield(punch) }
-                }
-                if let punch = detector.finish() { yield(punch) }
-            } catch is Reported {
-                // Already explained on standard error.
+                try detect()
             } catch {
-                feed.failure.withLockedValue { $0 = "\(error)" }
+                // Set before the punches end, so that whoever sees them end can tell why.
+                let failure = PlayFailure(sensor: error)
+                feed.failure.withLockedValue { $0 = failure }
+                feed.stops.continuation.yield(failure)
             }
             continuation.finish()
+            feed.stops.continuation.finish()
         }
         return feed
     }

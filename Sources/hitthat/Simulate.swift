@@ -93,44 +93,60 @@ struct Simulate: ParsableCommand {
         let plan = SessionPlan(seed: seed, punchCount: punches, kinds: kinds, hand: hand, sensor: sensor, grip: grip)
 
         let sink = try output.map { try FileSink(path: $0) } ?? FileSink.standardOutput
+        let written: Written
         switch format {
-        case .evemu: try writeEvemu(plan.samples, to: sink)
-        case .inputEvents: try writeEvents(plan.samples, to: sink)
-        default: try writeTrace(plan.samples, to: sink)
+        case .evemu: written = try writeEvemu(plan.samples, to: sink)
+        case .inputEvents: written = try writeEvents(plan.samples, to: sink)
+        default: written = try writeTrace(plan.samples, to: sink)
         }
+        // Said on standard error, so that a trace on standard output stays clean, and so that
+        // labels left out are not a surprise.
+        var summary =
+            "simulate: \(plan.labels.count) punches, \(written.samples) samples (\(formatted(written.seconds, decimals: 1)) s) written to \(output ?? "standard output")"
         if let output {
             let labels = PunchLabel.labelsPath(forTrace: output)
             try FileSink(path: labels).write(PunchLabel.formatLabels(plan.labels))
+            summary += "; labels in \(labels)"
+        } else {
+            summary += "; labels not written: give --output FILE to have them beside the trace"
         }
+        printError(summary)
+    }
+
+    /// How much a session came to.
+    private struct Written {
+        var samples = 0
+        /// The last sample's time.
+        var seconds = 0.0
     }
 
     // MARK: - Writing
 
-    private func writeTrace(_ samples: SampledSession, to sink: FileSink) throws {
+    private func writeTrace(_ samples: SampledSession, to sink: FileSink) throws -> Written {
         let writer = TraceWriter(try style())
         var header = ""
         writer.appendHeader(to: &header)
         var row = ""
-        try stream(samples, to: sink, startingWith: Array(header.utf8)) { sample, bytes in
+        return try stream(samples, to: sink, startingWith: Array(header.utf8)) { sample, bytes in
             row.removeAll(keepingCapacity: true)
             writer.appendRow(sample, to: &row)
             bytes += row.utf8
         }
     }
 
-    private func writeEvemu(_ samples: SampledSession, to sink: FileSink) throws {
+    private func writeEvemu(_ samples: SampledSession, to sink: FileSink) throws -> Written {
         let header = EvemuRecording.header(
             for: SimulatedInputDevice.description(unitsPerG: scale), codes: SimulatedInputDevice.codes)
         var encoder = InputEventEncoder(unitsPerG: Double(scale))
-        try stream(samples, to: sink, startingWith: Array(header.utf8)) { sample, bytes in
+        return try stream(samples, to: sink, startingWith: Array(header.utf8)) { sample, bytes in
             for event in encoder.events(for: sample) { bytes += (event.evemuLine + "\n").utf8 }
         }
     }
 
-    private func writeEvents(_ samples: SampledSession, to sink: FileSink) throws {
+    private func writeEvents(_ samples: SampledSession, to sink: FileSink) throws -> Written {
         let layout = InputEventLayout(eventSize: eventSize) ?? .native
         var encoder = InputEventEncoder(unitsPerG: Double(scale))
-        try stream(samples, to: sink, startingWith: []) { sample, bytes in
+        return try stream(samples, to: sink, startingWith: []) { sample, bytes in
             for event in encoder.events(for: sample) { event.append(to: &bytes, layout: layout) }
         }
     }
@@ -140,16 +156,20 @@ struct Simulate: ParsableCommand {
     private func stream(
         _ samples: SampledSession, to sink: FileSink, startingWith start: [UInt8],
         _ append: (MotionSample, inout [UInt8]) -> Void
-    ) throws {
+    ) throws -> Written {
         var bytes = start
+        var written = Written()
         for sample in samples {
             append(sample, &bytes)
+            written.samples += 1
+            written.seconds = sample.time
             if bytes.count >= 1 << 16 {
                 try sink.write(bytes)
                 bytes.removeAll(keepingCapacity: true)
             }
         }
         try sink.write(bytes)
+        return written
     }
 
     private func style() throws -> TraceWriter.Style {

@@ -47,6 +47,12 @@ func writeAll(_ text: String, to descriptor: Int32) {
 
 // MARK: - Reading traces
 
+/// A trace that cannot be opened or read, or is malformed. `description` says where and why
+/// (`path: cannot open: …`, `path:line:column: expected …, found …`); its exit status is 65.
+struct TraceInputError: Error, CustomStringConvertible {
+    var description: String
+}
+
 /// Reads a trace file (or standard input for `-`) in chunks and hands each sample to `body`,
 /// so that memory stays flat however long the trace is.
 ///
@@ -55,13 +61,32 @@ func writeAll(_ text: String, to descriptor: Int32) {
 func readTrace(
     _ path: String, options: TraceOptions, _ body: (MotionSample) throws -> Void
 ) throws -> TraceSummary {
-    let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY)
-    guard descriptor >= 0 else {
-        printError("\(path): cannot open: \(String(cString: strerror(errno)))")
+    do {
+        let descriptor = try openTrace(path)
+        defer { if descriptor != STDIN_FILENO { close(descriptor) } }
+        return try readTrace(from: descriptor, path: path, options: options, body)
+    } catch let error as TraceInputError {
+        printError("\(error)")
         throw Reported(status: .dataError)
     }
-    defer { if descriptor != STDIN_FILENO { close(descriptor) } }
+}
 
+/// Opens the trace at `path` for `readTrace(from:path:options:_:)`: standard input for `-`.
+func openTrace(_ path: String) throws(TraceInputError) -> Int32 {
+    let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+        throw TraceInputError(description: "\(path): cannot open: \(String(cString: strerror(errno)))")
+    }
+    return descriptor
+}
+
+/// Reads the trace open on `descriptor` (named `path`) as `readTrace(_:options:_:)` does, leaving
+/// the descriptor open and printing nothing.
+///
+/// - Throws: `TraceInputError` for a read that fails or malformed data; what `body` throws.
+func readTrace(
+    from descriptor: Int32, path: String, options: TraceOptions, _ body: (MotionSample) throws -> Void
+) throws -> TraceSummary {
     var reader = TraceReader(source: path, format: options.format, units: options.units, lenient: options.lenient)
     // A file is read in large chunks, half of each on a second core; its first chunk is small,
     // since the header and the rows that decide the units are read in order anyway. A pipe is
@@ -75,8 +100,7 @@ func readTrace(
             let count = read(descriptor, buffer.baseAddress, chunkSize)
             if count < 0 {
                 if errno == EINTR { continue }
-                printError("\(path): cannot read: \(String(cString: strerror(errno)))")
-                throw Reported(status: .dataError)
+                throw TraceInputError(description: "\(path): cannot read: \(String(cString: strerror(errno)))")
             }
             if count == 0 { break }
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
@@ -89,8 +113,7 @@ func readTrace(
         }
         try reader.finish(body)
     } catch let error as TraceError {
-        printError("\(error)")
-        throw Reported(status: .dataError)
+        throw TraceInputError(description: "\(error)")
     }
     return reader.summary
 }

@@ -31,6 +31,25 @@ import Testing
             let error = try #require(try await alice.next("error \(code)") { $0.error != nil }.error)
             #expect(error.code == code, "for \(text.prefix(80))")
         }
+        // Text with a readable ref, however wrong the rest: the error carries the ref.
+        let referenced: [(ref: Int, text: String, code: ProtocolError.Code)] = [
+            (
+                950,
+                #"{"type":"punch","v":1,"ref":950,"token":"\#(alice.token)","fight":\#(fight),"kind":"jab","damage":"10","after":2}"#,
+                .invalid
+            ),
+            (
+                951,
+                #"{"type":"punch","v":1,"ref":951,"token":"\#(alice.token)","fight":\#(fight),"kind":"kick","damage":10,"after":2}"#,
+                .invalid
+            ),
+            (952, #"{"type":"hello","v":2,"ref":952,"token":"\#(alice.token)"}"#, .unsupportedVersion),
+            (953, #"{"type":"challenge","v":1,"ref":953,"token":"\#(alice.token)"}"#, .invalid),
+        ]
+        for (ref, text, code) in referenced {
+            try await alice.client.sendRaw(text)
+            #expect(try await alice.reply(to: ref).error?.code == code, "for \(text)")
+        }
         try await alice.client.sendRaw(#"{"type":"challenge","v":1,"token":"\#(alice.token)"}"#)
         #expect(try await alice.next("missing field") { $0.error != nil }.error?.field == "opponent")
 

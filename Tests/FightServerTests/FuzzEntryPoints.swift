@@ -30,7 +30,7 @@ enum FightServerFuzzEntryPoints {
             message = try MessageCodec.decode(ClientMessage.self, from: text)
         } catch {
             // The error goes back to the client, which must read the same error.
-            let reply = ServerMessage(.error(error))
+            let reply = MessageCodec.errorReply(error, to: text)
             precondition(
                 (try? MessageCodec.decodeReply(MessageCodec.encode(reply))) == reply, "the client cannot read \(reply)")
             return

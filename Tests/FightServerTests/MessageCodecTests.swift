@@ -29,6 +29,39 @@ import Testing
         }
     }
 
+    /// A client waiting on its `ref` must hear that the message was refused, whatever was wrong
+    /// with the rest of it.
+    @Test(
+        arguments: [
+            (
+                #"{"type":"punch","v":1,"ref":31,"token":"t","fight":1,"kind":"jab","damage":"10","after":0}"#, 31,
+                "damage"
+            ),
+            (#"{"type":"punch","v":1,"ref":32,"token":"t","fight":1,"kind":"kick","damage":10,"after":0}"#, 32, "kind"),
+            (#"{"type":"hello","v":2,"ref":33,"token":"t"}"#, 33, "v"),
+            (#"{"type":"challenge","v":1,"ref":34,"token":"t"}"#, 34, "opponent"),
+            (#"{"type":"hello","v":1,"ref":35}"#, 35, "token"),
+            (#"{"type":"dance","v":1,"ref":36,"token":"t"}"#, 36, nil),
+        ] as [(String, Int, String?)])
+    func anErrorCarriesTheRefOfAMessageThatDidNotDecode(_ text: String, _ ref: Int, _ field: String?) {
+        do {
+            let message = try MessageCodec.decode(ClientMessage.self, from: text)
+            Issue.record("decoded \(message)")
+        } catch {
+            let reply = MessageCodec.errorReply(error, to: text)
+            #expect(reply.ref == ref)
+            #expect(reply.error?.field == field)
+        }
+    }
+
+    @Test(arguments: [
+        "{not json", #"{"type":"hello","v":1,"ref":"7","token":"t"}"#, #"{"type":"hello","v":1,"ref":7.5}"#,
+        #"{"ref":7,"pad":""# + String(repeating: "x", count: ProtocolLimits.maxMessageBytes) + #""}"#,
+    ])
+    func anErrorHasNoRefWhenNoneCanBeRead(_ text: String) {
+        #expect(MessageCodec.errorReply(ProtocolError(.malformed, "x"), to: text).ref == nil)
+    }
+
     @Test func aMessageOverTheLimitIsTooLargeBeforeItIsParsed() {
         let padding = String(repeating: "x", count: ProtocolLimits.maxMessageBytes)
         let text = #"{"type":"hello","v":1,"token":"\#(padding)"}"#

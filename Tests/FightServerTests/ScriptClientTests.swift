@@ -2,6 +2,10 @@ import FightServer
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The built `hitthat serve` and `hitthat play --script`, as separate processes over loopback.
 @Suite(.serialized) struct ScriptClientTests {
     static let password = ["HITTHAT_PASSWORD": "correct horse"]
@@ -184,5 +188,91 @@ import Testing
             player.endInput()
             #expect(try await player.exitStatus() == 0)
         }
+    }
+
+    // MARK: - Failures
+
+    /// A port on loopback that nothing listens on: bound by the kernel's choice, then closed.
+    static func closedPort() throws -> Int {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #expect(socket >= 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        try withUnsafeMutablePointer(to: &address) { pointer in
+            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+                guard bind(socket, socketAddress, length) == 0, getsockname(socket, socketAddress, &length) == 0
+                else { throw TestFailure("cannot bind a socket on loopback") }
+            }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// A sensor file that is not there fails before the client connects (the port here is
+    /// closed), with the reason `detect` gives and its exit status.
+    @Test func aMissingSensorFileFailsAtOnceWithItsName() async throws {
+        let player = try Self.play("alice", port: try Self.closedPort(), sensor: "nosuch.csv")
+        #expect(try await player.exitStatus() == 65)
+        #expect(player.errorOutput.contains { $0.hasPrefix("nosuch.csv: cannot open") }, "\(player.errorOutput)")
+        #expect(!player.errorOutput.contains { $0.contains("cannot reach") }, "it did not try to connect")
+    }
+
+    /// A malformed recording is read whole before the client connects, and fails as `detect`
+    /// fails on it: file:line:column, exit status 65.
+    @Test func aMalformedSensorFileFailsAtOnceWhereItIsWrong() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("malformed-\(UUID()).csv").path
+        try "t,x,y,z\n0,0,0,1\n0.01,abc,0,1\n".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let player = try Self.play("alice", port: try Self.closedPort(), sensor: path)
+        #expect(try await player.exitStatus() == 65)
+        #expect(player.errorOutput.contains { $0.hasPrefix("\(path):3:") }, "\(player.errorOutput)")
+    }
+
+    /// A live sensor (here a pipe) that turns out malformed mid-session ends a script with the
+    /// error and `detect`'s exit status, rather than leaving it waiting for punches.
+    @Test func aLiveSensorThatFailsEndsTheScriptWithItsError() async throws {
+        let (server, port) = try await Self.serve(database: try TestServer.temporaryDatabase())
+        defer { server.kill(SIGTERM) }
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("sensor-\(UUID())").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        let player = try Self.play("alice", port: port, sensor: fifo)
+        defer { player.kill(SIGTERM) }
+        // Opening for writing waits for the client to open it for reading.
+        let writer = try #require(FileHandle(forWritingAtPath: fifo))
+        try await player.wait("the connection") { _, errors in
+            errors.contains { $0.contains("connected to") } ? true : nil
+        }
+        writer.write(Data("t,x,y,z\n0,0,0,1\n0.01,abc,0,1\n".utf8))
+        try writer.close()
+        #expect(try await player.exitStatus() == 65)
+        #expect(player.errorOutput.contains { $0.contains("\(fifo):3:") }, "\(player.errorOutput)")
+    }
+
+    /// A server that is not there is an error that says so, not a note and exit status 0.
+    @Test func anUnreachableServerIsAnErrorThatSaysSo() async throws {
+        let port = try Self.closedPort()
+        let player = try Self.play("alice", port: port)
+        player.send("profile")
+        #expect(try await player.exitStatus() == 1)
+        #expect(
+            player.errorOutput.contains("cannot reach the server at 127.0.0.1:\(port): connection refused"),
+            "\(player.errorOutput)")
+        #expect(!player.errorOutput.contains { $0.hasPrefix("note:") }, "\(player.errorOutput)")
+    }
+
+    /// `quit` right after a command (before the client has even connected) still gets its reply.
+    @Test func quitWaitsForTheRepliesToWhatWasSent() async throws {
+        let (server, port) = try await Self.serve(database: try TestServer.temporaryDatabase())
+        defer { server.kill(SIGTERM) }
+        let player = try Self.play("alice", port: port)
+        player.send("profile")
+        player.send("quit")
+        player.endInput()
+        #expect(try await player.exitStatus() == 0)
+        let profiles = player.messages.filter { if case .profile = $0.body { true } else { false } }
+        #expect(profiles.count == 1, "\(player.output)")
     }
 }

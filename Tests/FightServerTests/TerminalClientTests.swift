@@ -67,6 +67,25 @@ struct TerminalClientTests {
         for player in players { #expect(try await tmux.exitStatus(of: player) == 0) }
     }
 
+    /// A server that is not there: the screen says the client could not connect (not that the
+    /// server went), without NIO's words, and `q` quits during the wait between attempts.
+    @Test func anUnreachableServerIsSaidSoAndQuitsAtOnce() async throws {
+        let port = try ScriptClientTests.closedPort()
+        let tmux = Tmux()
+        defer { tmux.kill() }
+        try await tmux.start("dave", command: Self.play("dave", port: port), environment: ScriptClientTests.password)
+        let screen = try await tmux.wait(for: "an 8 s wait", on: "dave", seconds: 60) {
+            $0.contains("retrying in 8") ? $0 : nil
+        }
+        #expect(screen.contains("could not connect"), "\(screen)")
+        #expect(screen.contains("cannot reach the server at 127.0.0.1:\(port): connection refused"), "\(screen)")
+        #expect(!screen.contains("server gone") && !screen.contains("NIOConnectionError"), "\(screen)")
+        let pressed = ContinuousClock.now
+        try await tmux.send("q", to: "dave")
+        #expect(try await tmux.exitStatus(of: "dave") == 0)
+        #expect(ContinuousClock.now - pressed < .seconds(4), "q waited for the next attempt")
+    }
+
     /// Ctrl-C and SIGTERM quit as `q` does: the terminal is back in its cooked mode, off the
     /// alternate screen and with the cursor shown, and the exit status is 0.
     @Test(arguments: ["C-c", "SIGTERM"])

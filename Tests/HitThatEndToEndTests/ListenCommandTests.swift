@@ -83,6 +83,31 @@ import Testing
         #expect(result.error.contains("--resolution") || result.error.contains("scale"), "\(result.error)")
     }
 
+    @Test func noSourceSaysWhatIsExpected() throws {
+        let result = try hitthat(["listen"])
+        #expect(result.status != 0)
+        #expect(result.error.contains("Give what to read"), "\(result.error)")
+        #expect(!result.error.contains("not both"), "\(result.error)")
+    }
+
+    /// `simulate` says what it wrote, on standard error, and where the labels went or why not.
+    @Test func simulateSaysWhatItWroteAndWhereTheLabelsWent() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let trace = directory.appendingPathComponent("s.csv").path
+        let toFile = try hitthat(["simulate", "--seed", "3", "--punches", "5", "--output", trace])
+        #expect(toFile.status == 0)
+        #expect(toFile.output.isEmpty)
+        #expect(toFile.error.hasPrefix("simulate: 5 punches, "), "\(toFile.error)")
+        #expect(
+            toFile.error.contains("written to \(trace); labels in \(directory.path)/s.labels.csv"), "\(toFile.error)")
+
+        let toStandardOutput = try hitthat(["simulate", "--seed", "3", "--punches", "5"])
+        #expect(toStandardOutput.status == 0)
+        #expect(toStandardOutput.output == (try String(contentsOfFile: trace, encoding: .utf8)))
+        #expect(toStandardOutput.error.contains("written to standard output; labels not written: give --output"))
+    }
+
     @Test func aFileThatIsNotAnInputDeviceIsRefused() throws {
         let result = try hitthat(["listen", "Package.swift"])
         #expect(result.status != 0)

@@ -3,6 +3,10 @@ import NIOHTTP1
 import NIOPosix
 import NIOWebSocket
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 // MARK: - ServerAddress
 
 /// Where a fight server is: `ws://HOST:PORT` (the path is the protocol's).
@@ -40,6 +44,31 @@ public struct ConnectionError: Error, Hashable, Sendable, CustomStringConvertibl
 
     /// Creates an error.
     public init(_ description: String) { self.description = description }
+
+    /// "cannot reach the server at HOST:PORT: connection refused" when `error` is a failure to
+    /// connect to `address` (nothing listening, no route, an unknown host, no answer in time);
+    /// `nil` for any other error, such as a connection that was made and then lost.
+    public init?(unreachable address: ServerAddress, _ error: any Error) {
+        guard let reason = Self.reason(error) else { return nil }
+        self.init("cannot reach the server at \(address.host):\(address.port): \(reason)")
+    }
+
+    /// Why a connection could not be made, in words, from the errors NIO reports it with.
+    private static func reason(_ error: any Error) -> String? {
+        switch error {
+        case let error as NIOConnectionError:
+            if error.dnsAError != nil || error.dnsAAAAError != nil { return "unknown host" }
+            return error.connectionErrors.lazy.compactMap { reason($0.error) }.first ?? "no address to connect to"
+        case let error as IOError:
+            // strerror's words, lowercased to sit inside a sentence: "connection refused".
+            let words = String(cString: strerror(error.errnoCode))
+            return words.prefix(1).lowercased() + words.dropFirst()
+        case ChannelError.connectTimeout(let timeout):
+            return "no answer within \(timeout.nanoseconds / 1_000_000_000) s"
+        default:
+            return nil
+        }
+    }
 }
 
 // MARK: - HTTP

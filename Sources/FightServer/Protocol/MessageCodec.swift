@@ -30,6 +30,23 @@ public enum MessageCodec {
         }
     }
 
+    /// The answer to a client's message that was not acted on (it did not decode, or came too
+    /// fast): `error`, carrying the message's `ref` when that can be read, so that a client waiting
+    /// on its `ref` hears of the refusal. Text that is not a JSON object, or longer than
+    /// `ProtocolLimits.maxMessageBytes` (not parsed at all), has no readable `ref`.
+    public static func errorReply(_ error: ProtocolError, to text: String) -> ServerMessage {
+        ServerMessage(ref: readableRef(in: text), .error(error))
+    }
+
+    /// The integer `ref` of the JSON object `text`, whatever else in it is wrong.
+    static func readableRef(in text: String) -> Int? {
+        guard text.utf8.count <= ProtocolLimits.maxMessageBytes else { return nil }
+        // Only `ref` is decoded, so a bad `type`, `v`, token or body field does not hide it; a
+        // `ref` that is not an integer is not one the client can be waiting on.
+        struct Envelope: Decodable { var ref: Int? }
+        return (try? JSONDecoder().decode(Envelope.self, from: Data(text.utf8)))?.ref
+    }
+
     /// Decodes what the server sent. Its replies are not held to `maxMessageBytes` (a long history
     /// or replay is longer), only to the WebSocket's `maxFrameBytes`.
     public static func decodeReply(_ text: String) throws(ProtocolError) -> ServerMessage {

@@ -26,16 +26,15 @@ struct ClientSession {
     /// Handles one text message; replies go to the outbox.
     mutating func receive(_ text: String) async {
         guard limiter.allow() else {
-            return reply(
-                ServerMessage(
-                    .error(ProtocolError(.rateLimited, "more than \(limiter.perSecond) messages a second; slow down"))))
+            let error = ProtocolError(.rateLimited, "more than \(limiter.perSecond) messages a second; slow down")
+            return reply(MessageCodec.errorReply(error, to: text))
         }
         let message: ClientMessage
         do {
             message = try MessageCodec.decode(ClientMessage.self, from: text)
         } catch {
             logger.debug("bad message", metadata: ["error": "\(error)"])
-            return reply(ServerMessage(.error(error)))
+            return reply(MessageCodec.errorReply(error, to: text))
         }
         let fighter: FighterID
         do {
