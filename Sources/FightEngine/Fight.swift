@@ -16,6 +16,9 @@ public struct Fight: Identifiable, Hashable, Sendable, Codable {
     public var punches: Both<Int>
     /// The sequence number of the fight's latest event (the first event is 1).
     public var lastSequence: Int
+    /// Turns each fighter let lapse in a row since their last punch, challenger's then
+    /// opponent's; at `Rules.missedTurnsToForfeit` the fighter loses by forfeit.
+    public var missedTurns: Both<Int>
 
     /// Creates a fight.
     public init(
@@ -28,6 +31,24 @@ public struct Fight: Identifiable, Hashable, Sendable, Codable {
         self.stamina = Both(stamina, stamina)
         self.punches = Both(0, 0)
         self.lastSequence = lastSequence
+        self.missedTurns = Both(0, 0)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, challenger, opponent, phase, stamina, punches, lastSequence, missedTurns
+    }
+
+    /// Decodes a fight; one saved before missed turns were counted has none counted.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(FightID.self, forKey: .id)
+        challenger = try container.decode(FighterID.self, forKey: .challenger)
+        opponent = try container.decode(FighterID.self, forKey: .opponent)
+        phase = try container.decode(Phase.self, forKey: .phase)
+        stamina = try container.decode(Both<Int>.self, forKey: .stamina)
+        punches = try container.decode(Both<Int>.self, forKey: .punches)
+        lastSequence = try container.decode(Int.self, forKey: .lastSequence)
+        missedTurns = try container.decodeIfPresent(Both<Int>.self, forKey: .missedTurns) ?? Both(0, 0)
     }
 
     /// Where a fight is in its life.
@@ -110,6 +131,44 @@ public struct Both<Value: Hashable & Sendable & Codable>: Hashable, Sendable, Co
     public subscript(corner: Corner) -> Value {
         get { corner == .challenger ? challenger : opponent }
         set { if corner == .challenger { challenger = newValue } else { opponent = newValue } }
+    }
+}
+
+// MARK: - Missed turns
+
+extension Both where Value == Int {
+    /// Missed-turn counts after `lapses` turns lapsed one after another, the first of them
+    /// `first`'s: the turn goes back and forth, so `first` misses the odd ones, the other the even.
+    func afterLapses(_ lapses: Int, startingWith first: Corner) -> Both<Int> {
+        var counts = self
+        counts[first] += (lapses + 1) / 2
+        counts[first.other] += lapses / 2
+        return counts
+    }
+
+    /// How many lapses in a row, the first of them `first`'s, bring a corner to `limit` missed
+    /// turns: the first lapse at which one of the two reaches it.
+    func lapsesUntil(_ limit: Int, startingWith first: Corner) -> Int {
+        let firstNeeds = Swift.max(1, limit - self[first]), otherNeeds = Swift.max(1, limit - self[first.other])
+        return Swift.min(2 * firstNeeds - 1, 2 * otherNeeds)
+    }
+
+    /// The counts after a step of the fight's log: a punch clears its thrower's count, a
+    /// `turnPassed` adds its lapses. The same counting as the referee's, so a fight's counts can be
+    /// told from its log alone. `corner` finds a fighter's corner in the fight.
+    public func counting(_ change: FightEvent.Change, corner: (FighterID) -> Corner?) -> Both<Int> {
+        var counts = self
+        switch change {
+        case .punched(let by, _, _, _, _):
+            if let thrower = corner(by) { counts[thrower] = 0 }
+        case .turnPassed(let lapses, let turn):
+            // An odd number of lapses hands the turn to the other corner, an even one back.
+            guard let next = corner(turn.fighter) else { break }
+            counts = afterLapses(lapses, startingWith: lapses % 2 == 1 ? next.other : next)
+        default:
+            break
+        }
+        return counts
     }
 }
 

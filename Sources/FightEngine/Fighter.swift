@@ -133,18 +133,43 @@ public struct Record: Hashable, Sendable, Codable {
 // MARK: - Text fields
 
 extension Fighter {
-    /// Checks a display name: 1–50 characters, not only white space.
+    /// Checks a display name: 1–50 characters, not only white space, and on one line with nothing
+    /// invisible that steers the terminal: no control character (Unicode category Cc, NUL among
+    /// them) and no line or paragraph separator (U+2028, U+2029).
     public static func validate(displayName: String) throws(FieldError) {
         guard (1...50).contains(displayName.count), !displayName.allSatisfy(\.isWhitespace) else {
             throw FieldError(
                 .displayName, expected: "1 to 50 characters, not all blank", got: "\(displayName.count) characters")
         }
+        try refuseControlCharacters(
+            in: displayName, .displayName, allowing: [], expected: "no control characters or line breaks")
     }
 
-    /// Checks a bio: at most 300 characters.
+    /// Checks a bio: at most 300 characters, and no control character (Unicode category Cc) or
+    /// line or paragraph separator but newline and tab: it may have lines, broken one way, and
+    /// cannot hide a NUL or move the cursor.
     public static func validate(bio: String) throws(FieldError) {
         guard bio.count <= 300 else {
             throw FieldError(.bio, expected: "at most 300 characters", got: "\(bio.count) characters")
         }
+        try refuseControlCharacters(
+            in: bio, .bio, allowing: ["\n", "\t"],
+            expected: "no control characters or line separators but newline and tab")
+    }
+
+    /// Refuses the first scalar of `text` that is a control character or a line or paragraph
+    /// separator, unless it is one of `allowed`; names it by code point, since it cannot be shown.
+    private static func refuseControlCharacters(
+        in text: String, _ field: Field, allowing allowed: Set<Unicode.Scalar>, expected: String
+    ) throws(FieldError) {
+        let refused: Set<Unicode.GeneralCategory> = [.control, .lineSeparator, .paragraphSeparator]
+        guard
+            let bad = text.unicodeScalars.first(where: {
+                refused.contains($0.properties.generalCategory) && !allowed.contains($0)
+            })
+        else { return }
+        let hex = String(bad.value, radix: 16, uppercase: true)
+        throw FieldError(
+            field, expected: expected, got: "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex)
     }
 }

@@ -67,12 +67,14 @@ public struct LogAudit: Hashable, Sendable {
 
 // MARK: - One fight, from its log
 
-/// What a fight's log adds up to: the corners, stamina, punches, last sequence and whether it ended.
+/// What a fight's log adds up to: the corners, stamina, punches, missed turns, last sequence
+/// and whether it ended.
 private struct FoldedFight {
     let challenger: FighterID
     let opponent: FighterID
     var stamina: Both<Int>
     var punches = Both(0, 0)
+    var missedTurns = Both(0, 0)
     var lastSequence: Int
     var isOpen = true
 
@@ -99,6 +101,7 @@ private struct FoldedFight {
         }
         lastSequence = event.sequence
         if !isOpen { found.append("\(place): an event after the fight finished") }
+        missedTurns = missedTurns.counting(event.change, corner: corner(of:))
         switch event.change {
         case .punched(let by, _, let damage, let staminaLeft, _):
             guard let corner = corner(of: by) else {
@@ -135,6 +138,12 @@ private struct FoldedFight {
         if saved.punches != punches {
             found.append(
                 "saved punches \(saved.punches.challenger)/\(saved.punches.opponent), the log says \(punches.challenger)/\(punches.opponent)")
+        }
+        // The lapse that ends a fight by forfeit is told by its `ended` event alone, which does not
+        // say why; so the counts are checked while the fight is open, where the next lapse is judged.
+        if isOpen, saved.isOpen, saved.missedTurns != missedTurns {
+            found.append(
+                "saved missed turns \(saved.missedTurns.challenger)/\(saved.missedTurns.opponent), the log says \(missedTurns.challenger)/\(missedTurns.opponent)")
         }
         if saved.lastSequence != lastSequence {
             found.append("saved at sequence \(saved.lastSequence), the log ends at \(lastSequence)")

@@ -68,6 +68,7 @@ extension Draft {
         let target = corner.other
         fight.stamina[target] = max(0, fight.stamina[target] - damage)
         fight.punches[corner] += 1
+        fight.missedTurns[corner] = 0
         let knockedOut = fight.stamina[target] == 0
         let roundsOver =
             fight.punches[corner] >= rules.punchesPerFighter && fight.punches[target] >= rules.punchesPerFighter
@@ -124,10 +125,14 @@ extension Fight {
 // MARK: - Deadlines
 
 extension Draft {
-    /// Brings fight `id` up to `now`: expires an unanswered challenge, passes a lapsed turn.
+    /// Brings fight `id` up to `now`: expires an unanswered challenge, passes a lapsed turn, and
+    /// ends by forfeit a fight in which a fighter has let `Rules.missedTurnsToForfeit` turns in a
+    /// row lapse.
     ///
     /// A turn that lapsed several times in a row (nobody punched for minutes) is one event with
-    /// the count, not one per minute, so a long-idle fight does not flood the log.
+    /// the count, not one per minute, so a long-idle fight does not flood the log. When both are
+    /// away, the turn goes back and forth and the first to reach the limit loses (with none missed
+    /// before, the one who had the turn when they both stopped, since their lapses come first).
     mutating func settle(_ id: FightID) {
         guard var fight = state.fights[id] else { return }
         switch fight.phase {
@@ -142,11 +147,22 @@ extension Draft {
                 end(&fight, fight.resultOnPoints, at: deadline)
                 return
             }
-            let missed = 1 + (now - deadline) / rules.turnTimeout
-            let lastPass = deadline + (missed - 1) * rules.turnTimeout
-            let next = missed % 2 == 1 ? waiting : turn
-            let newTurn = beginTurn(of: next, in: &fight, at: lastPass)
-            emit(&fight, at: lastPass, .turnPassed(missedTurns: Int(missed), turn: newTurn))
+            // When the `n`th lapse in a row happened.
+            func lapse(_ n: Int64) -> Timestamp { deadline + (n - 1) * rules.turnTimeout }
+            let lapsed = 1 + (now - deadline) / rules.turnTimeout
+            let untilForfeit = Int64(fight.missedTurns.lapsesUntil(rules.missedTurnsToForfeit, startingWith: turn))
+            let passed = min(lapsed, untilForfeit - 1)
+            if passed > 0 {
+                let newTurn = beginTurn(of: passed % 2 == 1 ? waiting : turn, in: &fight, at: lapse(passed))
+                fight.missedTurns = fight.missedTurns.afterLapses(Int(passed), startingWith: turn)
+                emit(&fight, at: lapse(passed), .turnPassed(missedTurns: Int(passed), turn: newTurn))
+            }
+            if lapsed >= untilForfeit {
+                let absent = untilForfeit % 2 == 1 ? turn : waiting
+                fight.missedTurns[absent] += 1
+                let result = fight.result(winner: fight.fighter(in: absent.other), by: .forfeit)
+                end(&fight, result, at: lapse(untilForfeit))
+            }
         default:
             return
         }

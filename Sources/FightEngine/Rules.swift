@@ -1,6 +1,7 @@
 // MARK: - Rules
 
-/// The numbers the rules are made of. The defaults are the original app's.
+/// The numbers the rules are made of. The defaults are the original app's, but for
+/// `missedTurnsToForfeit`, which it did not have.
 public struct Rules: Hashable, Sendable, Codable {
     /// Stamina each fighter starts a fight with.
     public var startingStamina: Int
@@ -15,16 +16,23 @@ public struct Rules: Hashable, Sendable, Codable {
     public var punchesPerFighter: Int
     /// How far away, in kilometres, matchmaking looks for an opponent.
     public var matchRadiusKm: Double
+    /// Turns in a row a fighter may let lapse: the one who lets this many pass without punching
+    /// in between loses by forfeit, so a fight nobody punches in ends instead of passing its turn
+    /// forever. At least 1.
+    public var missedTurnsToForfeit: Int {
+        didSet { missedTurnsToForfeit = max(1, missedTurnsToForfeit) }
+    }
 
     /// Creates rules; every parameter defaults to the original app's value.
     public init(
         startingStamina: Int = 100, turnTimeout: Int64 = 60, challengeLifetime: Int64 = 24 * 60 * 60,
-        punchesPerFighter: Int = 20, matchRadiusKm: Double = 50
+        punchesPerFighter: Int = 20, matchRadiusKm: Double = 50, missedTurnsToForfeit: Int = 3
     ) {
         self.startingStamina = startingStamina
         self.turnTimeout = max(1, turnTimeout)
         self.challengeLifetime = challengeLifetime
         self.punchesPerFighter = punchesPerFighter
         self.matchRadiusKm = matchRadiusKm
+        self.missedTurnsToForfeit = max(1, missedTurnsToForfeit)
     }
 }

@@ -74,7 +74,7 @@ extension FightStore {
     /// not shown to the viewer. The R*Tree answers the rectangle; the fighters' rows are then
     /// looked up by primary key, so nothing is scanned.
     static let candidatesSQL = """
-        SELECT f.* FROM fighter_locations l JOIN fighters f ON f.id = l.id
+        SELECT \(FighterRows.selection(of: "f")) FROM fighter_locations l JOIN fighters f ON f.id = l.id
         WHERE l.max_lat >= ?1 AND l.min_lat <= ?2 AND l.max_lon >= ?3 AND l.min_lon <= ?4
           AND l.id != ?5
           AND NOT EXISTS (SELECT 1 FROM shown s WHERE s.viewer_id = ?5 AND s.shown_id = l.id)

@@ -78,8 +78,7 @@ extension FightStore {
         }
         switch command {
         case .register(let registration):
-            let key = registration.username.lowercased()
-            for fighter in try FighterRows.fetch(db, where: "username_key = ?", [key]) {
+            if let fighter = try FighterRows.fetch(db, usernameKey: registration.username.lowercased()) {
                 state.fighters[fighter.id] = fighter
             }
         case .challenge(let a, let b):
@@ -150,7 +149,7 @@ extension FightStore {
 
     /// The fighter whose username is `username` in any case, if any.
     public func fighter(named username: String) throws -> Fighter? {
-        try database.read { db in try FighterRows.fetch(db, where: "username_key = ?", [username.lowercased()]).first }
+        try database.read { db in try FighterRows.fetch(db, usernameKey: username.lowercased()) }
     }
 
     /// The fight with identifier `id`, if any.

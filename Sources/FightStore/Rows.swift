@@ -5,9 +5,24 @@ import GRDB
 // MARK: - Fighters
 
 enum FighterRows {
-    static let columns = """
-        id, username, display_name, bio, latitude, longitude, height_cm, weight_kg, reach_cm, wins, losses, draws, joined_at
-        """
+    static let names = [
+        "id", "username", "display_name", "bio", "latitude", "longitude", "height_cm", "weight_kg", "reach_cm", "wins",
+        "losses", "draws", "joined_at",
+    ]
+    /// The columns of free text, written and read through `WholeText`.
+    static let freeText: Set = ["display_name", "bio"]
+    static let columns = names.joined(separator: ", ")
+    static let placeholders = names.map { freeText.contains($0) ? WholeText.placeholder : "?" }
+        .joined(separator: ", ")
+
+    /// The columns of `table` (a name, or an alias in a join) to select for `decode`, free text
+    /// read whole.
+    static func selection(of table: String = "fighters") -> String {
+        names.map { name in
+            freeText.contains(name) ? WholeText.column("\(table).\(name)", as: name) : "\(table).\(name) AS \(name)"
+        }
+        .joined(separator: ", ")
+    }
 
     static func decode(_ row: Row) throws -> Fighter {
         let id: Int64 = row["id"]
@@ -25,15 +40,21 @@ enum FighterRows {
     }
 
     static func fetch(_ db: Database, where condition: String, _ arguments: StatementArguments) throws -> [Fighter] {
-        try Row.fetchAll(db.cachedStatement(sql: "SELECT \(columns) FROM fighters WHERE \(condition)"), arguments: arguments).map(
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT \(selection()) FROM fighters WHERE \(condition)"), arguments: arguments).map(
             decode)
+    }
+
+    /// The fighter whose lowercased username is `key`, if any. The key is bound whole, so that
+    /// "alice\0x" does not find alice.
+    static func fetch(_ db: Database, usernameKey key: String) throws -> Fighter? {
+        try fetch(db, where: "username_key = \(WholeText.placeholder)", [WholeText.argument(key)]).first
     }
 
     /// Inserts or updates `fighter`, and its R*Tree entry when the location changed.
     static func save(_ fighter: Fighter, replacing old: Fighter?, in db: Database) throws {
         try db.cachedStatement(
             sql: """
-                INSERT INTO fighters (\(columns), username_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO fighters (\(columns), username_key) VALUES (\(placeholders), ?)
                 ON CONFLICT(id) DO UPDATE SET
                     display_name = excluded.display_name, bio = excluded.bio,
                     latitude = excluded.latitude, longitude = excluded.longitude,
@@ -41,7 +62,8 @@ enum FighterRows {
                     wins = excluded.wins, losses = excluded.losses, draws = excluded.draws
                 """).execute(
             arguments: [
-                fighter.id.rawValue, fighter.username.rawValue, fighter.displayName, fighter.bio,
+                fighter.id.rawValue, fighter.username.rawValue, WholeText.argument(fighter.displayName),
+                WholeText.argument(fighter.bio),
                 fighter.location?.latitude, fighter.location?.longitude, fighter.profile.heightCm,
                 fighter.profile.weightKg, fighter.profile.reachCm, fighter.record.wins, fighter.record.losses,
                 fighter.record.draws, fighter.joinedAt.secondsSince1970, fighter.username.key,
@@ -105,6 +127,25 @@ enum EventRows {
                 try JSON.decode(Event.self, from: row["body"], table: "events", rowID: row["id"])
             }
     }
+}
+
+// MARK: - Text kept whole
+
+/// Text written and read by its length in bytes, so that it comes back as it went in.
+///
+/// GRDB binds a `String` as a C string (`sqlite3_bind_text` with length -1) and reads a TEXT
+/// value back with `String(cString:)`, so both ways a text stopped at its first NUL: "ab\0cd" was
+/// saved as "ab". Bound as its UTF-8 bytes and cast to TEXT in SQL, a text is saved whole and
+/// stays a TEXT value (compared and indexed as before); selected cast to a BLOB, it is read by
+/// its length. The engine refuses control characters in fighters' text, so a NUL should never
+/// come; if one does, it is kept, not cut.
+enum WholeText {
+    /// The value to bind where `placeholder` stands.
+    static func argument(_ text: String) -> Data { Data(text.utf8) }
+    /// Where a `WholeText.argument` is bound in SQL.
+    static let placeholder = "CAST(? AS TEXT)"
+    /// Selects text column `column` as `name`, to be read whole as a `String`.
+    static func column(_ column: String, as name: String) -> String { "CAST(\(column) AS BLOB) AS \(name)" }
 }
 
 // MARK: - JSON

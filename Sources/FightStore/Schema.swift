@@ -80,6 +80,19 @@ enum Schema {
                     ) WITHOUT ROWID;
                     """)
         }
+        migrator.registerMigration("v2: each open fight's missed turns, counted from its log") { db in
+            // A fight saved before missed turns were counted reads as having none missed. An open
+            // one is given the count its log adds up to, as the audit does, so that a fight
+            // abandoned before the rule ends at its next lapse. Finished fights are left as they
+            // are: nothing judges their counts again, and there may be millions of them.
+            for fight in try FightRows.fetch(db, where: "is_open", []) {
+                var counted = fight
+                for case .fight(let event) in try EventRows.fetch(db, where: "fight_id = ?", [fight.id.rawValue]) {
+                    counted.missedTurns = counted.missedTurns.counting(event.change, corner: fight.corner(of:))
+                }
+                try FightRows.save(counted, in: db)
+            }
+        }
         return migrator
     }
 }

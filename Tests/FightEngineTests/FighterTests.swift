@@ -108,3 +108,50 @@ import Testing
         #expect(error.description == "username: expected 3 to 20 characters, got 2 characters")
     }
 }
+
+/// Names and bios are shown on other people's terminals and saved as text: a control character
+/// could hide part of one, cut it short, or move the cursor, so the engine refuses it.
+@Suite struct TextFieldTests {
+    /// Text as people write it: emoji (with joiners and skin tones), combining marks, scripts
+    /// written right to left, and the spaces and punctuation of ordinary names.
+    static let ordinary = [
+        "Muhammad Ali", "🥊 Rocky 🇮🇹", "👩🏽‍🦱 Zoë", "e\u{301}le\u{300}ve", "محمد علي", "李小龍", "Iron  Mike",
+        "O'Neil-Šimić",
+    ]
+
+    @Test(arguments: ordinary)
+    func ordinaryNamesAndBiosAreAccepted(_ text: String) throws {
+        var ring = Ring()
+        try ring.run(.register(Registration(username: "abc", displayName: text, bio: text + "\nline two\twith a tab")))
+    }
+
+    @Test(arguments: [
+        ("ab\u{0}cd", "U+0000"), ("\u{0}abc", "U+0000"), ("two\nlines", "U+000A"), ("tab\there", "U+0009"),
+        ("bell\u{7}", "U+0007"), ("\u{1B}[2Jclear", "U+001B"), ("del\u{7F}", "U+007F"), ("c1\u{85}", "U+0085"),
+        ("line\u{2028}separator", "U+2028"), ("paragraph\u{2029}separator", "U+2029"),
+    ])
+    func displayNamesRefuseEveryControlCharacterAndLineBreak(_ name: String, _ codePoint: String) throws {
+        let expected = Refusal.invalid(
+            FieldError(.displayName, expected: "no control characters or line breaks", got: codePoint))
+        var ring = Ring()
+        #expect(ring.refusal(.register(Registration(username: "abc", displayName: name))) == expected)
+        let id = try ring.register("alice")
+        #expect(ring.refusal(.updateProfile(id, displayName: name, bio: "", profile: ProfileStats())) == expected)
+    }
+
+    @Test(arguments: [
+        ("ab\u{0}cd", "U+0000"), ("\r\n", "U+000D"), ("\u{1B}[31mred", "U+001B"), ("a\u{2028}b", "U+2028"),
+    ])
+    func biosRefuseControlCharactersButNewlineAndTab(_ bio: String, _ codePoint: String) throws {
+        var ring = Ring()
+        let id = try ring.register("alice")
+        #expect(
+            ring.refusal(.updateProfile(id, displayName: "Alice", bio: bio, profile: ProfileStats()))
+                == .invalid(
+                    FieldError(
+                        .bio, expected: "no control characters or line separators but newline and tab", got: codePoint))
+        )
+        try ring.run(.updateProfile(id, displayName: "Alice", bio: "first\n\tsecond", profile: ProfileStats()))
+        #expect(try ring.fighter(id).bio == "first\n\tsecond")
+    }
+}

@@ -146,4 +146,34 @@ import Testing
         }
         try await server.stop()
     }
+
+    /// A NUL used to cut a name when it was saved ("ab\0cd" came back "ab" at the next login):
+    /// control characters are refused, and every other name comes back as it was sent.
+    @Test func namesWithControlCharactersAreRefusedAndOthersComeBackWhole() async throws {
+        let server = try await TestServer.start(clock: TestClock())
+        for name in ["ab\u{0}cd", "\u{0}abc", "two\nlines"] {
+            do {
+                _ = try await FightClient.account(
+                    "/register", Credentials(username: "nul", password: "long enough", displayName: name),
+                    at: server.address)
+                Issue.record("the display name \(name.debugDescription) was accepted")
+            } catch let error as ProtocolError {
+                #expect(error.code == .invalid && error.field == "displayName")
+            }
+        }
+        let name = "👩🏽‍🦱 Zoë e\u{301}le\u{300}ve"
+        let credentials = Credentials(username: "zoe", password: "long enough", displayName: name)
+        _ = try await FightClient.account("/register", credentials, at: server.address)
+        let session = try await FightClient.account("/login", credentials, at: server.address)
+        #expect(session.fighter.displayName.unicodeScalars.elementsEqual(name.unicodeScalars))
+
+        let zoe = try await Player.connect(session, to: server.address)
+        let refused = try await zoe.command(.updateProfile(ProfileUpdate(displayName: name, bio: "ab\u{0}cd")))
+        #expect(refused.error?.code == .invalid && refused.error?.field == "bio")
+        _ = try await zoe.command(.updateProfile(ProfileUpdate(displayName: name, bio: "line one\n\tline two 🥊")))
+        let card = try await zoe.request(.profile(ProfileRequest()))
+        guard case .profile(let profile) = card.body else { throw TestFailure("not a profile: \(card)") }
+        #expect(profile.fighter.bio == "line one\n\tline two 🥊")
+        try await server.stop()
+    }
 }

@@ -1,3 +1,4 @@
+import FightEngine
 import FightServer
 import Foundation
 import Testing
@@ -82,6 +83,14 @@ import Testing
             kinds.isSuperset(of: [
                 "challenged", "matched", "accepted", "declined", "expired", "punched", "turnPassed", "ended",
             ]))
+    }
+
+    /// The rules the document states in words are the engine's.
+    @Test func theDocumentStatesTheEnginesLimits() throws {
+        let document = try String(contentsOf: Self.documentURL, encoding: .utf8)
+        let rules = Rules()
+        #expect(document.contains("lets \(rules.missedTurnsToForfeit) of their turns in a row pass"))
+        #expect(document.contains("(\(rules.turnTimeout) s by default)"))
     }
 }
 

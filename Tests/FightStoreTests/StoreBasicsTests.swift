@@ -123,9 +123,14 @@ import Testing
         try store.run(.accept(FightID(2), by: c), at: start + 100)
         #expect(try store.nextDeadline() == start + 160)
         let settled = try store.run(.settleDeadlines, at: start + 86_400)
-        #expect(settled.count == 2)  // fight 2's turn lapsed many times: one event; fight 1 expired
+        // Fight 1 expired. Fight 2's turn lapsed four times (one event), then alice, whose turn it
+        // was first, missed her third and lost by forfeit.
+        #expect(settled.count == 3)
         #expect(try store.fight(FightID(1))?.phase == .finished(.expired, at: start + 86_400))
-        #expect(try store.opponents(of: a) == [c])
+        let forfeit = FightResult(challenger: a, opponent: c, winner: c, decision: .forfeit)
+        #expect(try store.fight(FightID(2))?.phase == .finished(.decided(forfeit), at: start + 100 + 5 * 60))
+        #expect(try store.opponents(of: a) == [])
+        #expect(try store.nextDeadline() == nil)
         #expect(try store.run(.settleDeadlines, at: start + 86_401).isEmpty)
     }
 }

@@ -1,0 +1,71 @@
+import FightEngine
+import FightStore
+import GRDB
+import Testing
+
+/// Abandoned fights end by forfeit through the store too, and a file saved before missed turns
+/// were counted gets its open fights' counts from their logs.
+@Suite struct AbandonedFightStoreTests {
+    /// Alice and Bob in a fight under way, Alice to throw.
+    func storeWithAFight(_ path: String) throws -> (store: FightStore, alice: FighterID, bob: FighterID) {
+        let store = try FightStore(path: path)
+        let alice = try store.register("alice"), bob = try store.register("bob")
+        try store.run(.challenge(alice, opponent: bob))
+        try store.run(.accept(FightID(1), by: bob))
+        return (store, alice, bob)
+    }
+
+    @Test func aFightNobodyPunchesInEndsOnceWithRecordsAndStatistics() throws {
+        let directory = try TemporaryDirectory()
+        let (store, alice, bob) = try storeWithAFight(directory.path("fights.sqlite"))
+        for seconds: Int64 in [60, 120, 180, 240] { try store.run(.settleDeadlines, at: start + seconds) }
+        #expect(try store.fight(FightID(1))?.missedTurns == Both(2, 2))
+        #expect(try store.audit().problems == [])
+        let ended = try store.run(.settleDeadlines, at: start + 300)
+        let result = FightResult(challenger: alice, opponent: bob, winner: bob, decision: .forfeit)
+        #expect(ended == [.fight(FightEvent(fight: FightID(1), sequence: 7, at: start + 300, change: .ended(result)))])
+        #expect(try store.nextDeadline() == nil, "nothing is left to settle")
+        #expect(try store.run(.settleDeadlines, at: start + 100_000) == [])
+        #expect(try store.fighter(alice)?.record == Record(losses: 1))
+        #expect(try store.fighter(bob)?.record == Record(wins: 1))
+        #expect(
+            try store.statistics()[.fighter(bob)]
+                == StatLine(qtyBattles: 1, qtyWins: 1, lastBattle: start + 300, lastWin: start + 300))
+        let audit = try store.audit()
+        #expect(audit.problems == [])
+        #expect(audit.events == 7 + 2)  // two registrations, then challenged, accepted, four passes, ended
+    }
+
+    @Test func anOldFilesOpenFightsAreCountedFromTheirLogs() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("fights.sqlite")
+        do {
+            let (store, alice, _) = try storeWithAFight(path)
+            try store.run(.settleDeadlines, at: start + 60)  // Alice misses one
+            try store.run(.settleDeadlines, at: start + 120)  // Bob misses one
+            try store.run(.settleDeadlines, at: start + 180)  // Alice misses two
+            // A finished fight, to show one is read without counts too.
+            let carol = try store.register("carol")
+            try store.run(.challenge(carol, opponent: alice))
+            try store.run(.decline(FightID(2), by: alice))
+        }
+        // The file as the store before this rule left it: no counts, and the migration not run.
+        try DatabaseQueue(path: path).write { db in
+            try db.execute(sql: "UPDATE fights SET body = json_remove(body, '$.missedTurns')")
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier LIKE 'v2:%'")
+        }
+        let store = try FightStore(path: path)
+        #expect(try store.fight(FightID(1))?.missedTurns == Both(2, 1))
+        #expect(try store.fight(FightID(2))?.missedTurns == Both(0, 0))
+        #expect(try store.audit().problems == [])
+        // Bob misses his second, then Alice her third.
+        #expect(try store.run(.settleDeadlines, at: start + 240).count == 1)
+        let last = try store.run(.settleDeadlines, at: start + 300)
+        guard case .fight(let event) = try #require(last.last), case .ended(let result) = event.change else {
+            Issue.record("no end: \(last)")
+            return
+        }
+        #expect(result.decision == .forfeit && result.loser == FighterID(1))
+        #expect(try store.audit().problems == [])
+    }
+}

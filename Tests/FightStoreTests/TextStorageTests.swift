@@ -1,0 +1,68 @@
+import FightEngine
+import GRDB
+import Testing
+
+@testable import FightStore
+
+/// What a fighter writes comes back as written: GRDB binds and reads a `String` as a C string,
+/// which cut text at its first NUL ("ab\0cd" came back "ab"), so the store binds and reads
+/// fighters' text by its length (`WholeText`).
+@Suite struct TextStorageTests {
+    @Test func everyAcceptedNameAndBioComesBackWhole() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("fights.sqlite")
+        let texts = [
+            "🥊 Rocky 🇮🇹", "👩🏽‍🦱 Zoë", "e\u{301}le\u{300}ve", "محمد علي", "李小龍", "  padded  ", "x",
+            String(repeating: "🥊", count: 50),
+        ]
+        do {
+            let store = try FightStore(path: path)
+            for (n, text) in texts.enumerated() {
+                try store.run(
+                    .register(Registration(username: "fighter\(n)", displayName: text, bio: "\(text)\n\tand more")))
+            }
+        }
+        let reopened = try FightStore(path: path)  // read from the file, not from anything kept in memory
+        for (n, text) in texts.enumerated() {
+            let fighter = try #require(try reopened.fighter(named: "FIGHTER\(n)"))
+            #expect(fighter.displayName == text)
+            #expect(fighter.displayName.unicodeScalars.elementsEqual(text.unicodeScalars))
+            #expect(fighter.bio == "\(text)\n\tand more")
+        }
+        // Still TEXT in the file, so other readers and SQL comparisons see text.
+        let types = try DatabaseQueue(path: path).read { db in
+            try String.fetchAll(db, sql: "SELECT DISTINCT typeof(display_name) || typeof(bio) FROM fighters")
+        }
+        #expect(types == ["texttext"])
+    }
+
+    @Test func aNULTheStoreIsGivenIsKeptNotCut() throws {
+        let directory = try TemporaryDirectory()
+        let store = try FightStore(path: directory.path("fights.sqlite"))
+        let id = try store.register("alice")
+        var fighter = try #require(try store.fighter(id))
+        let original = fighter
+        // The engine refuses these; the store, given them anyway, must not cut them.
+        fighter.displayName = "ab\u{0}cd"
+        fighter.bio = "\u{0}abc\u{0}"
+        try store.database.write { db in try FighterRows.save(fighter, replacing: original, in: db) }
+        let read = try #require(try store.fighter(id))
+        #expect(Array(read.displayName.utf8) == Array("ab\u{0}cd".utf8))
+        #expect(Array(read.bio.utf8) == Array("\u{0}abc\u{0}".utf8))
+    }
+
+    @Test func aUsernameWithANULFindsNobody() throws {
+        let directory = try TemporaryDirectory()
+        let store = try FightStore(path: directory.path("fights.sqlite"))
+        _ = try store.register("alice")
+        // Bound as a C string, "alice\0x" was "alice": a login would have found alice.
+        #expect(try store.fighter(named: "alice\u{0}x") == nil)
+        #expect(try store.fighter(named: "ALICE") != nil)
+        let outcome = try store.execute(.register(Registration(username: "alice\u{0}x", displayName: "x")), at: start)
+        guard case .failure(.invalid(let error)) = outcome else {
+            Issue.record("registering alice\\0x: \(outcome)")
+            return
+        }
+        #expect(error.field == .username)
+    }
+}
