@@ -4,9 +4,10 @@
 public enum PunchKind: String, CaseIterable, Hashable, Sendable, Codable {
     /// A straight punch: a horizontal thrust stopped at full extension.
     case jab
-    /// An upward punch: a thrust that rises more than it travels forward.
+    /// An upward punch, stopped by the muscles rather than the elbow's lockout.
     case uppercut
-    /// A horizontal arc, reported only when its curve is clear; otherwise it is a jab.
+    /// A horizontal arc. The detector reports hooks as jabs (their curve could not be told from
+    /// a jab's twist on real recordings); the kind is kept for labels, fights and the wire.
     case hook
 }
 
