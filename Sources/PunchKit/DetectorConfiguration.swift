@@ -28,9 +28,15 @@ public struct DetectorConfiguration: Hashable, Sendable {
     public var strengthWindow: Double = 0.25
     /// A punch is the strongest motion within this long before it, in seconds.
     public var lookBack: Double = 0.35
-    /// A punch is decided once its strength has stayed the highest this long, in seconds; with
-    /// half the strength window, that is how late a punch is written after its stop (0.225 s).
+    /// A punch is decided once its strength has stayed the highest this long, in seconds, and
+    /// has fallen below `confirmingFall` of its peak: a hump still at its height may be the
+    /// shoulder of a stronger one (a hook's swing before its stop).
     public var confirmation: Double = 0.1
+    /// The share of its peak below which a hump's strength must fall before it is decided.
+    public var confirmingFall: Double = 0.9
+    /// The longest a punch waits for its decision, in seconds: with half the strength window,
+    /// how late a punch is written after its time at the most (0.25 s), so a player sees it land.
+    public var longestConfirmation: Double = 0.125
     /// Two punches of one hand are at least this far apart, in seconds.
     public var minimumInterval: Double = 0.3
     /// How long after a punch a motion that points back against it, and is no stronger, is that

@@ -8,8 +8,9 @@
 /// - The **strength** of motion is the mean length of that acceleration over a quarter second, so
 ///   that a punch's thrust and stop, and the rattle of a sensor, make one hump.
 /// - A punch is a hump at least as strong as the **trigger** (1.1 g, or 30 % of this person's recent
-///   punches if that is more), the strongest within 0.35 s before it, and still the strongest
-///   0.1 s after: decided 0.225 s after its stop, so one punch is one event, written at once.
+///   punches if that is more), the strongest within 0.35 s before it, still the strongest 0.1 s
+///   after and fallen by a tenth since (or 0.125 s after, at the latest): decided at most 0.25 s
+///   after its time, so one punch is one event, written at once.
 /// - A hump within 1.5 s of a punch that points back against it and is no stronger is that
 ///   punch's **retraction**, not a punch; no two punches come within 0.3 s.
 /// - The **kind**: an uppercut rises, and ends slowly (muscles stop it), while a jab ends on the
@@ -157,9 +158,15 @@ public struct PunchDetector: ~Copyable, Sendable {
         recent.indices(since: time).allSatisfy { recent[$0].strength <= strength }
     }
 
-    /// Decides the candidate if its strength has stayed the highest long enough by `time`.
+    /// Decides the candidate if its strength has stayed the highest long enough by `time`, the
+    /// newest entry's, and has fallen since, or if it has waited as long as it may.
     private mutating func decideIfDue(at time: Double) -> Punch? {
-        guard let index = candidate, time - recent[index].time >= configuration.confirmation else { return nil }
+        guard let index = candidate else { return nil }
+        let waited = time - recent[index].time
+        guard waited >= configuration.longestConfirmation
+                || (waited >= configuration.confirmation
+                    && recent.newest.strength < configuration.confirmingFall * recent[index].strength)
+        else { return nil }
         return decide(index, at: time)
     }
 
