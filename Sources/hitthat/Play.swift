@@ -14,9 +14,13 @@ struct Play: ParsableCommand {
         discussion: """
             Logs in as --user (registering the name if it is free) and shows the fight full-screen: the \
             opponent's card, both stamina bars, whose turn it is with the time left, and each punch. \
-            Keys: n next opponent, b back down, c challenge the one shown, a accept, d decline, \
-            m quick match, j jab, u uppercut, k hook (damage 10, the original's button), f forfeit, q quit. \
+            Keys: l set your location (type LAT,LON and Enter), n next opponent near you, b back down, \
+            c challenge the one shown, a accept, d decline, m quick match (no location needed), \
+            j jab, u uppercut, k hook (damage 10, the original's button), f forfeit (asks y/n), q quit. \
             Ctrl-C or SIGTERM quits as q does, giving the terminal back.
+
+            Opponents (n, c) are found near your location: set it once with l or --at LAT,LON \
+            (e.g. --at 48.8566,2.3522). The server keeps it, so later runs need neither.
 
             With --sensor FILE, punches are detected in a recorded trace and the next one is thrown each \
             time it is your turn. With --sensor -, the trace comes on standard input (keys are then read \
