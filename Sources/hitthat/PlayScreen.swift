@@ -169,9 +169,9 @@ struct ScreenModel {
 
     /// Takes in a message; `answersPlayer` when it answers a request the player made. Returns
     /// whether to ring the bell (the player was hit).
-    mutating func apply(_ message: ServerMessage, answersPlayer: Bool, fights: [Int64: FightView], me: Int64?)
-        -> Bool
-    {
+    mutating func apply(
+        _ message: ServerMessage, answersPlayer: Bool, fights: [Int64: FightView], me: Int64?
+    ) -> Bool {
         self.fights = fights
         self.me = me
         // The player's next request that succeeds clears the last error.

@@ -100,7 +100,8 @@ import Testing
     @Test func theScreenSaysHowToSetALocationUntilThereIsOne() throws {
         var model = try Self.welcomed()
         #expect(model.lines(now: 0)[1].contains("No location yet: press l"))
-        let moved = #"{"at":"2026-11-22T05:01:30Z","fighter":1,"kind":"moved","latitude":48.8566,"longitude":2.3522,"ref":3,"type":"event","v":1}"#
+        let moved =
+            #"{"at":"2026-11-22T05:01:30Z","fighter":1,"kind":"moved","latitude":48.8566,"longitude":2.3522,"ref":3,"type":"event","v":1}"#
         _ = model.apply(try Self.message(moved), answersPlayer: true, fights: [:], me: 1)
         #expect(model.lines(now: 0)[1] == "You are at 48.8566, 2.3522 (l changes it).")
         #expect(model.lines(now: 0).contains("  your location is now 48.8566, 2.3522"))
@@ -108,7 +109,8 @@ import Testing
 
     @Test func eventsNameFightersOnceTheirCardsAreIn() throws {
         var model = try Self.welcomed()
-        let challenged = #"{"at":"2026-11-22T05:01:30Z","challenger":2,"expiresAt":"2026-11-22T05:06:30Z","fight":7,"kind":"challenged","opponent":1,"sequence":1,"type":"event","v":1}"#
+        let challenged =
+            #"{"at":"2026-11-22T05:01:30Z","challenger":2,"expiresAt":"2026-11-22T05:06:30Z","fight":7,"kind":"challenged","opponent":1,"sequence":1,"type":"event","v":1}"#
         _ = model.apply(try Self.message(challenged), answersPlayer: false, fights: [:], me: 1)
         #expect(model.lines(now: 0).contains("  fighter 2 challenged you"), "until the card comes")
         let profile = #"{"fighter":\#(Self.card(2, "Bob")),"ref":9,"type":"profile","v":1}"#
@@ -120,7 +122,8 @@ import Testing
 
     @Test func anErrorStaysUntilThePlayersNextRequestSucceeds() throws {
         var model = try Self.welcomed()
-        let error = #"{"code":"refused","message":"fighter 1 has not shared a location","reason":"noLocation","ref":4,"type":"error","v":1}"#
+        let error =
+            #"{"code":"refused","message":"fighter 1 has not shared a location","reason":"noLocation","ref":4,"type":"error","v":1}"#
         _ = model.apply(try Self.message(error), answersPlayer: true, fights: [:], me: 1)
         #expect(model.note == "set your location first: press l")
         let profile = #"{"fighter":\#(Self.card(2, "Bob")),"ref":9,"type":"profile","v":1}"#
@@ -129,17 +132,22 @@ import Testing
         let nobody = #"{"ref":5,"type":"opponent","v":1}"#
         _ = model.apply(try Self.message(nobody), answersPlayer: true, fights: [:], me: 1)
         #expect(model.note.hasPrefix("nobody else within reach"))
-        let moved = #"{"at":"2026-11-22T05:01:30Z","fighter":1,"kind":"moved","latitude":1,"longitude":2,"ref":6,"type":"event","v":1}"#
+        let moved =
+            #"{"at":"2026-11-22T05:01:30Z","fighter":1,"kind":"moved","latitude":1,"longitude":2,"ref":6,"type":"event","v":1}"#
         _ = model.apply(try Self.message(moved), answersPlayer: true, fights: [:], me: 1)
         #expect(model.note == "")
     }
 
     @Test func theEdgesAreSaidInWords() throws {
         let decoder = JSONDecoder()
-        let mine = try decoder.decode(FighterCard.self, from: Data(Self.card(1, "A", #","reachCm":180,"weightKg":60"#).utf8))
-        var theirs = try decoder.decode(FighterCard.self, from: Data(Self.card(2, "B", #","reachCm":170,"weightKg":70"#).utf8))
+        let mine = try decoder.decode(
+            FighterCard.self, from: Data(Self.card(1, "A", #","reachCm":180,"weightKg":60"#).utf8))
+        var theirs = try decoder.decode(
+            FighterCard.self, from: Data(Self.card(2, "B", #","reachCm":170,"weightKg":70"#).utf8))
         theirs.wins = 3
-        #expect(ScreenModel.edges(mine: mine, theirs: theirs) == "you have the longer reach; they have more weight and more wins")
+        #expect(
+            ScreenModel.edges(mine: mine, theirs: theirs)
+                == "you have the longer reach; they have more weight and more wins")
         #expect(ScreenModel.edges(mine: mine, theirs: mine) == nil)
     }
 
@@ -148,7 +156,8 @@ import Testing
     @Test func theFullestScreenFitsEightyByTwentyFour() throws {
         var model = try Self.welcomed()
         let long = String(repeating: "W", count: 50)
-        let matchup = #"{"matchup":{"decimalOdds":1.6,"distanceKm":49.9,"opponent":\#(Self.card(2, long, #","heightCm":200,"reachCm":280,"weightKg":150"#)),"winChance":0.625},"ref":4,"type":"opponent","v":1}"#
+        let matchup =
+            #"{"matchup":{"decimalOdds":1.6,"distanceKm":49.9,"opponent":\#(Self.card(2, long, #","heightCm":200,"reachCm":280,"weightKg":150"#)),"winChance":0.625},"ref":4,"type":"opponent","v":1}"#
         _ = model.apply(try Self.message(matchup), answersPlayer: true, fights: [:], me: 1)
         let fight = try JSONDecoder().decode(
             FightView.self,
@@ -156,7 +165,8 @@ import Testing
                 #"{"challenger":1,"deadline":"2026-11-22T05:03:00Z","id":70000,"lastSequence":2,"opponent":2,"phase":"active","punchesChallenger":0,"punchesOpponent":0,"staminaChallenger":100,"staminaOpponent":100,"turn":1}"#
                     .utf8))
         for sequence in 1...30 {
-            let punched = #"{"at":"2026-11-22T05:01:30Z","by":2,"damage":64,"fight":70000,"kind":"punched","punch":"uppercut","sequence":\#(sequence),"staminaLeft":100,"type":"event","v":1}"#
+            let punched =
+                #"{"at":"2026-11-22T05:01:30Z","by":2,"damage":64,"fight":70000,"kind":"punched","punch":"uppercut","sequence":\#(sequence),"staminaLeft":100,"type":"event","v":1}"#
             _ = model.apply(try Self.message(punched), answersPlayer: false, fights: [fight.id: fight], me: 1)
         }
         model.note = String(repeating: "n", count: 200)

@@ -199,7 +199,9 @@ import Testing
         let wrong = try RunningCommand(
             ["play", "--user", "alice", "--script", "--at", "91,0"], environment: Self.password)
         #expect(try await wrong.exitStatus() == 64)
-        #expect(wrong.errorOutput.contains { $0.contains("--at: latitude 91 is not within -90…90") }, "\(wrong.errorOutput)")
+        #expect(
+            wrong.errorOutput.contains { $0.contains("--at: latitude 91 is not within -90…90") }, "\(wrong.errorOutput)"
+        )
 
         let (server, port) = try await Self.serve(database: try TestServer.temporaryDatabase())
         defer { server.kill(SIGTERM) }

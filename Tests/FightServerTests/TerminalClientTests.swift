@@ -163,7 +163,8 @@ struct TerminalClientTests {
         let tmux = Tmux(width: 80, height: 24)
         defer { tmux.kill() }
         let password = ScriptClientTests.password
-        try await tmux.start("bob", command: Self.play("bob", port: port, " --at 48.8566,2.3522"), environment: password)
+        try await tmux.start(
+            "bob", command: Self.play("bob", port: port, " --at 48.8566,2.3522"), environment: password)
         try await tmux.wait(for: "bob's location", on: "bob") { $0.contains("You are at 48.8566, 2.3522") ? true : nil }
         try await tmux.start("alice", command: Self.play("alice", port: port), environment: password)
         try await tmux.wait(for: "the hint", on: "alice") { $0.contains("No location yet: press l") ? true : nil }
