@@ -14,9 +14,13 @@ struct Play: ParsableCommand {
         discussion: """
             Logs in as --user (registering the name if it is free) and shows the fight full-screen: the \
             opponent's card, both stamina bars, whose turn it is with the time left, and each punch. \
-            Keys: n next opponent, b back down, c challenge the one shown, a accept, d decline, \
-            m quick match, j jab, u uppercut, k hook (damage 10, the original's button), f forfeit, q quit. \
+            Keys: l set your location (type LAT,LON and Enter), n next opponent near you, b back down, \
+            c challenge the one shown, a accept, d decline, m quick match (no location needed), \
+            j jab, u uppercut, k hook (damage 10, the original's button), f forfeit (asks y/n), q quit. \
             Ctrl-C or SIGTERM quits as q does, giving the terminal back.
+
+            Opponents (n, c) are found near your location: set it once with l or --at LAT,LON \
+            (e.g. --at 48.8566,2.3522). The server keeps it, so later runs need neither.
 
             With --sensor FILE, punches are detected in a recorded trace and the next one is thrown each \
             time it is your turn. With --sensor -, the trace comes on standard input (keys are then read \
@@ -44,6 +48,14 @@ struct Play: ParsableCommand {
     @Option(help: "The server, ws://HOST:PORT.")
     var server = "ws://127.0.0.1:8080"
 
+    // `.unconditional`: a southern latitude ("-33.9,18.4") is the value, not an option.
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Your location, sent once connected: degrees north (-90…90) and east (-180…180), e.g. 48.8566,2.3522. The server keeps it for later runs.",
+            valueName: "LAT,LON"))
+    var at: String?
+
     @Option(
         help:
             "Where punches come from: keyboard, a trace FILE, - for a trace on standard input, or an input node (/dev/input/eventN or jsN)."
@@ -69,6 +81,13 @@ struct Play: ParsableCommand {
         if script && sensor == "-" {
             throw ValidationError(
                 "--script reads commands from standard input, so --sensor - cannot; give a trace FILE")
+        }
+        if let at {
+            do {
+                _ = try Location(parsing: at)
+            } catch {
+                throw ValidationError("--at: \(error)")
+            }
         }
         if rawEvents && sensor == "keyboard" {
             throw ValidationError("--raw-events: give the FILE (or -) that holds the events as --sensor")
@@ -109,6 +128,10 @@ struct Play: ParsableCommand {
         let player = PlayerSession(
             address: address, credentials: Credentials(username: user, password: password), punches: punches,
             output: output, mode: script ? .script : .screen)
+        if let location = try? at.map(Location.init(parsing:)) {
+            // Queued until the server says welcome; it answers with `moved`.
+            try? await player.send(.request(.move(location)))
+        }
         let input = Task.detached {
             if script {
                 await readScript(into: player)

@@ -16,8 +16,9 @@ protocol PlayOutput: Sendable {
     func status(_ text: String)
     /// Something the client could not do (a bad command, a message not sent).
     func note(_ text: String)
-    /// A message arrived; `fights` and `me` are the session's view after it.
-    func show(_ message: ServerMessage, text: String, fights: [Int64: FightView], me: Int64?)
+    /// A message arrived; `fights` and `me` are the session's view after it. `answersPlayer` when
+    /// it is the first answer to a request the player made (not one the client made itself).
+    func show(_ message: ServerMessage, text: String, fights: [Int64: FightView], me: Int64?, answersPlayer: Bool)
     /// The session is over: give the terminal back.
     func finish()
 }
@@ -30,7 +31,9 @@ struct ScriptOutput: PlayOutput {
     var showsCards: Bool { false }
     func status(_ text: String) { printError("status: \(text)") }
     func note(_ text: String) { printError("note: \(text)") }
-    func show(_ message: ServerMessage, text: String, fights: [Int64: FightView], me: Int64?) {
+    func show(
+        _ message: ServerMessage, text: String, fights: [Int64: FightView], me: Int64?, answersPlayer: Bool
+    ) {
         writeLine(text, to: STDOUT_FILENO)
     }
     func finish() {}
@@ -38,25 +41,14 @@ struct ScriptOutput: PlayOutput {
 
 // MARK: - Screen
 
-/// The full-screen view: the opponent's card, stamina bars, whose turn with the time left, the
-/// punches thrown and taken (with a bell when hit), and the connection's state. Redrawn on every
-/// message and once a second for the countdown.
+/// The full-screen view of a `ScreenModel`: the opponent's card, stamina bars, whose turn with the
+/// time left, the punches thrown and taken (with a bell when hit), and the connection's state.
+/// Redrawn on every message and once a second for the countdown.
 final class ScreenOutput: PlayOutput {
-    private struct State {
-        var user: String
-        var me: Int64?
-        var fights: [Int64: FightView] = [:]
-        var shown: WireMatchup?
-        var cards: [Int64: FighterCard] = [:]
-        var log: [String] = []
-        var status = "connecting…"
-        var note = ""
-    }
-
-    /// The state, shared with the task that redraws the countdown.
+    /// The model, shared with the task that redraws the countdown.
     private final class Shared: Sendable {
-        let state: NIOLockedValueBox<State>
-        init(_ state: State) { self.state = NIOLockedValueBox(state) }
+        let model: NIOLockedValueBox<ScreenModel>
+        init(_ model: ScreenModel) { self.model = NIOLockedValueBox(model) }
     }
 
     private let shared: Shared
@@ -66,13 +58,13 @@ final class ScreenOutput: PlayOutput {
     /// Takes over the terminal; keys are read from `keyboard`, which is put in raw mode (throws,
     /// drawing nothing, if it cannot be).
     init(user: String, keyboard: Int32) throws(TerminalModeError) {
-        let shared = Shared(State(user: user)), terminal = try RawTerminal(keyboard: keyboard)
+        let shared = Shared(ScreenModel(user: user)), terminal = try RawTerminal(keyboard: keyboard)
         self.shared = shared
         self.terminal = terminal
         ticker = Task.detached {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(1))
-                terminal.draw(shared.state.withLockedValue { Self.render($0) })
+                terminal.draw(shared.model.withLockedValue { $0.lines(now: Self.now) })
             }
         }
     }
@@ -80,33 +72,19 @@ final class ScreenOutput: PlayOutput {
     var showsCards: Bool { true }
 
     /// The opponent on the versus screen, for the `c` key.
-    var shownOpponent: Int64? { shared.state.withLockedValue { $0.shown?.opponent.id } }
+    var shownOpponent: Int64? { shared.model.withLockedValue { $0.shown?.opponent.id } }
 
     func status(_ text: String) { update { $0.status = text } }
     func note(_ text: String) { update { $0.note = text } }
 
-    func show(_ message: ServerMessage, text: String, fights: [Int64: FightView], me: Int64?) {
+    /// Shows `prompt` on the input line in place of the key bar, or the key bar again for `nil`.
+    func ask(_ prompt: String?) { update { $0.prompt = prompt } }
+
+    func show(
+        _ message: ServerMessage, text: String, fights: [Int64: FightView], me: Int64?, answersPlayer: Bool
+    ) {
         var bell = false
-        update { state in
-            state.fights = fights
-            state.me = me
-            switch message.body {
-            case .welcome(let welcome): state.cards[welcome.fighter.id] = welcome.fighter
-            case .profile(let reply): state.cards[reply.fighter.id] = reply.fighter
-            case .opponent(let reply):
-                state.shown = reply.matchup
-                if let card = reply.matchup?.opponent { state.cards[card.id] = card }
-                state.note = reply.matchup == nil ? "nobody else within reach" : ""
-            case .event(let event):
-                if let line = Self.describe(event, me: me, names: state.cards) { state.log.append(line) }
-                if event.kind == "punched", event.by != me { bell = true }
-            case .error(let error):
-                state.note = error.message
-            default:
-                break
-            }
-            state.log = Array(state.log.suffix(10))
-        }
+        update { bell = $0.apply(message, answersPlayer: answersPlayer, fights: fights, me: me) }
         if bell { terminal.bell() }
     }
 
@@ -115,97 +93,14 @@ final class ScreenOutput: PlayOutput {
         terminal.restore()
     }
 
-    private func update(_ change: (inout State) -> Void) {
+    private static var now: Int64 { Int64(Date().timeIntervalSince1970) }
+
+    private func update(_ change: (inout ScreenModel) -> Void) {
         terminal.draw(
-            shared.state.withLockedValue { state in
-                change(&state)
-                return Self.render(state)
+            shared.model.withLockedValue { model in
+                change(&model)
+                return model.lines(now: Self.now)
             })
-    }
-
-    // MARK: Rendering
-
-    private static func render(_ state: State) -> [String] {
-        var lines = ["HitThat — \(state.user)   \(state.status)", ""]
-        if let shown = state.shown {
-            let card = shown.opponent
-            lines.append(
-                "Versus: \(card.displayName) (@\(card.username))  \(String(format: "%.1f", shown.distanceKm)) km away")
-            lines.append(
-                "  record \(card.wins)-\(card.losses)-\(card.draws)   height \(stat(card.heightCm)) cm   weight \(stat(card.weightKg)) kg   reach \(stat(card.reachCm)) cm"
-            )
-            lines.append(
-                "  your chance \(Int((shown.winChance * 100).rounded()))%  (odds \(String(format: "%.2f", shown.decimalOdds)))   \(edges(mine: state.me.flatMap { state.cards[$0] }, theirs: card))"
-            )
-            lines.append("")
-        }
-        let now = Int64(Date().timeIntervalSince1970)
-        let fights = state.fights.values.sorted { $0.id > $1.id }
-        if let fight = fights.first(where: { $0.phase != "finished" }) ?? fights.first, let me = state.me {
-            let mine = fight.challenger == me
-            let other = mine ? fight.opponent : fight.challenger
-            let name = state.cards[other]?.displayName ?? "fighter \(other)"
-            lines.append("Fight \(fight.id) against \(name): \(fight.phase)")
-            lines.append("  you   \(bar(mine ? fight.staminaChallenger : fight.staminaOpponent))")
-            lines.append("  them  \(bar(mine ? fight.staminaOpponent : fight.staminaChallenger))")
-            switch fight.phase {
-            case "active":
-                let left = max(0, (fight.deadline?.timestamp.secondsSince1970 ?? now) - now)
-                lines.append(
-                    fight.turn == me
-                        ? "  YOUR TURN — \(left) s left (j jab, u uppercut, k hook)" : "  their turn — \(left) s left")
-            case "challenged":
-                lines.append(fight.opponent == me ? "  challenged: a accept, d decline" : "  waiting for an answer")
-            default:
-                let result = fight.winner == nil ? "a draw" : fight.winner == me ? "YOU WIN" : "you lose"
-                lines.append("  \(result) (\(fight.ending ?? "over"))")
-            }
-            lines.append("")
-        }
-        lines += state.log.map { "  " + $0 }
-        lines += [
-            "", state.note, "n next  b back down  c challenge  a accept  d decline  m quick match  f forfeit  q quit",
-        ]
-        return lines
-    }
-
-    private static func describe(_ event: WireEvent, me: Int64?, names: [Int64: FighterCard]) -> String? {
-        func name(_ id: Int64?) -> String {
-            guard let id else { return "?" }
-            return id == me ? "you" : names[id]?.displayName ?? "fighter \(id)"
-        }
-        switch event.kind {
-        case "punched":
-            return
-                "\(name(event.by)) threw a\(event.punch == .uppercut ? "n" : "") \(event.punch?.rawValue ?? "punch") for \(event.damage ?? 0) (stamina left \(event.staminaLeft ?? 0))"
-        case "challenged": return "\(name(event.challenger)) challenged \(name(event.opponent))"
-        case "accepted", "matched": return "the fight is on: \(name(event.turn)) first"
-        case "turnPassed": return "the turn passed to \(name(event.turn))"
-        case "ended":
-            return event.winner == nil ? "a draw" : "\(name(event.winner)) won by \(event.decision ?? "decision")"
-        case "declined", "expired": return "the challenge was \(event.kind)"
-        case "openedRoom": return "waiting for anyone to fight…"
-        default: return nil
-        }
-    }
-
-    private static func stat(_ value: Int?) -> String { value.map(String.init) ?? "–" }
-
-    /// Who has the edge on each stat: `+` you, `-` them.
-    private static func edges(mine: FighterCard?, theirs: FighterCard) -> String {
-        let pairs: [(String, Int?, Int?)] = [
-            ("reach", mine?.reachCm, theirs.reachCm), ("weight", mine?.weightKg, theirs.weightKg),
-            ("wins", mine?.wins, theirs.wins),
-        ]
-        return pairs.compactMap { name, a, b in
-            guard let a, let b, a != b else { return nil }
-            return "\(name) \(a > b ? "+you" : "+them")"
-        }.joined(separator: "  ")
-    }
-
-    private static func bar(_ stamina: Int) -> String {
-        let filled = max(0, min(20, stamina / 5))
-        return "[" + String(repeating: "█", count: filled) + String(repeating: "·", count: 20 - filled) + "] \(stamina)"
     }
 }
 
@@ -334,24 +229,27 @@ func readKeys(from keyboard: Int32, into player: PlayerSession, screen: any Play
             continuation.finish()
         }
     }
+    let screen = screen as? ScreenOutput
+    var reader = KeyReader()
     for await key in keys {
         let command: String
-        switch Character(Unicode.Scalar(key)) {
-        case "j": command = "jab"
-        case "u": command = "uppercut"
-        case "k": command = "hook"
-        case "n": command = "next"
-        case "b": command = "back"
-        case "c":
-            guard let id = (screen as? ScreenOutput)?.shownOpponent else { continue }
+        switch reader.press(key) {
+        case .nothing:
+            screen?.ask(reader.prompt)
+            continue
+        case .note(let text):
+            screen?.note(text)
+            continue
+        case .challengeShown:
+            guard let id = screen?.shownOpponent else {
+                screen?.note("nobody to challenge yet: n shows the next opponent")
+                continue
+            }
             command = "challenge \(id)"
-        case "a": command = "accept"
-        case "d": command = "decline"
-        case "m": command = "quick"
-        case "f": command = "forfeit"
-        case "q": command = "quit"
-        default: continue
+        case .command(let line):
+            command = line
         }
+        screen?.ask(reader.prompt)
         if await !player.perform(command) { return }
     }
     _ = await player.perform("quit")

@@ -54,9 +54,12 @@ actor PlayerSession {
     private(set) var follower = FightFollower()
     /// Requests sent and not answered yet: at the end of a script, the client waits for them.
     private var pending: Set<Int> = []
+    /// Requests the player made (not the session itself) and not answered yet: their answer tells
+    /// the screen whether the player's last action went through.
+    private var playerRefs: Set<Int> = []
     /// What was asked for while not connected, sent once the server says `welcome`.
     private var queued: [Outgoing] = []
-    /// Opponents whose cards were asked for.
+    /// Fighters whose cards were asked for (or came on the versus screen): one request each.
     private var cardsAsked: Set<Int64> = []
     /// Requests the session made itself that are on their way out (then in `pending`).
     private var sending = 0
@@ -131,6 +134,7 @@ actor PlayerSession {
             client = nil
             welcomed = false
             pending.removeAll()
+            playerRefs.removeAll()
             punching = nil
             if isFinished { break }
             if let unreachable, !everWelcomed {
@@ -182,7 +186,7 @@ actor PlayerSession {
             return
         }
         switch message {
-        case .request(let request): try await send(request, on: client)
+        case .request(let request): try await send(request, on: client, byPlayer: true)
         case .raw(let text): try await client.sendRaw(text)
         }
     }
@@ -195,13 +199,15 @@ actor PlayerSession {
 
     /// Sends `request`, counting it as waiting for its reply from before it is written: the actor
     /// takes in messages while the request is being written, and the reply can come in then.
-    private func send(_ request: ClientRequest, on client: FightClient) async throws {
+    private func send(_ request: ClientRequest, on client: FightClient, byPlayer: Bool = false) async throws {
         let ref = client.newRef()
         pending.insert(ref)
+        if byPlayer { playerRefs.insert(ref) }
         do {
             try await client.send(request, ref: ref)
         } catch {
             pending.remove(ref)
+            playerRefs.remove(ref)
             throw error
         }
     }
@@ -298,6 +304,8 @@ actor PlayerSession {
             return
         }
         if let ref = message.ref { pending.remove(ref) }
+        // Only the first message with the ref: a punch's `ended` follows its `punched`.
+        let answersPlayer = message.ref.map { playerRefs.remove($0) != nil } ?? false
         switch message.body {
         case .welcome(let welcome):
             welcomed = true
@@ -327,17 +335,28 @@ actor PlayerSession {
         default:
             break
         }
-        askForOpponentCards()
-        output.show(message, text: text, fights: follower.fights, me: me)
+        askForCards(after: message)
+        output.show(message, text: text, fights: follower.fights, me: me, answersPlayer: answersPlayer)
         throwPunchIfMyTurn(since: turnSeen)
     }
 
-    /// Asks for the card of each opponent not seen yet, when the output shows cards.
-    private func askForOpponentCards() {
+    /// Asks for the card of each fighter not seen yet, when the output shows cards: the opponents
+    /// in this player's fights, and whoever `message` (an event) names, so that the screen can say
+    /// "Bob challenged you" rather than give his number.
+    private func askForCards(after message: ServerMessage) {
         guard output.showsCards, let me else { return }
-        for view in follower.fights.values {
-            let other = view.challenger == me ? view.opponent : view.challenger
-            if cardsAsked.insert(other).inserted { request(.profile(ProfileRequest(fighter: other))) }
+        var named = follower.fights.values.flatMap { [$0.challenger, $0.opponent] }
+        switch message.body {
+        case .event(let event):
+            named += [event.challenger, event.opponent, event.by, event.turn, event.winner].compactMap { $0 }
+        case .opponent(let reply):
+            // The versus screen's card is the card: no need to ask for it again.
+            if let card = reply.matchup?.opponent { cardsAsked.insert(card.id) }
+        default:
+            break
+        }
+        for id in named where id != me && cardsAsked.insert(id).inserted {
+            request(.profile(ProfileRequest(fighter: id)))
         }
     }
 

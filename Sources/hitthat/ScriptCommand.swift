@@ -36,12 +36,6 @@ enum ScriptCommand {
             }
             return value
         }
-        func number(_ index: Int, _ name: String) throws(Error) -> Double {
-            guard index < arguments.count, let value = Double(arguments[index]) else {
-                throw Error(description: "\(verb): expected \(name) as a number")
-            }
-            return value
-        }
         func fight(_ index: Int, default fallback: FightView?) throws(Error) -> Int64 {
             if index < arguments.count { return try integer(index, "a fight id") }
             guard let fallback else {
@@ -55,8 +49,12 @@ enum ScriptCommand {
         case "profile":
             self = .request(.profile(ProfileRequest(fighter: arguments.isEmpty ? nil : try integer(0, "a fighter id"))))
         case "move":
-            self = .request(
-                .move(Location(latitude: try number(0, "a latitude"), longitude: try number(1, "a longitude"))))
+            do {
+                // The same check as `--at` and the screen's `l`: "move 48.8 2.3" or "move 48.8,2.3".
+                self = .request(.move(try Location(parsing: arguments.joined(separator: " "))))
+            } catch {
+                throw Error(description: "move: \(error)")
+            }
         case "next": self = .request(.nextOpponent)
         case "back": self = .request(.backDown)
         case "challenge": self = .request(.challenge(OpponentRef(opponent: try integer(0, "a fighter id"))))

@@ -190,6 +190,40 @@ import Testing
         }
     }
 
+    // MARK: - Location
+
+    /// `--at` is given once connected (a southern latitude is a value, not an option), and the
+    /// server keeps it: a later run without `--at` is welcomed with it. Out of range is a usage
+    /// error before anything happens.
+    @Test func atSetsTheLocationAndTheServerKeepsIt() async throws {
+        let wrong = try RunningCommand(
+            ["play", "--user", "alice", "--script", "--at", "91,0"], environment: Self.password)
+        #expect(try await wrong.exitStatus() == 64)
+        #expect(
+            wrong.errorOutput.contains { $0.contains("--at: latitude 91 is not within -90…90") }, "\(wrong.errorOutput)"
+        )
+
+        let (server, port) = try await Self.serve(database: try TestServer.temporaryDatabase())
+        defer { server.kill(SIGTERM) }
+        let first = try Self.play("alice", port: port, ["--at", "-33.9,18.4"])
+        first.send("quit")
+        #expect(try await first.exitStatus() == 0, "\(first.errorOutput)")
+        let moved = first.messages.compactMap { message -> WireEvent? in
+            if case .event(let event) = message.body, event.kind == "moved" { return event }
+            return nil
+        }
+        #expect(moved.map { [$0.latitude, $0.longitude] } == [[-33.9, 18.4]])
+
+        let second = try Self.play("alice", port: port)
+        second.send("quit")
+        #expect(try await second.exitStatus() == 0, "\(second.errorOutput)")
+        let welcomed = second.messages.compactMap { message -> FighterCard? in
+            if case .welcome(let welcome) = message.body { return welcome.fighter }
+            return nil
+        }
+        #expect(welcomed.map { [$0.latitude, $0.longitude] } == [[-33.9, 18.4]])
+    }
+
     // MARK: - Failures
 
     /// A port on loopback that nothing listens on: bound by the kernel's choice, then closed.

@@ -2,6 +2,8 @@ import FightServer
 import Foundation
 import Testing
 
+@testable import hitthat
+
 /// The full-screen `hitthat play` in real terminals: tmux runs the clients, the test types keys
 /// and reads their screens.
 @Suite(.serialized, .enabled(if: Tmux.isAvailable, "needs tmux (apt: tmux)"), .timeLimit(.minutes(3)))
@@ -143,7 +145,7 @@ struct TerminalClientTests {
         #expect([first, second].map(ScriptClientTests.wire) == detected.prefix(2).map(\.wire))
         try await tmux.wait(for: "dave's second punch", on: "dave") { $0.contains("you threw") ? true : nil }
 
-        try await tmux.send("f", to: "dave")
+        try await tmux.send("f", "y", to: "dave")
         try await tmux.wait(for: "the forfeit", on: "dave") { $0.contains("you lose") ? true : nil }
         try await tmux.send("q", to: "dave")
         #expect(try await tmux.exitStatus(of: "dave") == 0)
@@ -151,7 +153,71 @@ struct TerminalClientTests {
         #expect(try await alice.exitStatus() == 0)
     }
 
+    /// A new user at 80×24, as the README tells it: a location with `l` (a mistake is named on the
+    /// screen, and the note goes once the location is set), the other's card with `n`, a challenge
+    /// with `c`; the one challenged (whose location came with `--at`) sees the challenger's name and
+    /// accepts; `f` asks before forfeiting. No line is wider than the terminal, and none scrolls off.
+    @Test func aNewUserSetsALocationFindsAnOpponentAndChallengesAtEightyByTwentyFour() async throws {
+        let (server, port) = try await ScriptClientTests.serve(database: try TestServer.temporaryDatabase())
+        defer { server.kill(SIGTERM) }
+        let tmux = Tmux(width: 80, height: 24)
+        defer { tmux.kill() }
+        let password = ScriptClientTests.password
+        try await tmux.start(
+            "bob", command: Self.play("bob", port: port, " --at 48.8566,2.3522"), environment: password)
+        try await tmux.wait(for: "bob's location", on: "bob") { $0.contains("You are at 48.8566, 2.3522") ? true : nil }
+        try await tmux.start("alice", command: Self.play("alice", port: port), environment: password)
+        try await tmux.wait(for: "the hint", on: "alice") { $0.contains("No location yet: press l") ? true : nil }
+        try await Self.expectFits(tmux, "alice")
+
+        try await tmux.send("n", to: "alice")
+        try await tmux.wait(for: "the error", on: "alice") { $0.contains("set your location first") ? true : nil }
+        try await tmux.send("l", "48.86", "Enter", to: "alice")
+        try await tmux.wait(for: "the mistake", on: "alice") { $0.contains("location: expected LAT,LON") ? true : nil }
+        try await Self.expectFits(tmux, "alice")
+        try await tmux.send(",2.35", "Enter", to: "alice")
+        let located = try await tmux.wait(for: "alice's location", on: "alice") {
+            $0.contains("You are at 48.86, 2.35") ? $0 : nil
+        }
+        #expect(!located.contains("expected LAT,LON"), "the note goes once the location is set:\n\(located)")
+
+        try await tmux.send("n", to: "alice")
+        try await tmux.wait(for: "bob's card", on: "alice") { $0.contains("Versus: bob (@bob)") ? true : nil }
+        try await Self.expectFits(tmux, "alice")
+        try await tmux.send("c", to: "alice")
+        try await tmux.wait(for: "the challenge", on: "bob") { $0.contains("alice challenged you") ? true : nil }
+        try await Self.expectFits(tmux, "bob")
+        try await tmux.send("a", to: "bob")
+        try await tmux.wait(for: "the fight", on: "alice") { $0.contains("Fight 1 against bob: active") ? true : nil }
+        try await Self.expectFits(tmux, "alice")
+
+        try await tmux.send("f", to: "alice")
+        try await tmux.wait(for: "the question", on: "alice") { $0.contains("y forfeits") ? true : nil }
+        try await tmux.send("n", to: "alice")
+        let carriedOn = try await tmux.wait(for: "the key bar", on: "alice") {
+            $0.contains(ScreenModel.keyBar) ? $0 : nil
+        }
+        #expect(carriedOn.contains("Fight 1 against bob: active"), "\(carriedOn)")
+        try await tmux.send("f", "y", to: "alice")
+        try await tmux.wait(for: "the forfeit", on: "alice") { $0.contains("you lose (forfeit)") ? true : nil }
+        try await tmux.wait(for: "the win", on: "bob") { $0.contains("YOU WIN (forfeit)") ? true : nil }
+        for player in ["alice", "bob"] {
+            try await Self.expectFits(tmux, player)
+            try await tmux.send("q", to: player)
+            #expect(try await tmux.exitStatus(of: player) == 0)
+        }
+    }
+
     // MARK: - Helpers
+
+    /// Checks that session `name`'s screen has no line wider than the terminal (a wrapped line
+    /// comes back whole) and that its first line is still the title (nothing scrolled off).
+    static func expectFits(_ tmux: Tmux, _ name: String) async throws {
+        let screen = try await tmux.screen(name, joined: true)
+        let wide = screen.split(separator: "\n").filter { $0.count > tmux.width }
+        #expect(wide.isEmpty, "lines wider than \(tmux.width) on \(name)'s screen: \(wide)")
+        #expect(screen.hasPrefix("HitThat — \(name)"), "the title scrolled off \(name)'s screen:\n\(screen)")
+    }
 
     /// The modes `stty -a` lists for `terminal` (`icanon`, `-echo`, …), all of them: `exitStatus()`
     /// waits until the output has been read to its end.

@@ -35,8 +35,16 @@ final class Tmux: Sendable {
     let socket = FileManager.default.temporaryDirectory.appendingPathComponent(
         "hitthat-tmux-\(getpid())-\(UUID().uuidString.prefix(8))"
     ).path
-    let width = 100
-    let height = 40
+    /// The size of every session's terminal.
+    let width: Int
+    let height: Int
+
+    /// A server whose sessions are `width`×`height`: roomy by default, 80×24 to see what a small
+    /// terminal shows.
+    init(width: Int = 100, height: Int = 40) {
+        self.width = width
+        self.height = height
+    }
 
     // MARK: Sessions
 
@@ -64,9 +72,10 @@ final class Tmux: Sendable {
         try await run(["send-keys", "-t", name] + keys)
     }
 
-    /// The text on session `name`'s screen, after the lines scrolled off it if `history`.
-    func screen(_ name: String, history: Bool = false) async throws -> String {
-        try await run(["capture-pane", "-p", "-t", name] + (history ? ["-S", "-"] : []))
+    /// The text on session `name`'s screen, after the lines scrolled off it if `history`. With
+    /// `joined`, a line that wrapped comes back whole (`capture-pane -J`), so that its width shows.
+    func screen(_ name: String, history: Bool = false, joined: Bool = false) async throws -> String {
+        try await run(["capture-pane", "-p", "-t", name] + (history ? ["-S", "-"] : []) + (joined ? ["-J"] : []))
     }
 
     /// `format` (e.g. `#{pane_tty}`) expanded for session `name`'s pane.

@@ -1,0 +1,322 @@
+import FightServer
+import Foundation
+
+// The full-screen client's logic, kept apart from the terminal so that tests can call it without
+// a process: a location as a person types it, what the keys mean, and the screen's text.
+
+// MARK: - Location
+
+/// A location that is not two numbers in range: what was expected, for a usage error or the
+/// screen's note line.
+struct LocationError: Error, CustomStringConvertible {
+    var description: String
+}
+
+extension Location {
+    /// The example shown in prompts and messages.
+    static let example = "48.8566,2.3522"
+
+    /// Parses a location as a person types it: latitude then longitude in degrees, separated by a
+    /// comma, spaces or both ("48.8566,2.3522", "48.8566 2.3522"). Checked here as the server checks
+    /// it (latitude −90…90, longitude −180…180), so that a mistake is named before anything is sent.
+    init(parsing text: String) throws(LocationError) {
+        let parts = text.split(whereSeparator: { $0 == "," || $0.isWhitespace })
+        guard parts.count == 2, let latitude = Double(parts[0]), let longitude = Double(parts[1]),
+            latitude.isFinite, longitude.isFinite
+        else {
+            throw LocationError(description: "expected LAT,LON in degrees (e.g. \(Self.example)), got '\(text)'")
+        }
+        guard (-90...90).contains(latitude) else {
+            throw LocationError(description: "latitude \(parts[0]) is not within -90…90")
+        }
+        guard (-180...180).contains(longitude) else {
+            throw LocationError(description: "longitude \(parts[1]) is not within -180…180")
+        }
+        self.init(latitude: latitude, longitude: longitude)
+    }
+
+    /// "48.8566, 2.3522": as typed, without the trailing zeros of a fixed format.
+    var text: String { "\(latitude), \(longitude)" }
+}
+
+// MARK: - Keys
+
+/// What the full-screen client's keys do. Most keys are a command each; `l` (location) and `f`
+/// (forfeit) first ask on the screen's input line, so that a location can be typed and a fight is
+/// not given up by one stray key.
+struct KeyReader {
+    /// A question on the input line.
+    enum Question: Equatable {
+        /// A location being typed, with what was typed so far.
+        case location(typed: String)
+        /// Whether to give up the fight.
+        case forfeit
+    }
+
+    /// What a key asks of the session or the screen.
+    enum Action: Equatable {
+        /// Nothing to send (a key without a meaning, or one that changed the input line).
+        case nothing
+        /// A `--script` command line to perform.
+        case command(String)
+        /// Challenge the opponent on the versus screen, if any.
+        case challengeShown
+        /// A message for the note line (the location typed was not one).
+        case note(String)
+    }
+
+    /// The longest location the input line takes: room for two numbers with nine decimals, and
+    /// the line still fits 80 columns.
+    static let maxTyped = 30
+
+    /// The question being asked, if any.
+    private(set) var question: Question?
+
+    /// The input line while a question is asked: the question and what was typed so far.
+    var prompt: String? {
+        switch question {
+        case nil: nil
+        case .location(let typed): "location LAT,LON (Enter sets, Esc cancels): \(typed)_"
+        case .forfeit: "give up this fight? y forfeits, any other key carries on"
+        }
+    }
+
+    /// Takes one byte from the keyboard.
+    mutating func press(_ key: UInt8) -> Action {
+        switch question {
+        case .forfeit:
+            question = nil
+            return key == UInt8(ascii: "y") || key == UInt8(ascii: "Y") ? .command("forfeit") : .nothing
+        case .location(let typed):
+            return type(key, after: typed)
+        case nil:
+            break
+        }
+        switch Character(Unicode.Scalar(key)) {
+        case "j": return .command("jab")
+        case "u": return .command("uppercut")
+        case "k": return .command("hook")
+        case "n": return .command("next")
+        case "b": return .command("back")
+        case "c": return .challengeShown
+        case "a": return .command("accept")
+        case "d": return .command("decline")
+        case "m": return .command("quick")
+        case "l": question = .location(typed: "")
+        case "f": question = .forfeit
+        case "q": return .command("quit")
+        default: break
+        }
+        return .nothing
+    }
+
+    /// A key while a location is typed: Enter sends it if it is one (and says why not otherwise,
+    /// leaving it to be corrected), Esc gives up, Backspace takes back a character.
+    private mutating func type(_ key: UInt8, after typed: String) -> Action {
+        switch key {
+        case 0x0D, 0x0A:
+            do {
+                let location = try Location(parsing: typed)
+                question = nil
+                return .command("move \(location.latitude) \(location.longitude)")
+            } catch {
+                return .note("location: \(error)")
+            }
+        case 0x1B:
+            question = nil
+        case 0x7F, 0x08:
+            question = .location(typed: String(typed.dropLast()))
+        case 0x20...0x7E where typed.count < Self.maxTyped:
+            question = .location(typed: typed + String(UnicodeScalar(key)))
+        default:
+            break
+        }
+        return .nothing
+    }
+}
+
+// MARK: - Screen model
+
+/// What the full-screen client knows and shows, and the text of its screen, laid out for 80×24,
+/// the smallest terminal it is meant for.
+struct ScreenModel {
+    /// The screen the text is laid out for.
+    static let width = 80
+    static let height = 24
+    /// The keys, on the last line (the input line takes its place while a question is asked). `a`
+    /// and `d` are named on the fight's line when there is a challenge to answer, and the punches
+    /// when it is the player's turn: all of them here would not fit 80 columns.
+    static let keyBar = "n next  b back down  c challenge  m quick match  l location  f forfeit  q quit"
+
+    var user: String
+    var me: Int64?
+    var fights: [Int64: FightView] = [:]
+    /// The opponent on the versus screen.
+    var shown: WireMatchup?
+    /// Fighters' cards by id: names for the log and the fight, stats for the versus screen, and
+    /// this player's location.
+    var cards: [Int64: FighterCard] = [:]
+    /// The latest events, described when drawn: a name that arrives after its event still shows.
+    var log: [WireEvent] = []
+    /// The connection's state.
+    var status = "connecting…"
+    /// The last error or remark, until the player's next request succeeds.
+    var note = ""
+    /// The input line's question, in place of the key bar.
+    var prompt: String?
+
+    init(user: String) { self.user = user }
+
+    /// Takes in a message; `answersPlayer` when it answers a request the player made. Returns
+    /// whether to ring the bell (the player was hit).
+    mutating func apply(
+        _ message: ServerMessage, answersPlayer: Bool, fights: [Int64: FightView], me: Int64?
+    ) -> Bool {
+        self.fights = fights
+        self.me = me
+        // The player's next request that succeeds clears the last error.
+        if answersPlayer { note = "" }
+        var bell = false
+        switch message.body {
+        case .welcome(let welcome): cards[welcome.fighter.id] = welcome.fighter
+        case .profile(let reply): cards[reply.fighter.id] = reply.fighter
+        case .opponent(let reply):
+            shown = reply.matchup
+            if let card = reply.matchup?.opponent { cards[card.id] = card }
+            if reply.matchup == nil { note = "nobody else within reach (50 km) for now" }
+        case .event(let event):
+            if event.kind == "moved", let id = event.fighter {
+                cards[id]?.latitude = event.latitude
+                cards[id]?.longitude = event.longitude
+            }
+            log.append(event)
+            log = Array(log.suffix(Self.height))
+            if event.kind == "punched", event.by != me { bell = true }
+        case .error(let error):
+            note = error.reason == "noLocation" ? "set your location first: press l" : error.message
+        default:
+            break
+        }
+        return bell
+    }
+
+    /// The screen's lines at `now` (seconds since 1970, for the countdown): at most `height` lines
+    /// of at most `width` characters. The log shows as many of the latest events as fit.
+    func lines(now: Int64) -> [String] {
+        var top = ["HitThat — \(user)   \(status)", whereabouts, ""]
+        if let shown { top += versus(shown) }
+        let sorted = fights.values.sorted { $0.id > $1.id }
+        if let fight = sorted.first(where: { $0.phase != "finished" }) ?? sorted.first, let me {
+            top += self.fight(fight, me: me, now: now)
+        }
+        let bottom = ["", note, prompt ?? Self.keyBar]
+        let room = max(0, Self.height - top.count - bottom.count)
+        let described = log.compactMap(describe).suffix(room).map { "  " + $0 }
+        return (top + described + bottom).prefix(Self.height).map(Self.clipped)
+    }
+
+    /// Where this player is, or how to say it: opponents are found near a location.
+    private var whereabouts: String {
+        guard let me, let card = cards[me] else { return "" }
+        guard let latitude = card.latitude, let longitude = card.longitude else {
+            return "No location yet: press l and type LAT,LON to find opponents near you."
+        }
+        return "You are at \(Location(latitude: latitude, longitude: longitude).text) (l changes it)."
+    }
+
+    private func versus(_ shown: WireMatchup) -> [String] {
+        let card = shown.opponent
+        var lines = [
+            "Versus: \(card.displayName) (@\(card.username))  \(String(format: "%.1f", shown.distanceKm)) km away",
+            "  record \(card.wins)-\(card.losses)-\(card.draws)   height \(Self.stat(card.heightCm)) cm   weight \(Self.stat(card.weightKg)) kg   reach \(Self.stat(card.reachCm)) cm",
+            "  your chance \(Int((shown.winChance * 100).rounded()))%  (odds \(String(format: "%.2f", shown.decimalOdds)))   c challenges, b passes",
+        ]
+        if let edges = Self.edges(mine: me.flatMap { cards[$0] }, theirs: card) { lines.append("  " + edges) }
+        return lines + [""]
+    }
+
+    private func fight(_ fight: FightView, me: Int64, now: Int64) -> [String] {
+        let mine = fight.challenger == me
+        var lines = [
+            "Fight \(fight.id) against \(name(mine ? fight.opponent : fight.challenger)): \(fight.phase)",
+            "  you   \(Self.bar(mine ? fight.staminaChallenger : fight.staminaOpponent))",
+            "  them  \(Self.bar(mine ? fight.staminaOpponent : fight.staminaChallenger))",
+        ]
+        switch fight.phase {
+        case "active":
+            let left = max(0, (fight.deadline?.timestamp.secondsSince1970 ?? now) - now)
+            lines.append(
+                fight.turn == me
+                    ? "  YOUR TURN — \(left) s left (j jab, u uppercut, k hook)" : "  their turn — \(left) s left")
+        case "challenged":
+            lines.append(fight.opponent == me ? "  challenged: a accept, d decline" : "  waiting for an answer")
+        default:
+            let result = fight.winner == nil ? "a draw" : fight.winner == me ? "YOU WIN" : "you lose"
+            lines.append("  \(result) (\(fight.ending ?? "over"))")
+        }
+        return lines + [""]
+    }
+
+    /// A fighter's name: "you", the display name once the card is in, a number until then.
+    func name(_ id: Int64?) -> String {
+        guard let id else { return "?" }
+        return id == me ? "you" : cards[id]?.displayName ?? "fighter \(id)"
+    }
+
+    /// One line of the log, or `nil` for events not worth a line.
+    func describe(_ event: WireEvent) -> String? {
+        switch event.kind {
+        case "punched":
+            let kind = event.punch?.rawValue ?? "punch"
+            return
+                "\(name(event.by)) threw a\(event.punch == .uppercut ? "n" : "") \(kind) for \(event.damage ?? 0) (stamina left \(event.staminaLeft ?? 0))"
+        case "challenged": return "\(name(event.challenger)) challenged \(name(event.opponent))"
+        case "accepted", "matched": return "the fight is on: \(name(event.turn)) first"
+        case "turnPassed": return "the turn passed to \(name(event.turn))"
+        case "ended":
+            return event.winner == nil ? "a draw" : "\(name(event.winner)) won by \(event.decision ?? "decision")"
+        case "declined", "expired": return "the challenge was \(event.kind)"
+        case "openedRoom": return "waiting for anyone to fight…"
+        case "moved":
+            guard let latitude = event.latitude, let longitude = event.longitude else { return nil }
+            return "your location is now \(Location(latitude: latitude, longitude: longitude).text)"
+        default: return nil
+        }
+    }
+
+    private static func stat(_ value: Int?) -> String { value.map(String.init) ?? "–" }
+
+    /// Who has the edge on reach, weight and wins, in words ("you have the longer reach; they have
+    /// more wins"), or `nil` when neither has any (or the stats are not shared).
+    static func edges(mine: FighterCard?, theirs: FighterCard) -> String? {
+        let stats: [(String, Int?, Int?)] = [
+            ("the longer reach", mine?.reachCm, theirs.reachCm), ("more weight", mine?.weightKg, theirs.weightKg),
+            ("more wins", mine?.wins, theirs.wins),
+        ]
+        var yours: [String] = [], theirsToo: [String] = []
+        for (what, a, b) in stats {
+            guard let a, let b, a != b else { continue }
+            if a > b { yours.append(what) } else { theirsToo.append(what) }
+        }
+        let parts = [("you have", yours), ("they have", theirsToo)].compactMap { who, list in
+            list.isEmpty ? nil : "\(who) \(listed(list))"
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
+    }
+
+    /// "a", "a and b", "a, b and c".
+    private static func listed(_ items: [String]) -> String {
+        items.count < 2 ? items.joined() : items.dropLast().joined(separator: ", ") + " and " + items.last!
+    }
+
+    private static func bar(_ stamina: Int) -> String {
+        let filled = max(0, min(20, stamina / 5))
+        return "[" + String(repeating: "█", count: filled) + String(repeating: "·", count: 20 - filled) + "] \(stamina)"
+    }
+
+    /// `line` cut to the width, marked with "…" where it was cut, so that it never wraps (a
+    /// wrapped line would push the screen's top off an 80×24 terminal).
+    static func clipped(_ line: String) -> String {
+        line.count <= width ? line : String(line.prefix(width - 1)) + "…"
+    }
+}

@@ -1,0 +1,186 @@
+import FightServer
+import Foundation
+import Testing
+
+@testable import hitthat
+
+/// The full-screen client's logic without a process or a terminal: locations as typed, the keys,
+/// and the screen's text.
+@Suite struct PlayScreenTests {
+    // MARK: Locations
+
+    @Test(arguments: [
+        ("48.8566,2.3522", 48.8566, 2.3522), ("48.8566, 2.3522", 48.8566, 2.3522), (" -33.9 18.4 ", -33.9, 18.4),
+        ("90,-180", 90, -180), ("-90,180", -90, 180),
+    ])
+    func aLocationIsTwoNumbersInRange(text: String, latitude: Double, longitude: Double) throws {
+        #expect(try Location(parsing: text) == Location(latitude: latitude, longitude: longitude))
+    }
+
+    @Test(arguments: [
+        ("", "expected LAT,LON"), ("48.8", "expected LAT,LON"), ("1,2,3", "expected LAT,LON"),
+        ("paris", "expected LAT,LON"), ("nan,0", "expected LAT,LON"), ("inf,0", "expected LAT,LON"),
+        ("90.5,0", "latitude 90.5 is not within -90…90"), ("0,-181", "longitude -181 is not within -180…180"),
+    ])
+    func anythingElseSaysWhatWasExpected(text: String, message: String) {
+        #expect(throws: LocationError.self) { try Location(parsing: text) }
+        do {
+            _ = try Location(parsing: text)
+        } catch {
+            #expect(error.description.contains(message), "\(error)")
+        }
+    }
+
+    // MARK: Keys
+
+    /// Presses each character of `keys` and returns the actions that did something.
+    static func press(_ keys: String, on reader: inout KeyReader) -> [KeyReader.Action] {
+        keys.utf8.map { reader.press($0) }.filter { $0 != .nothing }
+    }
+
+    @Test func lAsksForALocationOnTheInputLine() {
+        var reader = KeyReader()
+        #expect(Self.press("l48.8x", on: &reader).isEmpty, "typed, not commands")
+        #expect(reader.prompt?.hasSuffix("cancels): 48.8x_") == true)
+        #expect(Self.press("\u{7F},2.35", on: &reader).isEmpty)
+        #expect(Self.press("\n", on: &reader) == [.command("move 48.8 2.35")])
+        #expect(reader.prompt == nil && reader.question == nil)
+    }
+
+    @Test func anInvalidLocationIsNamedAndCanBeCorrected() {
+        var reader = KeyReader()
+        let actions = Self.press("l91,0\r", on: &reader)
+        #expect(actions == [.note("location: latitude 91 is not within -90…90")])
+        #expect(reader.question == .location(typed: "91,0"), "still asking, with the text to correct")
+        #expect(Self.press("\u{7F}\u{7F}\u{7F}\u{7F}1,0\r", on: &reader) == [.command("move 1.0 0.0")])
+    }
+
+    @Test func escapeGivesUpTheLocation() {
+        var reader = KeyReader()
+        #expect(Self.press("l12\u{1B}", on: &reader).isEmpty)
+        #expect(reader.question == nil)
+        #expect(Self.press("q", on: &reader) == [.command("quit")], "keys are commands again")
+    }
+
+    @Test func fAsksBeforeForfeiting() {
+        var reader = KeyReader()
+        #expect(Self.press("f", on: &reader).isEmpty)
+        #expect(reader.prompt?.contains("y forfeits") == true)
+        #expect(Self.press("n", on: &reader).isEmpty, "n answers the question; it is not `next`")
+        #expect(reader.question == nil)
+        #expect(Self.press("fy", on: &reader) == [.command("forfeit")])
+    }
+
+    @Test func theOtherKeysAreCommands() {
+        var reader = KeyReader()
+        #expect(
+            Self.press("jukbnmadcq", on: &reader) == [
+                .command("jab"), .command("uppercut"), .command("hook"), .command("back"), .command("next"),
+                .command("quick"), .command("accept"), .command("decline"), .challengeShown, .command("quit"),
+            ])
+    }
+
+    // MARK: The screen
+
+    static func message(_ json: String) throws -> ServerMessage { try MessageCodec.decodeReply(json) }
+
+    static func card(_ id: Int64, _ name: String, _ more: String = "") -> String {
+        #"{"bio":"","displayName":"\#(name)","draws":0,"id":\#(id),"joinedAt":"2026-11-22T05:00:00Z","losses":0,"username":"\#(name.lowercased())","wins":0\#(more)}"#
+    }
+
+    static let welcome = #"{"fighter":\#(card(1, "Alice")),"openFights":[],"type":"welcome","v":1}"#
+
+    /// A model that has been welcomed as fighter 1.
+    static func welcomed() throws -> ScreenModel {
+        var model = ScreenModel(user: "alice")
+        _ = model.apply(try message(welcome), answersPlayer: false, fights: [:], me: 1)
+        return model
+    }
+
+    @Test func theScreenSaysHowToSetALocationUntilThereIsOne() throws {
+        var model = try Self.welcomed()
+        #expect(model.lines(now: 0)[1].contains("No location yet: press l"))
+        let moved =
+            #"{"at":"2026-11-22T05:01:30Z","fighter":1,"kind":"moved","latitude":48.8566,"longitude":2.3522,"ref":3,"type":"event","v":1}"#
+        _ = model.apply(try Self.message(moved), answersPlayer: true, fights: [:], me: 1)
+        #expect(model.lines(now: 0)[1] == "You are at 48.8566, 2.3522 (l changes it).")
+        #expect(model.lines(now: 0).contains("  your location is now 48.8566, 2.3522"))
+    }
+
+    @Test func eventsNameFightersOnceTheirCardsAreIn() throws {
+        var model = try Self.welcomed()
+        let challenged =
+            #"{"at":"2026-11-22T05:01:30Z","challenger":2,"expiresAt":"2026-11-22T05:06:30Z","fight":7,"kind":"challenged","opponent":1,"sequence":1,"type":"event","v":1}"#
+        _ = model.apply(try Self.message(challenged), answersPlayer: false, fights: [:], me: 1)
+        #expect(model.lines(now: 0).contains("  fighter 2 challenged you"), "until the card comes")
+        let profile = #"{"fighter":\#(Self.card(2, "Bob")),"ref":9,"type":"profile","v":1}"#
+        _ = model.apply(try Self.message(profile), answersPlayer: false, fights: [:], me: 1)
+        let lines = model.lines(now: 0)
+        #expect(lines.contains("  Bob challenged you"), "\(lines)")
+        #expect(!lines.contains { $0.contains("fighter 2") })
+    }
+
+    @Test func anErrorStaysUntilThePlayersNextRequestSucceeds() throws {
+        var model = try Self.welcomed()
+        let error =
+            #"{"code":"refused","message":"fighter 1 has not shared a location","reason":"noLocation","ref":4,"type":"error","v":1}"#
+        _ = model.apply(try Self.message(error), answersPlayer: true, fights: [:], me: 1)
+        #expect(model.note == "set your location first: press l")
+        let profile = #"{"fighter":\#(Self.card(2, "Bob")),"ref":9,"type":"profile","v":1}"#
+        _ = model.apply(try Self.message(profile), answersPlayer: false, fights: [:], me: 1)
+        #expect(model.note != "", "the client's own request is not the player's action")
+        let nobody = #"{"ref":5,"type":"opponent","v":1}"#
+        _ = model.apply(try Self.message(nobody), answersPlayer: true, fights: [:], me: 1)
+        #expect(model.note.hasPrefix("nobody else within reach"))
+        let moved =
+            #"{"at":"2026-11-22T05:01:30Z","fighter":1,"kind":"moved","latitude":1,"longitude":2,"ref":6,"type":"event","v":1}"#
+        _ = model.apply(try Self.message(moved), answersPlayer: true, fights: [:], me: 1)
+        #expect(model.note == "")
+    }
+
+    @Test func theEdgesAreSaidInWords() throws {
+        let decoder = JSONDecoder()
+        let mine = try decoder.decode(
+            FighterCard.self, from: Data(Self.card(1, "A", #","reachCm":180,"weightKg":60"#).utf8))
+        var theirs = try decoder.decode(
+            FighterCard.self, from: Data(Self.card(2, "B", #","reachCm":170,"weightKg":70"#).utf8))
+        theirs.wins = 3
+        #expect(
+            ScreenModel.edges(mine: mine, theirs: theirs)
+                == "you have the longer reach; they have more weight and more wins")
+        #expect(ScreenModel.edges(mine: mine, theirs: mine) == nil)
+    }
+
+    /// The fullest screen: a versus card with long names and every edge, a fight, a full log, a
+    /// long note. Nothing wraps or scrolls on an 80×24 terminal.
+    @Test func theFullestScreenFitsEightyByTwentyFour() throws {
+        var model = try Self.welcomed()
+        let long = String(repeating: "W", count: 50)
+        let matchup =
+            #"{"matchup":{"decimalOdds":1.6,"distanceKm":49.9,"opponent":\#(Self.card(2, long, #","heightCm":200,"reachCm":280,"weightKg":150"#)),"winChance":0.625},"ref":4,"type":"opponent","v":1}"#
+        _ = model.apply(try Self.message(matchup), answersPlayer: true, fights: [:], me: 1)
+        let fight = try JSONDecoder().decode(
+            FightView.self,
+            from: Data(
+                #"{"challenger":1,"deadline":"2026-11-22T05:03:00Z","id":70000,"lastSequence":2,"opponent":2,"phase":"active","punchesChallenger":0,"punchesOpponent":0,"staminaChallenger":100,"staminaOpponent":100,"turn":1}"#
+                    .utf8))
+        for sequence in 1...30 {
+            let punched =
+                #"{"at":"2026-11-22T05:01:30Z","by":2,"damage":64,"fight":70000,"kind":"punched","punch":"uppercut","sequence":\#(sequence),"staminaLeft":100,"type":"event","v":1}"#
+            _ = model.apply(try Self.message(punched), answersPlayer: false, fights: [fight.id: fight], me: 1)
+        }
+        model.note = String(repeating: "n", count: 200)
+        model.status = "could not connect; retrying in 8.0 seconds"
+        let lines = model.lines(now: 0)
+        #expect(lines.count <= ScreenModel.height)
+        #expect(lines.allSatisfy { $0.count <= ScreenModel.width }, "\(lines.filter { $0.count > 80 })")
+        #expect(lines.last == ScreenModel.keyBar)
+        #expect(lines.contains { $0.hasPrefix("  YOUR TURN") })
+        #expect(lines.contains { $0.contains("threw an uppercut for 64") }, "the latest events still show")
+        var reader = KeyReader()
+        _ = Self.press("l" + String(repeating: "9", count: 50), on: &reader)
+        model.prompt = reader.prompt
+        #expect(model.lines(now: 0).last == reader.prompt, "the longest input line is whole")
+        #expect(model.lines(now: 0).allSatisfy { $0.count <= ScreenModel.width })
+    }
+}
