@@ -64,10 +64,6 @@ public struct DetectorConfiguration: Hashable, Sendable {
     public var damagePerG: Double = 4.0
     /// The most damage one punch can do (a fighter's whole stamina).
     public var maximumDamage: Int = 100
-    /// The hand holding the sensor. Today's rule needs no hand (hooks are reported as jabs, as
-    /// a level punch whose curve cannot be told from a jab's on real recordings), so this
-    /// changes nothing; it is kept so that callers that know the hand can say it.
-    public var hand: Hand = .right
     /// The device axis taken as up when the source has no gravity in it (linear acceleration).
     /// The original app held the phone upright: an uppercut's stop was along −Y.
     public var fallbackUp = Vector3(0, 1, 0)

@@ -5,7 +5,9 @@ import PunchKit
 
 /// The detector's settings, shared by every command that detects punches.
 struct DetectorOptions: ParsableArguments {
-    @Option(help: "The hand holding the sensor: left or right (the rule is the same for either).")
+    // Accepted for the scripts that pass it (the recordings' scorer does), and checked; the rule
+    // is the same for either hand, hooks being reported as jabs, so it goes no further.
+    @Option(help: "The hand holding the sensor: left or right. The rule is the same for either.")
     var hand: Hand = .right
 
     @Option(
@@ -24,7 +26,6 @@ struct DetectorOptions: ParsableArguments {
     /// The detector configuration these options describe.
     var configuration: DetectorConfiguration {
         var configuration = DetectorConfiguration()
-        configuration.hand = hand
         configuration.trigger = trigger
         configuration.damagePerG = damagePerG
         configuration.uppercutScore = uppercutScore

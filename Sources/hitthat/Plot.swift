@@ -11,7 +11,8 @@ struct Plot: ParsableCommand {
         abstract: "Draw a trace, its punches and its labels as an SVG picture.",
         discussion: """
             Draws the acceleration with gravity removed (its length and the x, y and z axes) against \
-            time, the detector's threshold, each punch found with its kind and damage, and the \
+            time, the strength of motion and the threshold it is held against, each punch found \
+            with its kind and damage, and the \
             labelled windows of NAME.labels.csv beside the trace (or of --labels). Writes NAME.svg \
             beside NAME.csv unless -o says otherwise; - is standard output, where a trace read from \
             standard input is drawn by default. Malformed input stops with the file, line and \

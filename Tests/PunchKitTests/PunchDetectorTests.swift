@@ -8,12 +8,9 @@ import Testing
 
 /// Runs the detector over a simulated session and scores it against the session's labels.
 func detect(
-    _ plan: SessionPlan, configuration: DetectorConfiguration = DetectorConfiguration(),
-    transform: (Vector3) -> Vector3 = { $0 }
+    _ plan: SessionPlan, transform: (Vector3) -> Vector3 = { $0 }
 ) -> (punches: [Punch], evaluation: Evaluation) {
-    var configuration = configuration
-    configuration.hand = plan.hand
-    var detector = PunchDetector(configuration: configuration)
+    var detector = PunchDetector()
     var punches: [Punch] = []
     // Fed as a trace is, all at once: `PunchDetectorBatchTests` shows it finds what feeding
     // sample by sample finds.

@@ -59,14 +59,12 @@ enum RealRecordings {
     }
 
     /// The punches `hitthat detect --json --hand HAND FILE` prints for a trace: read with the
-    /// default options (the path as the source name), fed in order to the default detector for
-    /// the hand.
-    static func detect(_ trace: String, hand: Hand) throws -> [Detection] {
+    /// default options (the path as the source name), fed in order to the default detector (the
+    /// rule is the same for either hand).
+    static func detect(_ trace: String) throws -> [Detection] {
         let samples = try TraceReader.readAll(
             bytes: [UInt8](Data(contentsOf: URL(fileURLWithPath: trace))), source: trace)
-        var configuration = DetectorConfiguration()
-        configuration.hand = hand
-        var detector = PunchDetector(configuration: configuration)
+        var detector = PunchDetector()
         var punches: [Punch] = []
         for sample in samples {
             if let punch = detector.process(sample) { punches.append(punch) }
@@ -90,9 +88,8 @@ enum RealRecordings {
         var score = RecordingScore()
         var failures: [String] = []
         for recording in try RealRecordings.all() {
-            let hand = recording.truth.hand.flatMap(Hand.init(rawValue:)) ?? .right
             do {
-                let detections = try RealRecordings.detect(recording.trace, hand: hand)
+                let detections = try RealRecordings.detect(recording.trace)
                 score.add(detections, truth: recording.truth, dataset: recording.dataset)
             } catch {
                 // score.py counts a command that fails as a case whose punches were all missed.

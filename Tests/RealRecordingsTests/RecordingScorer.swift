@@ -25,8 +25,6 @@ struct RecordingTruth: Decodable, Sendable {
     }
 
     var mode: Mode
-    /// `left`, `right`, or nil when not known (the detector then takes the right).
-    var hand: String?
     var punches: [Window]?
     var count: Int?
     var type: String?
