@@ -47,8 +47,9 @@ public struct DetectorConfiguration: Hashable, Sendable {
     public var retractionAlignment: Double = -0.2
     /// The time constant of the low-pass filter that follows gravity, in seconds.
     public var gravityTimeConstant: Double = 0.6
-    /// How far before the stop's peak the motion is taken for the punch's kind, in seconds.
-    public var thrustWindow: Double = 0.3
+    /// How far before the stop's peak the motion is taken for the punch's kind, in seconds: a
+    /// punch's thrust lasts 0.2–0.4 s.
+    public var thrustWindow: Double = 0.4
     /// How far after the stop's peak the motion is taken for the punch's kind, in seconds: the
     /// peak may come a sample or two before the stop is over.
     public var followThrough: Double = 0.1
@@ -56,9 +57,18 @@ public struct DetectorConfiguration: Hashable, Sendable {
     /// on the elbow's lockout, a spike 0.03–0.1 s wide at half its height; an uppercut is stopped
     /// by the muscles, over 0.15–0.26 s.
     public var stopWidthWeight: Double = 6
+    /// What the bend of a punch's path adds to its uppercut score: the cosine of the angle
+    /// between the thrust and the stop. A straight punch stops straight back against its
+    /// thrust (a cosine of −0.9 in the median); an uppercut swings an arc, so its stop points
+    /// across the thrust (−0.2 to +0.5).
+    public var bendWeight: Double = 0.5
+    /// How long before the stop's peak the thrust ends, in seconds, for the bend: the stop's
+    /// own rise is not part of the thrust.
+    public var stopLead: Double = 0.05
     /// The score above which a punch is an uppercut: the signed share of its motion along up
-    /// (−1 straight down, 1 straight up) plus `stopWidthWeight` × the stop's width. A level
-    /// punch is an uppercut from a stop 0.12 s wide; a rising one sooner, a falling one later.
+    /// (−1 straight down, 1 straight up), plus `stopWidthWeight` × the stop's width, plus
+    /// `bendWeight` × the bend. A level straight punch is an uppercut from a stop 0.2 s wide;
+    /// a rising or bent one sooner, a falling one later.
     public var uppercutScore: Double = 0.7
     /// Hit points per g of the stop's peak (the original app's `magnitude × 4`).
     public var damagePerG: Double = 4.0

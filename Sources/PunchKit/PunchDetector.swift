@@ -13,9 +13,10 @@
 ///   after its time, so one punch is one event, written at once.
 /// - A hump within 1.5 s of a punch that points back against it and is no stronger is that
 ///   punch's **retraction**, not a punch; no two punches come within 0.3 s.
-/// - The **kind**: an uppercut rises, and ends slowly (muscles stop it), while a jab ends on the
-///   elbow's lockout, a spike: the motion's share along up and the width of the stop's peak
-///   together make the score that tells them apart.
+/// - The **kind**: an uppercut rises, swings an arc and ends slowly (muscles stop it), while a jab
+///   goes straight and ends on the elbow's lockout, a spike: the motion's share along up, the
+///   width of the stop's peak and the bend between thrust and stop make the score that tells
+///   them apart.
 ///
 /// Memory is bounded (a fixed ring of recent samples) and `process(_:)` allocates nothing.
 ///
@@ -163,7 +164,8 @@ public struct PunchDetector: ~Copyable, Sendable {
     private mutating func decideIfDue(at time: Double) -> Punch? {
         guard let index = candidate else { return nil }
         let waited = time - recent[index].time
-        guard waited >= configuration.longestConfirmation
+        guard
+            waited >= configuration.longestConfirmation
                 || (waited >= configuration.confirmation
                     && recent.newest.strength < configuration.confirmingFall * recent[index].strength)
         else { return nil }
@@ -179,13 +181,15 @@ public struct PunchDetector: ~Copyable, Sendable {
         // The hump's time: the middle of the window whose mean it is.
         let time = hump.time - configuration.strengthWindow / 2
         // The stop's peak: the strongest sample in that window.
-        let peak = recent.indices(since: hump.time - configuration.strengthWindow).prefix { $0 <= index }
+        let peak =
+            recent.indices(since: hump.time - configuration.strengthWindow).prefix { $0 <= index }
             .max { recent[$0].magnitude < recent[$1].magnitude } ?? index
         let direction = recent[peak].linear.normalized
         if let last = lastPunch {
             let since = time - last.time
             guard since >= configuration.minimumInterval else { return nil }
-            if since < configuration.retractionWindow, direction.dot(last.direction) < configuration.retractionAlignment,
+            if since < configuration.retractionWindow,
+                direction.dot(last.direction) < configuration.retractionAlignment,
                 hump.strength < last.strength
             {
                 return nil
@@ -195,7 +199,9 @@ public struct PunchDetector: ~Copyable, Sendable {
         remember(hump.strength)
 
         let motion = motion(around: peak)
-        let score = motion.rise * abs(motion.rise) + configuration.stopWidthWeight * motion.stopWidth
+        let score =
+            motion.rise * abs(motion.rise) + configuration.stopWidthWeight * motion.stopWidth
+            + configuration.bendWeight * motion.bend
         let peakG = recent[peak].magnitude
         let damage = min(max((peakG * configuration.damagePerG).rounded(), 1), Double(configuration.maximumDamage))
         return Punch(
@@ -213,19 +219,25 @@ public struct PunchDetector: ~Copyable, Sendable {
     /// - `stopWidth`, how long the reading's length stays more than half as far from 1 g as at
     ///   the peak, in seconds. Lengths, not the acceleration less gravity: they do not change
     ///   when the wrist turns, which on a phone strapped to the hand is half a turn a jab.
+    /// - `bend`, the cosine of the angle between the thrust (the motion up to `stopLead` before
+    ///   the peak) and the stop: −1 when the stop points straight back against the thrust, as
+    ///   it does at the end of a straight line, near 0 or above when the fist swung an arc. An
+    ///   angle between two of the motion's own directions: the grip does not change it.
     /// - `speed`, the hand's speed at its fastest over that time, in g·s.
-    private func motion(around peak: Int) -> (rise: Double, stopWidth: Double, speed: Double) {
+    private func motion(around peak: Int) -> (rise: Double, stopWidth: Double, bend: Double, speed: Double) {
         let peakTime = recent[peak].time
         let span = recent.indices(since: peakTime - configuration.thrustWindow)
-        guard let first = span.first else { return (0, 0, 0) }
+        guard let first = span.first else { return (0, 0, 0, 0) }
         let before = gravity.seesGravity ? recent[first].raw - recent[first].linear : .zero
         let up = gravity.seesGravity ? before.normalized : configuration.fallbackUp.normalized
         var upward = 0.0
         var energy = 0.0
         var velocity = Vector3.zero
         var fastest = 0.0
+        var thrust = Vector3.zero
         for index in span.dropFirst() where recent[index].time <= peakTime + configuration.followThrough {
             let motion = recent[index].raw - before
+            if recent[index].time <= peakTime - configuration.stopLead { thrust += motion }
             let along = motion.dot(up)
             upward += along * abs(along)
             energy += motion.lengthSquared
@@ -234,7 +246,8 @@ public struct PunchDetector: ~Copyable, Sendable {
         }
         let share = energy > 0 ? upward / energy : 0
         let rise = share < 0 ? -(-share).squareRoot() : share.squareRoot()
-        return (rise, stopWidth(around: peak), fastest.squareRoot())
+        let bend = thrust.normalized.dot((recent[peak].raw - before).normalized)
+        return (rise, stopWidth(around: peak), bend, fastest.squareRoot())
     }
 
     /// How long around the entry `peak` the reading's length stays more than half as far from

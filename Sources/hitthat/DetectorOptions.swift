@@ -19,7 +19,8 @@ struct DetectorOptions: ParsableArguments {
 
     @Option(
         name: .customLong("uppercut-score"),
-        help: "The score above which a punch is an uppercut: its motion's signed share along up plus 6 × its stop's width in s."
+        help:
+            "The score above which a punch is an uppercut: its motion's signed share along up, plus 6 × its stop's width in s, plus 0.5 × the cosine between its thrust and its stop."
     )
     var uppercutScore: Double = DetectorConfiguration().uppercutScore
 

@@ -224,10 +224,26 @@ func summary(_ punches: [Punch]) -> [String] {
         let uppercut = run(signal(pulses: [(1.0, 0.15, Vector3(1, 0, 4)), (1.15, 0.2, Vector3(-1, 0, -4))]))
         #expect(uppercut.map(\.kind) == [.uppercut])
         #expect(uppercut.first.map { $0.rise > 0.9 } == true)
-        let level = run(signal(pulses: [(1.0, 0.15, Vector3(4, 0, 0)), (1.15, 0.2, Vector3(-4, 0, 0))]))
+        // The stop is harder than the thrust, as in a real punch, so the peak is the stop's.
+        let level = run(signal(pulses: [(1.0, 0.15, Vector3(3, 0, 0)), (1.15, 0.2, Vector3(-4, 0, 0))]))
         #expect(level.map(\.kind) == [.jab])
         let spike = run(signal(pulses: [(1.0, 0.15, Vector3(1, 0, 4)), (1.15, 0.06, Vector3(-2, 0, -9))]))
         #expect(spike.map(\.kind) == [.jab])
+    }
+
+    /// An uppercut swings an arc, so its stop points across its thrust; a straight punch stops
+    /// straight back against it. Level and stopped over the same 0.22 s, the arc is an uppercut
+    /// and the straight line a jab, which it would not be without the bend.
+    @Test func aLevelArcIsAnUppercutAndAStraightLineAJab() {
+        let arc = run(signal(pulses: [(1.0, 0.15, Vector3(3, 0, 0)), (1.15, 0.22, Vector3(0, -5, 0))]))
+        #expect(arc.map(\.kind) == [.uppercut])
+        let straight: [(start: Double, length: Double, vector: Vector3)] = [
+            (1.0, 0.15, Vector3(3, 0, 0)), (1.15, 0.22, Vector3(-5, 0, 0)),
+        ]
+        #expect(run(signal(pulses: straight)).map(\.kind) == [.jab])
+        var withoutBend = DetectorConfiguration()
+        withoutBend.bendWeight = 0
+        #expect(run(signal(pulses: straight), configuration: withoutBend).map(\.kind) == [.uppercut])
     }
 
     @Test func theRetractionIsNotASecondPunch() {
@@ -329,7 +345,8 @@ func summary(_ punches: [Punch]) -> [String] {
     @Test func linearAccelerationFallsBackToTheDeviceUpAxis() {
         // Without gravity in the data there is no up to find: the original's upright grip is assumed.
         let up = run(signal(gravity: .zero, pulses: [(1.0, 0.15, Vector3(0, 4, 0)), (1.15, 0.2, Vector3(0, -4, 0))]))
-        let level = run(signal(gravity: .zero, pulses: [(1.0, 0.15, Vector3(0, 0, 4)), (1.15, 0.05, Vector3(0, 0, -10))]))
+        let level = run(
+            signal(gravity: .zero, pulses: [(1.0, 0.15, Vector3(0, 0, 4)), (1.15, 0.05, Vector3(0, 0, -10))]))
         #expect(up.map(\.kind) == [.uppercut])
         #expect(level.map(\.kind) == [.jab])
     }

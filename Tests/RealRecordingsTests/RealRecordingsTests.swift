@@ -5,13 +5,13 @@ import Testing
 // MARK: - Floors
 
 // What the detector reached on ../shared/recordings, minus 0.01: the detector rebuilt on them,
-// 24 Nov 2026, macro F1 0.951 and kind accuracy 0.888, no punch in the no-punch sessions (as
-// score.py scores it; before the rebuild: 0.565 and 0.555). Falling below is a regression;
-// whoever makes the detector do better raises them.
+// 24 Nov 2026, macro F1 0.951 and kind accuracy 0.914 (0.888 before the bend joined the kind),
+// no punch in the no-punch sessions (as score.py scores it; before the rebuild: 0.565 and
+// 0.555). Falling below is a regression; whoever makes the detector do better raises them.
 /// The least macro F1 of detection, each dataset weighing the same.
 let macroF1Floor = 0.941
 /// The least macro share of jabs and uppercuts given the right kind.
-let macroKindAccuracyFloor = 0.878
+let macroKindAccuracyFloor = 0.904
 /// The most punches found in the sessions with no punch at all (what the detector found there).
 let noPunchFalsePunchesCeiling = 0
 
