@@ -37,6 +37,26 @@ import Testing
         return examples
     }()
 
+    /// The numbers the document gives for a fight's rules are the engine's defaults, so that
+    /// changing a rule without the document fails here.
+    @Test func theRulesItStatesAreTheEngines() throws {
+        let text = try String(contentsOf: Self.documentURL, encoding: .utf8)
+            .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let rules = Rules()
+        let statements = [
+            "starts with a stamina of \(rules.startingStamina)",
+            "(\(rules.turnTimeout) s by default)",
+            "throws at most \(rules.punchesPerFighter) punches",
+            "once both have thrown \(rules.punchesPerFighter)",
+            "waits \(rules.challengeLifetime / 3600) hours",
+            "within reach, \(Int(rules.matchRadiusKm)) km",
+            "lets \(rules.missedTurnsToForfeit) of their turns in a row pass",
+        ]
+        for statement in statements {
+            #expect(text.contains(statement), "PROTOCOL.md should say \"\(statement)\"")
+        }
+    }
+
     @Test func theDocumentHasExamplesOfEachKind() {
         let kinds = Set(Self.examples.map(\.kind))
         #expect(kinds == ["client", "server", "credentials"])
