@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "PunchKit", targets: ["PunchKit"]),
         .library(name: "PunchSimulator", targets: ["PunchSimulator"]),
         .library(name: "InputDevices", targets: ["InputDevices"]),
+        .library(name: "MotionInput", targets: ["MotionInput"]),
         .library(name: "FightEngine", targets: ["FightEngine"]),
         .library(name: "FightStore", targets: ["FightStore"]),
         .library(name: "FightServer", targets: ["FightServer"]),
@@ -35,6 +36,8 @@ let package = Package(
         // A C shim only because Swift cannot call the variadic ioctl(2).
         .target(name: "CInputDevicesShims"),
         .target(name: "InputDevices", dependencies: ["CInputDevicesShims"]),
+        // Samples from a trace file or any motion sensor, and the one loop that feeds the detector.
+        .target(name: "MotionInput", dependencies: ["PunchKit", "InputDevices"]),
 
         // MARK: - Fights
         .target(name: "FightEngine"),
@@ -68,6 +71,7 @@ let package = Package(
                 "PunchSimulator",
                 "TracePlot",
                 "InputDevices",
+                "MotionInput",
                 "FightEngine",
                 "FightStore",
                 "FightServer",
@@ -109,6 +113,7 @@ let package = Package(
         .testTarget(name: "PunchKitTests", dependencies: ["PunchKit", "PunchSimulator", "FuzzTestSupport"]),
         .testTarget(name: "PunchSimulatorTests", dependencies: ["PunchKit", "PunchSimulator"]),
         .testTarget(name: "TracePlotTests", dependencies: ["TracePlot", "PunchKit"]),
+        .testTarget(name: "MotionInputTests", dependencies: ["MotionInput", "PunchKit", "PunchSimulator", "InputDevices"]),
         // The detector scored on ../shared/recordings when it is there (Foundation, for the truth files' JSON).
         .testTarget(name: "RealRecordingsTests", dependencies: ["PunchKit"]),
         // Serves fake input nodes through FUSE, for the library's tests and the CLI's.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MotionInput
 import PunchKit
 
 // MARK: - detect
@@ -27,21 +28,16 @@ struct Detect: ParsableCommand {
     func run() throws {
         try reportingFailures {
             var output = PunchPrinter(json: json)
-            var detector = PunchDetector(configuration: detectorOptions.configuration)
             var tally = PunchTally()
-            let summary = try readTrace(trace, options: traceOptions) { sample in
-                tally.see(sample)
-                if let punch = detector.process(sample) {
+            var source = try openTrace(trace, options: traceOptions)
+            try reportingTraceErrors {
+                try source.punches(configuration: detectorOptions.configuration, seeing: { tally.see($0) }) { punch in
                     tally.count(punch)
                     output.write(punch, since: tally.firstTime)
                 }
             }
-            if let punch = detector.finish() {
-                tally.count(punch)
-                output.write(punch, since: tally.firstTime)
-            }
-            printError(tally.summary(of: trace, summary))
-            for error in summary.errors { printError("  skipped: \(error)") }
+            printError(tally.summary(of: trace, source.summary))
+            for error in source.summary.errors { printError("  skipped: \(error)") }
         }
     }
 }

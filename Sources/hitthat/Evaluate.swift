@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MotionInput
 import PunchKit
 
 // MARK: - evaluate
@@ -34,14 +35,14 @@ struct Evaluate: ParsableCommand {
             var rows: [(trace: String, labels: Int, found: Int, evaluation: Evaluation)] = []
             for (trace, labelsPath) in traces {
                 let labels = try readLabels(labelsPath)
-                var detector = PunchDetector(configuration: detectorOptions.configuration)
                 var tally = PunchTally()
                 var found: [(time: Double, kind: PunchKind)] = []
-                _ = try readTrace(trace, options: traceOptions) { sample in
-                    tally.see(sample)
-                    if let punch = detector.process(sample) { found.append((punch.time - tally.firstTime, punch.kind)) }
+                var source = try openTrace(trace, options: traceOptions)
+                try reportingTraceErrors {
+                    try source.punches(configuration: detectorOptions.configuration, seeing: { tally.see($0) }) {
+                        found.append(($0.time - tally.firstTime, $0.kind))
+                    }
                 }
-                if let punch = detector.finish() { found.append((punch.time - tally.firstTime, punch.kind)) }
                 let evaluation = Evaluation(detections: found, labels: labels, tolerance: tolerance)
                 total.add(evaluation)
                 rows.append((trace, labels.count, found.count, evaluation))

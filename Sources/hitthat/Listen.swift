@@ -1,5 +1,6 @@
 import ArgumentParser
 import InputDevices
+import MotionInput
 import PunchKit
 
 #if canImport(Glibc)
@@ -48,7 +49,7 @@ struct Listen: ParsableCommand {
     }
 
     func run() throws {
-        var source: any MotionFrameSource
+        let source: any MotionFrameSource
         do {
             source = try openSource()
         } catch let error as Reported {
@@ -58,33 +59,26 @@ struct Listen: ParsableCommand {
             throw ExitCode.failure
         }
         let interrupt = InterruptFlag.install()
-        var detector = PunchDetector(configuration: detectorOptions.configuration)
         var output = PunchPrinter(json: json, extraColumns: ["latency (ms)"])
         var tally = PunchTally()
+        var samples = FrameSamples(source, until: { interrupt.isRaised })
+        var received = 0.0
         var failure: Error?
-        while !interrupt.isRaised {
-            let frame: MotionFrame?
-            do {
-                frame = try source.nextFrame()
-            } catch InputDeviceError.interrupted {
-                break
-            } catch {
-                failure = error
-                break
-            }
-            guard let frame else { break }
-            let received = monotonicSeconds()
-            let sample = MotionSample(frame)
-            tally.see(sample)
-            if let punch = detector.process(sample) {
+        do {
+            try samples.punches(
+                configuration: detectorOptions.configuration,
+                seeing: { sample in
+                    received = monotonicSeconds()
+                    tally.see(sample)
+                }
+            ) { punch in
                 tally.count(punch)
-                let latency = (monotonicSeconds() - received) * 1000
+                // The last punch is decided by the end of the stream, not by a frame read.
+                let latency = interrupt.isRaised ? 0 : (monotonicSeconds() - received) * 1000
                 output.write(punch, since: tally.firstTime, extra: [("latency_ms", formatted(latency, decimals: 3))])
             }
-        }
-        if failure == nil, let punch = detector.finish() {
-            tally.count(punch)
-            output.write(punch, since: tally.firstTime, extra: [("latency_ms", "0.000")])
+        } catch {
+            failure = error
         }
         printError(tally.summary(of: node ?? evemu ?? "-", detail: interrupt.isRaised ? "stopped by Ctrl-C" : nil))
         if let failure {

@@ -75,14 +75,3 @@ struct MotionSourceOptions: ParsableArguments {
         return try evdev.motionReader(overrides: overrides(), source: InterruptibleDescriptor(evdev.descriptor))
     }
 }
-
-// MARK: - Frames as samples
-
-extension MotionSample {
-    /// The detector's view of a frame: its time and acceleration (the gyroscope is not used).
-    init(_ frame: MotionFrame) {
-        self.init(
-            time: frame.time,
-            acceleration: Vector3(frame.acceleration.x, frame.acceleration.y, frame.acceleration.z))
-    }
-}

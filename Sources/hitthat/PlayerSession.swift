@@ -1,6 +1,7 @@
 import ArgumentParser
 import FightEngine
 import FightServer
+import MotionInput
 
 // MARK: - PlayFailure
 

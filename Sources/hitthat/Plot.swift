@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MotionInput
 import PunchKit
 import TracePlot
 
@@ -78,17 +79,20 @@ struct Plot: ParsableCommand {
                 punch.time -= tally.firstTime
                 punches.append(punch)
             }
-            // One sample at a time, not the batch path: the linear acceleration and the threshold
-            // are read back after each.
-            let summary = try readTrace(trace, options: traceOptions) { sample in
-                tally.see(sample)
-                found(detector.process(sample))
-                let time = sample.time - tally.firstTime
-                guard shown.contains(time) else { return }
-                times.append(time)
-                linear.append(detector.linearAcceleration)
-                strengths.append(detector.strength)
-                thresholds.append(detector.threshold)
+            // Its own loop rather than `punches(configuration:seeing:found:)`: the linear
+            // acceleration, the strength and the threshold are read back after each sample.
+            let source = try openTrace(trace, options: traceOptions)
+            try reportingTraceErrors {
+                try source.forEachSample { sample in
+                    tally.see(sample)
+                    found(detector.process(sample))
+                    let time = sample.time - tally.firstTime
+                    guard shown.contains(time) else { return }
+                    times.append(time)
+                    linear.append(detector.linearAcceleration)
+                    strengths.append(detector.strength)
+                    thresholds.append(detector.threshold)
+                }
             }
             found(detector.finish())
 
@@ -115,8 +119,9 @@ struct Plot: ParsableCommand {
             let wrote = destination == "-" ? "drawn to standard output" : "drawn to \(destination)"
             printError(
                 tally.summary(
-                    of: trace, detail: [describe(summary), wrote].filter { !$0.isEmpty }.joined(separator: ", ")))
-            for error in summary.errors { printError("  skipped: \(error)") }
+                    of: trace, detail: [describe(source.summary), wrote].filter { !$0.isEmpty }.joined(separator: ", "))
+            )
+            for error in source.summary.errors { printError("  skipped: \(error)") }
         }
     }
 }

@@ -2,6 +2,7 @@ import FightEngine
 import FightServer
 import Foundation
 import InputDevices
+import MotionInput
 import NIOConcurrencyHelpers
 import PunchKit
 
@@ -73,24 +74,18 @@ final class PunchFeed: Sendable {
     /// - Throws: `PlayFailure` saying what is wrong: for a trace as `detect` says it (exit status
     ///   65), for a device or raw events as `listen` does; `Reported` when already said.
     static func open(_ source: Source, detector configuration: DetectorConfiguration) throws -> PunchFeed {
-        let samples: (_ body: (MotionSample) -> Void) throws -> Void
+        let samples: any SampleSource
         let live: Bool
         do {
             switch source {
             case .trace(let path, let options):
-                live = !isRegularFile(path)
-                let descriptor = try openTrace(path)
-                samples = { body in
-                    defer { if descriptor != STDIN_FILENO { close(descriptor) } }
-                    _ = try readTrace(from: descriptor, path: path, options: options, body)
-                }
+                let trace = try TraceFile(
+                    path: path, format: options.format, units: options.units, lenient: options.lenient)
+                live = !trace.isRecording
+                samples = trace
             case .motion(let path, let rawEvents, let options):
                 live = !rawEvents || !isRegularFile(path)
-                // Only the reading thread touches the reader once it is open.
-                nonisolated(unsafe) var reader = try options.open(path, rawEvents: rawEvents)
-                samples = { body in
-                    while let frame = try reader.nextFrame() { body(MotionSample(frame)) }
-                }
+                samples = FrameSamples(try options.open(path, rawEvents: rawEvents))
             }
         } catch let reported as Reported {
             throw reported
@@ -102,19 +97,14 @@ final class PunchFeed: Sendable {
         let (stream, continuation) = AsyncStream.makeStream(
             of: DetectedPunch.self, bufferingPolicy: live ? .bufferingNewest(1) : .unbounded)
         let feed = PunchFeed(punches: stream, isLive: live)
-        nonisolated(unsafe) let read = samples
+        // Only the reading thread touches the source once it is open.
+        nonisolated(unsafe) var source = samples
         @Sendable func detect() throws {
-            var detector = PunchDetector(configuration: configuration)
-            func yield(_ punch: Punch) {
+            try source.punches(configuration: configuration) { punch in
                 guard let kind = PunchType(rawValue: punch.kind.rawValue) else { return }
                 continuation.yield(
-                    DetectedPunch(
-                        kind: kind, damage: min(punch.damage, ProtocolLimits.maxDamage), detectedAt: .now))
+                    DetectedPunch(kind: kind, damage: min(punch.damage, ProtocolLimits.maxDamage), detectedAt: .now))
             }
-            try read { sample in
-                if let punch = detector.process(sample) { yield(punch) }
-            }
-            if let punch = detector.finish() { yield(punch) }
         }
         guard live else {
             defer {
