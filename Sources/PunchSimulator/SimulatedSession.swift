@@ -141,7 +141,8 @@ public struct SessionPlan: Sendable {
             let sweep = random.uniform(0.5...1.1)
             let tangent = rotate(forward, about: swingAxis, by: startElevation)
             thrust = arcStroke(
-                tangent: tangent, axis: swingAxis, sweep: sweep, speed: speed, start: clock, random: &random)
+                tangent: tangent, axis: swingAxis, sweep: sweep, speed: speed, start: clock,
+                stopping: uppercutStop(&random), random: &random)
             direction = rotate(tangent, about: swingAxis, by: sweep / 2)
             twistAxis = swingAxis
             twist = sweep
@@ -159,7 +160,7 @@ public struct SessionPlan: Sendable {
             thrust = Stroke(
                 path: .line(direction), start: clock, topSpeed: speed,
                 accelerating: random.uniform(0.09...0.2), cruising: random.uniform(0...0.03),
-                stopping: kind == .jab ? random.uniform(0.03...0.08) : random.uniform(0.04...0.1))
+                stopping: kind == .jab ? random.uniform(0.03...0.08) : uppercutStop(&random))
             // A jab corkscrews about its own line; a straight uppercut's forearm turns up.
             twistAxis = kind == .jab ? direction : up.cross(direction).normalized
             twist = kind == .jab ? random.uniform(-1.4...1.4) : -random.uniform(0...1.2)
@@ -168,7 +169,9 @@ public struct SessionPlan: Sendable {
             let sweep = random.uniform(1.3...1.9)
             let tangent = rotate(forward, about: up, by: -mirror * sweep * random.uniform(0.2...0.4))
             let axis = up * mirror
-            thrust = arcStroke(tangent: tangent, axis: axis, sweep: sweep, speed: speed, start: clock, random: &random)
+            thrust = arcStroke(
+                tangent: tangent, axis: axis, sweep: sweep, speed: speed, start: clock,
+                stopping: random.uniform(0.04...0.1), random: &random)
             direction = rotate(tangent, about: axis, by: sweep)
             twistAxis = axis
             twist = sweep * random.uniform(0.6...1)
@@ -184,15 +187,21 @@ public struct SessionPlan: Sendable {
             strokes: strokes, twistAxis: twistAxis, twist: twist)
     }
 
-    /// A stroke along an arc of `sweep` radians about `axis`, timed like a straight punch: the
-    /// radius is what lets the hand cover the sweep in that time.
+    /// How long an uppercut's stop lasts, in seconds. Nothing locks the elbow at the top of an
+    /// uppercut: the muscles stop the fist, over 0.15–0.26 s in real recordings (a jab's lockout
+    /// takes 0.03–0.1 s).
+    private static func uppercutStop(_ random: inout SeededGenerator) -> Double {
+        random.uniform(0.15...0.26)
+    }
+
+    /// A stroke along an arc of `sweep` radians about `axis`, timed like a straight punch but for
+    /// its `stopping` time: the radius is what lets the hand cover the sweep in that time.
     private static func arcStroke(
-        tangent: Vector3, axis: Vector3, sweep: Double, speed: Double, start: Double,
+        tangent: Vector3, axis: Vector3, sweep: Double, speed: Double, start: Double, stopping: Double,
         random: inout SeededGenerator
     ) -> Stroke {
         let accelerating = random.uniform(0.09...0.2)
         let cruise = random.uniform(0...0.03)
-        let stopping = random.uniform(0.04...0.1)
         // Distance covered is V·(accelerating / 2 + cruising + stopping / 2).
         let distance = speed * (accelerating / 2 + cruise + stopping / 2)
         return Stroke(
