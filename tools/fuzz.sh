@@ -18,7 +18,7 @@ shift
 case $target in
     TraceReader | PunchDetector | LabelParser) module=PunchKit ;;
     InputEvents | JoystickEvents | Evemu) module=InputDevices ;;
-    ServerMessages) module=FightServer ;;
+    ServerMessages) module=FightProtocol ;;
     *) echo "unknown target $target" >&2; exit 64 ;;
 esac
 
@@ -43,13 +43,12 @@ libs=()
 if [[ $module == PunchKit ]]; then
     compile_module PunchKit Sources/PunchKit
     libs=(-lPunchKit)
-elif [[ $module == FightServer ]]; then
-    # Only the protocol (and the account requests' body): what reads a message needs neither
-    # Hummingbird nor the store, so the fuzzer builds without them.
+elif [[ $module == FightProtocol ]]; then
+    # The protocol alone: what reads a message needs neither Hummingbird nor the store.
     compile_module PunchKit Sources/PunchKit
     compile_module FightEngine Sources/FightEngine
-    compile_module FightServer "Sources/FightServer/Protocol Sources/FightServer/Accounts/Credentials.swift"
-    libs=(-lFightServer -lFightEngine -lPunchKit)
+    compile_module FightProtocol Sources/FightProtocol
+    libs=(-lFightProtocol -lFightEngine -lPunchKit)
 else
     # The C shim, with the module map SwiftPM would generate for it.
     shims=$root/Sources/CInputDevicesShims

@@ -1,3 +1,5 @@
+import FightProtocol
+
 // MARK: - FightFollower
 
 /// A client's copy of its fights, kept up to date from the events the server pushes.

@@ -57,7 +57,7 @@ public struct ProtocolError: Error, Hashable, Sendable, Codable, CustomStringCon
 
 extension ProtocolError {
     /// The engine's refusal, with its case name as the reason.
-    init(_ refusal: Refusal) {
+    public init(_ refusal: Refusal) {
         let reason: String
         var field: String?
         switch refusal {

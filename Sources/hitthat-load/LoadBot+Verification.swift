@@ -1,4 +1,5 @@
-import FightServer
+import FightClient
+import FightProtocol
 
 // MARK: - Checking the run
 

@@ -1,5 +1,6 @@
 import ArgumentParser
-import FightServer
+import FightClient
+import FightProtocol
 import Foundation
 import UnixSignals
 

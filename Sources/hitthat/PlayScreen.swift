@@ -1,4 +1,4 @@
-import FightServer
+import FightProtocol
 import Foundation
 
 // The full-screen client's logic, kept apart from the terminal so that tests can call it without

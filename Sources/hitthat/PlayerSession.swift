@@ -1,6 +1,7 @@
 import ArgumentParser
+import FightClient
 import FightEngine
-import FightServer
+import FightProtocol
 
 // MARK: - PlayFailure
 

@@ -1,5 +1,5 @@
 import FightEngine
-import FightServer
+import FightProtocol
 
 // MARK: - ScriptCommand
 

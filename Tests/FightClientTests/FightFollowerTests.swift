@@ -1,5 +1,6 @@
+import FightClient
 import FightEngine
-import FightServer
+import FightProtocol
 import Testing
 
 /// A client's copy of its fights, fed the events the referee makes: in order, duplicated, with a

@@ -1,5 +1,5 @@
 import FightEngine
-import FightServer
+import FightProtocol
 import Testing
 
 /// Decoding names what is wrong, by code and by field.
@@ -50,7 +50,8 @@ import Testing
         } catch {
             let reply = MessageCodec.errorReply(error, to: text)
             #expect(reply.ref == ref)
-            #expect(reply.error?.field == field)
+            #expect(reply.body == .error(error))
+            #expect(error.field == field)
         }
     }
 

@@ -1,5 +1,5 @@
 import FightEngine
-import FightServer
+import FightProtocol
 import Testing
 
 /// Whole fights between clients over loopback, against a real server on a free port.

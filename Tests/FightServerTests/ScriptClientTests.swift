@@ -1,4 +1,5 @@
-import FightServer
+import FightEngine
+import FightProtocol
 import Foundation
 import Testing
 

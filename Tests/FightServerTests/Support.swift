@@ -1,4 +1,6 @@
+import FightClient
 import FightEngine
+import FightProtocol
 import FightServer
 import Foundation
 import Logging
