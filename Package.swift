@@ -46,7 +46,7 @@ let package = Package(
 
         // MARK: - Protocol, client and server
         // The messages and their JSON (Foundation's coders): what both sides agree on.
-        .target(name: "FightProtocol", dependencies: ["FightEngine", "PunchKit"]),
+        .target(name: "FightProtocol", dependencies: ["FightEngine"]),
         // A player's connection (swift-nio's WebSocket client) and what a client does with the messages.
         .target(
             name: "FightClient",

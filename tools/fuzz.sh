@@ -45,10 +45,9 @@ if [[ $module == PunchKit ]]; then
     libs=(-lPunchKit)
 elif [[ $module == FightProtocol ]]; then
     # The protocol alone: what reads a message needs neither Hummingbird nor the store.
-    compile_module PunchKit Sources/PunchKit
     compile_module FightEngine Sources/FightEngine
     compile_module FightProtocol Sources/FightProtocol
-    libs=(-lFightProtocol -lFightEngine -lPunchKit)
+    libs=(-lFightProtocol -lFightEngine)
 else
     # The C shim, with the module map SwiftPM would generate for it.
     shims=$root/Sources/CInputDevicesShims
@@ -64,7 +63,7 @@ fi
 # The entry point is shared with the regression test that replays Tests/Fixtures/fuzz/.
 entry=Tests/${module}Tests/FuzzEntryPoints.swift
 binary=$build/$target
-# Every library it links counts: ServerMessages takes FightEngine and PunchKit in as well.
+# Every library it links counts: ServerMessages takes FightEngine in as well.
 if [[ ! -x $binary || $entry -nt $binary || Fuzz/$target/main.swift -nt $binary ||
     -n $(find "$build" -maxdepth 1 \( -name 'lib*.a' -o -name shims.o \) -newer "$binary" -print -quit) ]]; then
     echo "linking $target" >&2

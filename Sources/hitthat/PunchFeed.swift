@@ -109,7 +109,7 @@ final class PunchFeed: Sendable {
                 guard let kind = PunchType(rawValue: punch.kind.rawValue) else { return }
                 continuation.yield(
                     DetectedPunch(
-                        kind: kind, damage: min(punch.damage, ProtocolLimits.maxDamage), detectedAt: .now))
+                        kind: kind, damage: Rules.clampedDamage(punch.damage), detectedAt: .now))
             }
             try read { sample in
                 if let punch = detector.process(sample) { yield(punch) }

@@ -85,8 +85,21 @@ import Testing
         #expect(throws: ProtocolError.self) { try MessageCodec.decode(ServerMessage.self, from: text) }
     }
 
-    @Test func theDamageBoundIsTheDetectorsAtSixteenG() {
-        #expect(ProtocolLimits.maxDamage == 64)
+    /// The protocol takes the engine's damage range, ends included, and names it when refusing.
+    @Test(arguments: [
+        (Rules.punchDamage.lowerBound, true), (Rules.punchDamage.upperBound, true),
+        (Rules.punchDamage.lowerBound - 1, false), (Rules.punchDamage.upperBound + 1, false),
+    ])
+    func aPunchsDamageIsCheckedAgainstTheEnginesRange(_ damage: Int, _ accepted: Bool) {
+        let punch = PunchRequest(fight: 1, kind: .jab, damage: damage, after: 0)
+        do {
+            try punch.validate()
+            #expect(accepted, "damage \(damage) accepted")
+        } catch {
+            #expect(!accepted, "damage \(damage) refused")
+            #expect(error.field == "damage")
+            #expect(error.message.hasPrefix("damage: expected 1 to 64 "))
+        }
     }
 
     @Test(arguments: [

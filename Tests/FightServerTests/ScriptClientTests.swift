@@ -57,7 +57,7 @@ import Testing
         return try detect.output.map { line in
             let punch = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             let (kind, damage) = (try #require(punch["type"] as? String), try #require(punch["damage"] as? Int))
-            return (try #require(punch["t"] as? Double), "\(kind) \(min(damage, ProtocolLimits.maxDamage))")
+            return (try #require(punch["t"] as? Double), "\(kind) \(Rules.clampedDamage(damage))")
         }
     }
 
@@ -105,7 +105,7 @@ import Testing
         let ending = try #require(seenByAlice[last])
         #expect(ending.kind == "ended" && ending.decision == "knockout" && ending.winner != nil)
         let punches = seenByAlice.values.filter { $0.kind == "punched" }
-        #expect(punches.allSatisfy { (1...ProtocolLimits.maxDamage).contains($0.damage ?? 0) })
+        #expect(punches.allSatisfy { Rules.punchDamage.contains($0.damage ?? 0) })
         #expect(punches.contains { $0.staminaLeft == 0 })
         server.kill(SIGTERM)
         #expect(server.process.terminationStatus == 0, "SIGTERM stops the server gracefully")
