@@ -83,12 +83,12 @@ extension FightView {
     mutating func apply(_ event: WireEvent) {
         lastSequence = event.sequence ?? lastSequence
         switch event.kind {
-        case "accepted", "matched", "turnPassed":
+        case .accepted, .matched, .turnPassed:
             phase = "active"
             expiresAt = nil
             turn = event.turn
             deadline = event.deadline
-        case "punched":
+        case .punched:
             if event.by == challenger {
                 staminaOpponent = event.staminaLeft ?? staminaOpponent
                 punchesChallenger += 1
@@ -98,9 +98,9 @@ extension FightView {
             }
             turn = event.turn
             deadline = event.deadline
-        case "declined", "expired", "ended":
+        case .declined, .expired, .ended:
             phase = "finished"
-            ending = event.decision ?? event.kind
+            ending = event.decision ?? event.kind.rawValue
             winner = event.winner
             finishedAt = event.at
             turn = nil

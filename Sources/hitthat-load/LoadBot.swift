@@ -196,12 +196,12 @@ actor LoadBot {
                 recorder.problem("fight \(fight) sequence \(sequence): sent twice, differently: \(earlier) then \(event)")
             }
             seen[key] = event
-            if live, event.kind == "punched", event.by != me { recorder.punchReceived(key) }
-            if event.kind == "ended" { recorder.count("fightsEndedSeen") }
+            if live, event.kind == .punched, event.by != me { recorder.punchReceived(key) }
+            if event.kind == .ended { recorder.count("fightsEndedSeen") }
         }
         switch event.kind {
-        case "openedRoom": inRoom = true
-        case "leftRoom", "matched": inRoom = false
+        case .openedRoom: inRoom = true
+        case .leftRoom, .matched: inRoom = false
         default: break
         }
         if let request = follower.apply(event).request { await self.request(request) }

@@ -185,13 +185,13 @@ struct ScreenModel {
             if let card = reply.matchup?.opponent { cards[card.id] = card }
             if reply.matchup == nil { note = "nobody else within reach (50 km) for now" }
         case .event(let event):
-            if event.kind == "moved", let id = event.fighter {
+            if event.kind == .moved, let id = event.fighter {
                 cards[id]?.latitude = event.latitude
                 cards[id]?.longitude = event.longitude
             }
             log.append(event)
             log = Array(log.suffix(Self.height))
-            if event.kind == "punched", event.by != me { bell = true }
+            if event.kind == .punched, event.by != me { bell = true }
         case .error(let error):
             note = error.reason == "noLocation" ? "set your location first: press l" : error.message
         default:
@@ -266,18 +266,18 @@ struct ScreenModel {
     /// One line of the log, or `nil` for events not worth a line.
     func describe(_ event: WireEvent) -> String? {
         switch event.kind {
-        case "punched":
+        case .punched:
             let kind = event.punch?.rawValue ?? "punch"
             return
                 "\(name(event.by)) threw a\(event.punch == .uppercut ? "n" : "") \(kind) for \(event.damage ?? 0) (stamina left \(event.staminaLeft ?? 0))"
-        case "challenged": return "\(name(event.challenger)) challenged \(name(event.opponent))"
-        case "accepted", "matched": return "the fight is on: \(name(event.turn)) first"
-        case "turnPassed": return "the turn passed to \(name(event.turn))"
-        case "ended":
+        case .challenged: return "\(name(event.challenger)) challenged \(name(event.opponent))"
+        case .accepted, .matched: return "the fight is on: \(name(event.turn)) first"
+        case .turnPassed: return "the turn passed to \(name(event.turn))"
+        case .ended:
             return event.winner == nil ? "a draw" : "\(name(event.winner)) won by \(event.decision ?? "decision")"
-        case "declined", "expired": return "the challenge was \(event.kind)"
-        case "openedRoom": return "waiting for anyone to fight…"
-        case "moved":
+        case .declined, .expired: return "the challenge was \(event.kind)"
+        case .openedRoom: return "waiting for anyone to fight…"
+        case .moved:
             guard let latitude = event.latitude, let longitude = event.longitude else { return nil }
             return "your location is now \(Location(latitude: latitude, longitude: longitude).text)"
         default: return nil

@@ -324,9 +324,9 @@ actor PlayerSession {
             for event in reply.events { follow(event, received: received) }
         case .event(let event):
             switch event.kind {
-            case "openedRoom": waitingInRoom = true
-            case "leftRoom": waitingInRoom = false
-            case "matched": waitingInRoom = false
+            case .openedRoom: waitingInRoom = true
+            case .leftRoom: waitingInRoom = false
+            case .matched: waitingInRoom = false
             default: break
             }
             follow(event, received: received)

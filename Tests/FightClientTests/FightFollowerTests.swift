@@ -98,7 +98,7 @@ import Testing
         try bout.punch(30, in: going)
         for _ in 0..<5 { try bout.punch(40, in: ended) }
         #expect(try bout.view(ended).phase == "finished")
-        var unknown = WireEvent(kind: "punched", at: bout.now)
+        var unknown = WireEvent(kind: .punched, at: bout.now)
         unknown.fight = 99
         unknown.sequence = 3
         #expect(follower.apply(unknown) == .state(fight: 99))

@@ -77,12 +77,30 @@ import Testing
     /// A long fight's replay is longer than what the server reads from a client; the client
     /// reads it, up to the WebSocket's frame limit.
     @Test func aReplyLongerThanAClientMessageDecodes() throws {
-        let events = (1...500).map { WireEvent(kind: "turnPassed", at: Timestamp(secondsSince1970: 1_800_000_000 + $0)) }
+        let events = (1...500).map { WireEvent(kind: .turnPassed, at: Timestamp(secondsSince1970: 1_800_000_000 + $0)) }
         let reply = ServerMessage(ref: 1, .events(EventsReply(fight: 7, events: events)))
         let text = MessageCodec.encode(reply)
         #expect(text.utf8.count > ProtocolLimits.maxMessageBytes)
         #expect(try MessageCodec.decodeReply(text) == reply)
         #expect(throws: ProtocolError.self) { try MessageCodec.decode(ServerMessage.self, from: text) }
+    }
+
+    /// An event's `kind` is read into its case, each as it is named on the wire; a kind the
+    /// protocol does not list is refused, naming the field, rather than passed on as text.
+    @Test func anEventsKindDecodesToItsCase() throws {
+        func event(_ kind: String) -> String {
+            #"{"at":"2026-11-22T05:00:00Z","kind":"\#(kind)","type":"event","v":1}"#
+        }
+        for kind in WireEvent.Kind.allCases {
+            guard case .event(let decoded) = try MessageCodec.decodeReply(event(kind.rawValue)).body else {
+                Issue.record("\(kind) did not decode as an event")
+                continue
+            }
+            #expect(decoded.kind == kind)
+        }
+        #expect(WireEvent.Kind(rawValue: "turnPassed") == .turnPassed)
+        let error = #expect(throws: ProtocolError.self) { try MessageCodec.decodeReply(event("kicked")) }
+        #expect(error?.code == .invalid && error?.field == "kind")
     }
 
     /// The protocol takes the engine's damage range, ends included, and names it when refusing.

@@ -73,7 +73,7 @@ import Testing
     }
 
     @Test func everyEventKindHasAnExample() throws {
-        var kinds: Set<String> = []
+        var kinds: Set<WireEvent.Kind> = []
         for example in Self.examples where example.kind == "server" {
             if case .event(let event) = try MessageCodec.decode(ServerMessage.self, from: example.text).body {
                 kinds.insert(event.kind)
@@ -81,7 +81,7 @@ import Testing
         }
         #expect(
             kinds.isSuperset(of: [
-                "challenged", "matched", "accepted", "declined", "expired", "punched", "turnPassed", "ended",
+                .challenged, .matched, .accepted, .declined, .expired, .punched, .turnPassed, .ended,
             ]))
     }
 
