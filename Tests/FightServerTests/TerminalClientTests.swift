@@ -1,3 +1,4 @@
+import FightClient
 import Foundation
 import Testing
 
