@@ -43,22 +43,41 @@ public actor Connector {
         self.credentials = credentials
     }
 
-    /// Signs in (the first time) and opens a connection.
-    public func connect() async -> Result<(FightClient, Session), PlayerSession.ConnectionFailure> {
-        do {
-            let session = try await signedIn()
-            return .success((try await FightClient.connect(session, to: address), session))
-        } catch let refusal as ProtocolError {
-            return .failure(.refused(refusal))
-        } catch {
-            return .failure(ConnectionError(unreachable: address, error).map { .unreachable($0.description) } ?? .other("\(error)"))
-        }
+    /// How a connection ended.
+    public enum Ending: Sendable {
+        /// None was made.
+        case notConnected(PlayerSession.ConnectionFailure)
+        /// The connection closed, or `received` said to stop reading it; `reason` when it failed
+        /// rather than was lost (a server that went away says nothing more).
+        case closed(reason: String?)
     }
 
-    /// Why an open connection failed, in words, or `nil` when it was only lost (the server went
-    /// away), which says nothing more.
-    public func reason(connectionEnded error: any Error) -> String? {
-        ConnectionError(unreachable: address, error) == nil ? "\(error)" : nil
+    /// Signs in (the first time) and opens a connection, calls `opened` with it (which says
+    /// whether to read it), then hands `received` each text the server sends until the connection
+    /// ends or `received` says to stop. The caller closes the connection: it may have more to send.
+    public func connectAndRead(
+        opened: @Sendable (FightClient, Session) async -> Bool,
+        received: @Sendable (String) async -> Bool
+    ) async -> Ending {
+        let client: FightClient
+        do {
+            let session = try await signedIn()
+            client = try await FightClient.connect(session, to: address)
+            guard await opened(client, session) else { return .closed(reason: nil) }
+        } catch let refusal as ProtocolError {
+            return .notConnected(.refused(refusal))
+        } catch {
+            return .notConnected(
+                ConnectionError(unreachable: address, error).map { .unreachable($0.description) } ?? .other("\(error)"))
+        }
+        do {
+            for try await text in client.texts {
+                if await !received(text) { break }
+            }
+            return .closed(reason: nil)
+        } catch {
+            return .closed(reason: ConnectionError(unreachable: address, error) == nil ? "\(error)" : nil)
+        }
     }
 
     private func signedIn() async throws -> Session {
@@ -178,32 +197,32 @@ public actor PlayerDriver {
 
     /// Connects, tells the session, and hands it what the server sends until the connection ends.
     private func connectAndRead() async {
-        let opened = await connector.connect()
+        let ending = await connector.connectAndRead(
+            opened: { client, session in await self.opened(client, as: session) },
+            received: { text in await self.received(text) })
+        guard !session.isOver else { return }
+        switch ending {
+        case .notConnected(let failure):
+            handle(.connectionFailed(failure))
+        case .closed(let reason):
+            await closeConnection().value
+            handle(.disconnected(reason: reason))
+        }
+    }
+
+    private func opened(_ client: FightClient, as signedIn: Session) async -> Bool {
         guard !session.isOver else {
-            if case .success((let client, _)) = opened { await client.close() }
-            return
+            await client.close()
+            return false
         }
-        let client: FightClient
-        switch opened {
-        case .failure(let failure):
-            return handle(.connectionFailed(failure))
-        case .success((let opened, let signedIn)):
-            client = opened
-            startWriting(on: client)
-            handle(.connected(signedIn))
-        }
-        var reason: String?
-        do {
-            for try await text in client.texts {
-                handle(.received(text, at: .now))
-                if session.isOver { break }
-            }
-        } catch {
-            reason = await connector.reason(connectionEnded: error)
-        }
-        guard self.client === client else { return }  // the session ended and closed it
-        await closeConnection().value
-        handle(.disconnected(reason: reason))
+        startWriting(on: client)
+        handle(.connected(signedIn))
+        return true
+    }
+
+    private func received(_ text: String) -> Bool {
+        handle(.received(text, at: .now))
+        return !session.isOver
     }
 
     /// Sends what the session asks to, in order, on `client` until it closes.
