@@ -44,7 +44,8 @@ import Testing
             _ = handle(.start)
             let connected = handle(.connected(Session(token: "t", fighter: try card)))
             let hello = try #require(Self.sent(connected).first { $0.request == .hello })
-            return receive(.welcome(Welcome(fighter: try card, openFights: try openFights ?? [bout.view()])), ref: hello.ref)
+            return receive(
+                .welcome(Welcome(fighter: try card, openFights: try openFights ?? [bout.view()])), ref: hello.ref)
         }
 
         /// The requests among `effects`, with their refs.
@@ -61,11 +62,16 @@ import Testing
         #expect(player.line("history").isEmpty)
         #expect(player.handle(.start) == [.connect])
         let connected = player.handle(.connected(Session(token: "t", fighter: try player.card)))
-        #expect(connected == [.status("connected to ws://127.0.0.1:8080 as \(try player.card.username)"), .send(.hello, ref: 1)])
+        #expect(
+            connected == [
+                .status("connected to ws://127.0.0.1:8080 as \(try player.card.username)"), .send(.hello, ref: 1),
+            ])
         #expect(player.line("stats").isEmpty, "connected but not welcomed: still queued")
         let welcomed = player.receive(.welcome(Welcome(fighter: try player.card, openFights: [])), ref: 1)
         #expect(
-            Player.sent(welcomed).map { $0.request } == [.profile(ProfileRequest()), .history, .statistics(StatisticsRequest())],
+            Player.sent(welcomed).map { $0.request } == [
+                .profile(ProfileRequest()), .history, .statistics(StatisticsRequest()),
+            ],
             "in the order typed")
         #expect(Player.sent(player.line("history")).map { $0.request } == [.history], "welcomed: sent at once")
     }
@@ -89,8 +95,12 @@ import Testing
         let connected = player.handle(.connected(Session(token: "t", fighter: try player.card)))
         let hello = try #require(Player.sent(connected).first)
         #expect(hello.request == .hello)
-        let welcomed = player.receive(.welcome(Welcome(fighter: try player.card, openFights: [try player.bout.view()])), ref: hello.ref)
-        #expect(Player.sent(welcomed).map { $0.request } == [.replay(ReplayRequest(fight: known.id, after: known.lastSequence))])
+        let welcomed = player.receive(
+            .welcome(Welcome(fighter: try player.card, openFights: [try player.bout.view()])), ref: hello.ref)
+        #expect(
+            Player.sent(welcomed).map { $0.request } == [
+                .replay(ReplayRequest(fight: known.id, after: known.lastSequence))
+            ])
         // Connected again: the next wait starts over.
         let lostAgain = player.handle(.disconnected(reason: nil))
         #expect(lostAgain.contains(.startTimer(.reconnect, after: .milliseconds(250))))
@@ -98,7 +108,8 @@ import Testing
 
     @Test func theWaitBetweenAttemptsDoublesUpToItsLongest() {
         var backoff = Backoff(first: .milliseconds(250), longest: .seconds(1))
-        #expect((0..<4).map { _ in backoff.next() } == [.milliseconds(250), .milliseconds(500), .seconds(1), .seconds(1)])
+        #expect(
+            (0..<4).map { _ in backoff.next() } == [.milliseconds(250), .milliseconds(500), .seconds(1), .seconds(1)])
         backoff.reset()
         #expect(backoff.next() == .milliseconds(250))
     }
@@ -142,7 +153,9 @@ import Testing
         #expect(
             Player.sent(inTurn.line("uppercut")).map { $0.request } == [
                 .punch(
-                    PunchRequest(fight: view.id, kind: .uppercut, damage: ScriptCommand.keyboardDamage, after: view.lastSequence))
+                    PunchRequest(
+                        fight: view.id, kind: .uppercut, damage: ScriptCommand.keyboardDamage, after: view.lastSequence)
+                )
             ])
         var waiting = try Player(inTurn: false)
         _ = try waiting.connectAndWelcome()
@@ -187,7 +200,10 @@ import Testing
         #expect(asked == .awaitPunch(fight: view.id, after: view.lastSequence, since: player.t0))
         let punch = DetectedPunch(kind: .hook, damage: 33, detectedAt: player.t0)
         let thrown = player.handle(.punchDetected(punch, fight: view.id, after: view.lastSequence, at: player.t0))
-        #expect(Player.sent(thrown).map { $0.request } == [.punch(PunchRequest(fight: view.id, kind: .hook, damage: 33, after: view.lastSequence))])
+        #expect(
+            Player.sent(thrown).map { $0.request } == [
+                .punch(PunchRequest(fight: view.id, kind: .hook, damage: 33, after: view.lastSequence))
+            ])
 
         var other = try Player(inTurn: false, sensor: true)
         let welcomedOther = try other.connectAndWelcome()
