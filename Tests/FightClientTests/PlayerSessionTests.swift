@@ -76,6 +76,45 @@ import Testing
         #expect(Player.sent(player.line("history")).map { $0.request } == [.history], "welcomed: sent at once")
     }
 
+    @Test func rawMessagesWaitForTheWelcomeTooAndGoAsTheyAre() throws {
+        var player = try Player()
+        #expect(player.line(#"{"type":"dance","v":1}"#).isEmpty)
+        _ = player.handle(.start)
+        _ = player.handle(.connected(Session(token: "t", fighter: try player.card)))
+        let welcomed = player.receive(.welcome(Welcome(fighter: try player.card, openFights: [])), ref: 1)
+        #expect(welcomed.contains(.sendRaw(#"{"type":"dance","v":1}"#)))
+    }
+
+    @Test func aFightLeftOutIsTheOnlyOpenOneOrTheCommandSaysSo() throws {
+        var player = try Player()
+        _ = try player.connectAndWelcome()
+        let fight = try player.bout.view().id
+        #expect(Player.sent(player.line("forfeit")).map { $0.request } == [.forfeit(FightRef(fight: fight))])
+        var alone = try Player()
+        _ = try alone.connectAndWelcome(openFights: [])
+        #expect(alone.line("accept") == [.note("accept: expected a fight id (no single fight to assume)")])
+        #expect(Player.sent(alone.line("decline 9")).map { $0.request } == [.decline(FightRef(fight: 9))])
+        #expect(alone.line("kick") == [.note(try #require(Self.parseError("kick")))])
+    }
+
+    /// What `ScriptCommand` says of a line it cannot read.
+    static func parseError(_ line: String) -> String? {
+        do {
+            _ = try ScriptCommand(line)
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test func aConnectionThatFailedSaysWhyAndIsRetried() throws {
+        var player = try Player(.screen)
+        _ = try player.connectAndWelcome()
+        let lost = player.handle(.disconnected(reason: "connection reset by peer"))
+        #expect(lost.first == .note("connection reset by peer"))
+        #expect(lost.contains(.startTimer(.reconnect, after: .milliseconds(250))))
+    }
+
     @Test func aLostConnectionIsRetriedWithGrowingWaitsAndCatchesUp() throws {
         var player = try Player(.screen)
         let known = try player.bout.view()
