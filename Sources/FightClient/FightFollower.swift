@@ -70,7 +70,7 @@ public struct FightFollower: Sendable {
                 update(view)
             }
         }
-        for view in fights.values where view.phase != "finished" && !open.contains(view.id) {
+        for view in fights.values where view.phase != .finished && !open.contains(view.id) {
             needs.append(.replay(fight: view.id, after: view.lastSequence))
         }
         needs += awaitingState.sorted().map { .state(fight: $0) }
@@ -84,7 +84,7 @@ extension FightView {
         lastSequence = event.sequence ?? lastSequence
         switch event.kind {
         case .accepted, .matched, .turnPassed:
-            phase = "active"
+            phase = .active
             expiresAt = nil
             turn = event.turn
             deadline = event.deadline
@@ -99,7 +99,7 @@ extension FightView {
             turn = event.turn
             deadline = event.deadline
         case .declined, .expired, .ended:
-            phase = "finished"
+            phase = .finished
             ending = event.decision ?? event.kind.rawValue
             winner = event.winner
             finishedAt = event.at

@@ -216,7 +216,7 @@ public struct ScreenModel: Sendable {
         var top = ["HitThat — \(user)   \(status)", whereabouts, ""]
         if let shown { top += versus(shown) }
         let sorted = fights.values.sorted { $0.id > $1.id }
-        if let fight = sorted.first(where: { $0.phase != "finished" }) ?? sorted.first, let me {
+        if let fight = sorted.first(where: { $0.phase != .finished }) ?? sorted.first, let me {
             top += self.fight(fight, me: me, now: now)
         }
         let bottom = ["", note, prompt ?? Self.keyBar]
@@ -253,14 +253,14 @@ public struct ScreenModel: Sendable {
             "  them  \(Self.bar(mine ? fight.staminaOpponent : fight.staminaChallenger))",
         ]
         switch fight.phase {
-        case "active":
+        case .active:
             let left = max(0, (fight.deadline?.timestamp.secondsSince1970 ?? now) - now)
             lines.append(
                 fight.turn == me
                     ? "  YOUR TURN — \(left) s left (j jab, u uppercut, k hook)" : "  their turn — \(left) s left")
-        case "challenged":
+        case .challenged:
             lines.append(fight.opponent == me ? "  challenged: a accept, d decline" : "  waiting for an answer")
-        default:
+        case .finished:
             let result = fight.winner == nil ? "a draw" : fight.winner == me ? "YOU WIN" : "you lose"
             lines.append("  \(result) (\(fight.ending ?? "over"))")
         }

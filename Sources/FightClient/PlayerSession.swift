@@ -213,12 +213,12 @@ public struct PlayerSession: Sendable {
     /// The fight this player may punch in now, if any: the oldest where it is their turn.
     public var fightAwaitingMyPunch: FightView? {
         guard let me else { return nil }
-        return follower.fights.values.filter { $0.phase == "active" && $0.turn == me }.min { $0.id < $1.id }
+        return follower.fights.values.filter { $0.phase == .active && $0.turn == me }.min { $0.id < $1.id }
     }
 
     /// The only open fight, for commands that leave the fight out.
     public var onlyOpenFight: FightView? {
-        let open = follower.fights.values.filter { $0.phase != "finished" }
+        let open = follower.fights.values.filter { $0.phase != .finished }
         return open.count == 1 ? open.first : nil
     }
 
@@ -274,7 +274,7 @@ public struct PlayerSession: Sendable {
     /// (which only `welcome` can tell: it lists the open fights).
     private var isFinished: Bool {
         guard inputOver, heldPunch == nil, !awaitingReplies, !waitingInRoom else { return false }
-        return follower.fights.values.allSatisfy { $0.phase == "finished" }
+        return follower.fights.values.allSatisfy { $0.phase == .finished }
     }
 
     private mutating func end(_ effects: inout [Effect]) {

@@ -114,8 +114,8 @@ public struct FightView: Hashable, Sendable, Codable {
     public var challenger: Int64
     /// The other fighter.
     public var opponent: Int64
-    /// `challenged`, `active` or `finished`.
-    public var phase: String
+    /// Where the fight stands; it says which of the fields below are set.
+    public var phase: Phase
     /// While `challenged`: when the challenge lapses.
     public var expiresAt: WireTime?
     /// While `active`: who may punch, until `deadline`.
@@ -151,14 +151,14 @@ public struct FightView: Hashable, Sendable, Codable {
         lastSequence = fight.lastSequence
         switch fight.phase {
         case .challenged(let expiresAt):
-            phase = "challenged"
+            phase = .challenged
             self.expiresAt = WireTime(expiresAt)
         case .active(let turn, let deadline):
-            phase = "active"
+            phase = .active
             self.turn = fight.fighter(in: turn).rawValue
             self.deadline = WireTime(deadline)
         case .finished(let ending, let at):
-            phase = "finished"
+            phase = .finished
             finishedAt = WireTime(at)
             switch ending {
             case .declined: self.ending = "declined"
@@ -168,6 +168,18 @@ public struct FightView: Hashable, Sendable, Codable {
                 winner = result.winner?.rawValue
             }
         }
+    }
+}
+
+extension FightView {
+    /// Where a fight stands, as `phase` names it on the wire.
+    public enum Phase: String, Hashable, Sendable, Codable, CaseIterable {
+        /// A challenge waits for its answer (`expiresAt`).
+        case challenged
+        /// The fight is on (`turn`, `deadline`).
+        case active
+        /// The fight is over (`ending`, `winner`, `finishedAt`).
+        case finished
     }
 }
 

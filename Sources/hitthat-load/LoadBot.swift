@@ -76,7 +76,7 @@ actor LoadBot {
     /// heard of known and over.
     private var isDone: Bool {
         recorder.clock.now >= plan.stopMatching && inRoom == false && matchAsked == nil && follower.awaitingState.isEmpty
-            && follower.fights.values.allSatisfy { $0.phase == "finished" }
+            && follower.fights.values.allSatisfy { $0.phase == .finished }
     }
 
     // MARK: - Playing
@@ -272,7 +272,7 @@ actor LoadBot {
     private func act() async {
         guard client != nil, let me else { return }
         let now = recorder.clock.now
-        let open = follower.fights.values.filter { $0.phase != "finished" }
+        let open = follower.fights.values.filter { $0.phase != .finished }
         if now >= plan.giveUp {
             for fight in open where forfeited.insert(fight.id).inserted {
                 recorder.count("forfeitsAfterTheRun")
@@ -288,7 +288,7 @@ actor LoadBot {
                 await request(.leaveQuickMatch, as: .quickMatch)
             }
         }
-        for fight in open where fight.phase == "active" && fight.turn == me && punching[fight.id] == nil {
+        for fight in open where fight.phase == .active && fight.turn == me && punching[fight.id] == nil {
             punching[fight.id] = now
             let pause = plan.think * Double.random(in: 0.5...1.5, using: &rng)
             Task { [weak self] in

@@ -97,7 +97,7 @@ import Testing
         let seen = (going: try bout.view(going).lastSequence, ended: try bout.view(ended).lastSequence)
         try bout.punch(30, in: going)
         for _ in 0..<5 { try bout.punch(40, in: ended) }
-        #expect(try bout.view(ended).phase == "finished")
+        #expect(try bout.view(ended).phase == .finished)
         var unknown = WireEvent(kind: .punched, at: bout.now)
         unknown.fight = 99
         unknown.sequence = 3

@@ -103,6 +103,23 @@ import Testing
         #expect(error?.code == .invalid && error?.field == "kind")
     }
 
+    /// A fight's `phase` is read into its case likewise.
+    @Test func aFightsPhaseDecodesToItsCase() throws {
+        func fight(_ phase: String) -> String {
+            #"{"fight":{"challenger":1,"id":7,"lastSequence":1,"opponent":2,"phase":"\#(phase)","punchesChallenger":0,"#
+                + #""punchesOpponent":0,"staminaChallenger":100,"staminaOpponent":100},"type":"fight","v":1}"#
+        }
+        for phase in FightView.Phase.allCases {
+            guard case .fight(let reply) = try MessageCodec.decodeReply(fight(phase.rawValue)).body else {
+                Issue.record("\(phase) did not decode as a fight")
+                continue
+            }
+            #expect(reply.fight.phase == phase)
+        }
+        let error = #expect(throws: ProtocolError.self) { try MessageCodec.decodeReply(fight("paused")) }
+        #expect(error?.code == .invalid && error?.field == "fight.phase")
+    }
+
     /// The protocol takes the engine's damage range, ends included, and names it when refusing.
     @Test(arguments: [
         (Rules.punchDamage.lowerBound, true), (Rules.punchDamage.upperBound, true),

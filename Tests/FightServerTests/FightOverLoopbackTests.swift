@@ -158,7 +158,7 @@ import Testing
         let bob = try await Player.connect(sessions.1, to: server.address)
         let fight = try #require(try await bob.request(.fight(FightRef(fight: ring.fight))).fightView)
         #expect(
-            fight.phase == "active" && fight.turn == bob.id.rawValue && fight.staminaOpponent == 40
+            fight.phase == .active && fight.turn == bob.id.rawValue && fight.staminaOpponent == 40
                 && fight.lastSequence == 3)
         _ = try await bob.command(.punch(PunchRequest(fight: ring.fight, kind: .jab, damage: 1, after: 3)))
         _ = try await alice.command(.punch(PunchRequest(fight: ring.fight, kind: .hook, damage: 40, after: 4)))
