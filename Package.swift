@@ -11,6 +11,10 @@ let package = Package(
         .library(name: "MotionInput", targets: ["MotionInput"]),
         .library(name: "FightEngine", targets: ["FightEngine"]),
         .library(name: "FightStore", targets: ["FightStore"]),
+        // The wire format, a client of it and the server, apart (as Hummingbird's client and server
+        // are), so that a client links neither Hummingbird nor the store.
+        .library(name: "FightProtocol", targets: ["FightProtocol"]),
+        .library(name: "FightClient", targets: ["FightClient"]),
         .library(name: "FightServer", targets: ["FightServer"]),
         .executable(name: "hitthat", targets: ["hitthat"]),
     ],
@@ -43,18 +47,31 @@ let package = Package(
         .target(name: "FightEngine"),
         .target(name: "FightStore", dependencies: ["FightEngine", .product(name: "GRDB", package: "GRDB.swift")]),
 
-        // MARK: - Server (Hummingbird, WebSocket)
+        // MARK: - Protocol, client and server
+        // The messages and their JSON (Foundation's coders): what both sides agree on.
+        .target(name: "FightProtocol", dependencies: ["FightEngine"]),
+        // A player's connection (swift-nio's WebSocket client) and what a client does with the messages.
+        .target(
+            name: "FightClient",
+            dependencies: [
+                "FightProtocol", "FightEngine",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
+        // The WebSocket server (Hummingbird) and its accounts.
         .target(
             name: "FightServer",
             dependencies: [
-                "FightEngine", "FightStore", "PunchKit",
+                "FightProtocol", "FightEngine", "FightStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -74,6 +91,8 @@ let package = Package(
                 "MotionInput",
                 "FightEngine",
                 "FightStore",
+                "FightProtocol",
+                "FightClient",
                 "FightServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -84,7 +103,7 @@ let package = Package(
         .executableTarget(
             name: "hitthat-load",
             dependencies: [
-                "FightServer",
+                "FightProtocol", "FightClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
@@ -125,10 +144,13 @@ let package = Package(
             name: "FightStoreTests",
             dependencies: ["FightStore", "FightEngine", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        .testTarget(name: "FightProtocolTests", dependencies: ["FightProtocol", "FightEngine", "FuzzTestSupport"]),
+        .testTarget(name: "FightClientTests", dependencies: ["FightClient", "FightProtocol", "FightEngine"]),
         .testTarget(
             name: "FightServerTests",
             dependencies: [
-                "FightServer", "FightEngine", "hitthat", "hitthat-load", "InputDevicesTestSupport", "FuzzTestSupport",
+                "FightServer", "FightClient", "FightProtocol", "FightEngine", "hitthat", "hitthat-load",
+                "InputDevicesTestSupport",
                 // Locks ThreadSanitizer can see (pthread); it cannot see Synchronization.Mutex.
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]),

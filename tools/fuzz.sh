@@ -18,7 +18,7 @@ shift
 case $target in
     TraceReader | PunchDetector | LabelParser) module=PunchKit ;;
     InputEvents | JoystickEvents | Evemu) module=InputDevices ;;
-    ServerMessages) module=FightServer ;;
+    ServerMessages) module=FightProtocol ;;
     *) echo "unknown target $target" >&2; exit 64 ;;
 esac
 
@@ -43,13 +43,11 @@ libs=()
 if [[ $module == PunchKit ]]; then
     compile_module PunchKit Sources/PunchKit
     libs=(-lPunchKit)
-elif [[ $module == FightServer ]]; then
-    # Only the protocol (and the account requests' body): what reads a message needs neither
-    # Hummingbird nor the store, so the fuzzer builds without them.
-    compile_module PunchKit Sources/PunchKit
+elif [[ $module == FightProtocol ]]; then
+    # The protocol alone: what reads a message needs neither Hummingbird nor the store.
     compile_module FightEngine Sources/FightEngine
-    compile_module FightServer "Sources/FightServer/Protocol Sources/FightServer/Accounts/Credentials.swift"
-    libs=(-lFightServer -lFightEngine -lPunchKit)
+    compile_module FightProtocol Sources/FightProtocol
+    libs=(-lFightProtocol -lFightEngine)
 else
     # The C shim, with the module map SwiftPM would generate for it.
     shims=$root/Sources/CInputDevicesShims
@@ -65,7 +63,7 @@ fi
 # The entry point is shared with the regression test that replays Tests/Fixtures/fuzz/.
 entry=Tests/${module}Tests/FuzzEntryPoints.swift
 binary=$build/$target
-# Every library it links counts: ServerMessages takes FightEngine and PunchKit in as well.
+# Every library it links counts: ServerMessages takes FightEngine in as well.
 if [[ ! -x $binary || $entry -nt $binary || Fuzz/$target/main.swift -nt $binary ||
     -n $(find "$build" -maxdepth 1 \( -name 'lib*.a' -o -name shims.o \) -newer "$binary" -print -quit) ]]; then
     echo "linking $target" >&2

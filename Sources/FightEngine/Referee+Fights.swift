@@ -63,7 +63,12 @@ extension Draft {
         guard let corner = fight.corner(of: fighter) else { throw .notInFight(fighter, id) }
         guard case .active(let turn, _) = fight.phase else { throw .fightNotActive(id) }
         guard turn == corner else { throw .waitYourTurn(id) }
-        guard damage >= 1 else { throw .invalid(FieldError(.damage, expected: "at least 1", got: "\(damage)")) }
+        guard Rules.punchDamage.contains(damage) else {
+            throw .invalid(
+                FieldError(
+                    .damage, expected: "\(Rules.punchDamage.lowerBound) to \(Rules.punchDamage.upperBound)",
+                    got: "\(damage)"))
+        }
 
         let target = corner.other
         fight.stamina[target] = max(0, fight.stamina[target] - damage)

@@ -1,5 +1,6 @@
 import ArgumentParser
-import FightServer
+import FightClient
+import FightProtocol
 import Foundation
 
 /// `hitthat-load`: many scripted players against one server, then a check that nothing was lost.

@@ -1,4 +1,4 @@
-import FightServer
+import FightProtocol
 
 // MARK: - Bad messages
 

@@ -1,4 +1,5 @@
-import FightServer
+import FightClient
+import FightProtocol
 
 // MARK: - Checking the run
 
@@ -43,7 +44,7 @@ extension LoadBot {
             let logged = Dictionary(log.events.map { ($0.sequence ?? 0, $0) }, uniquingKeysWith: { first, _ in first })
             for (key, event) in seenByFight[view.id] ?? [] where logged[key.sequence] != event {
                 recorder.problem(
-                    "\(name): fight \(view.id) sequence \(key.sequence): saw \(event.kind), the log has \(logged[key.sequence]?.kind ?? "nothing")")
+                    "\(name): fight \(view.id) sequence \(key.sequence): saw \(event.kind), the log has \(logged[key.sequence].map { "\($0.kind)" } ?? "nothing")")
             }
             recorder.count("eventsChecked", log.events.count)
             if view.ending == "knockout" || view.ending == "forfeit" || view.ending == "points" {

@@ -1,4 +1,5 @@
-import FightServer
+import FightClient
+import FightProtocol
 
 // MARK: - LoadPlan
 
@@ -27,8 +28,14 @@ actor LoadBot {
     let plan: LoadPlan
     let recorder: LoadRecorder
 
+    /// Signs in once, and connects again with that session.
+    private let connector: Connector
     private(set) var session: Session?
     private(set) var client: FightClient?
+    /// The waits between connection attempts.
+    private var backoff = Backoff(first: .milliseconds(100), longest: .seconds(2))
+    /// Whether the client left the current connection itself (done, or dropping it on purpose).
+    private var leftOnPurpose = false
     private(set) var follower = FightFollower()
     /// Every fight event received, live or replayed.
     private(set) var seen: [LoadRecorder.EventKey: WireEvent] = [:]
@@ -60,6 +67,7 @@ actor LoadBot {
         self.address = address
         self.plan = plan
         self.recorder = recorder
+        connector = Connector(address: address, credentials: credentials)
     }
 
     var me: Int64? { session?.fighter.id }
@@ -68,14 +76,14 @@ actor LoadBot {
     /// heard of known and over.
     private var isDone: Bool {
         recorder.clock.now >= plan.stopMatching && inRoom == false && matchAsked == nil && follower.awaitingState.isEmpty
-            && follower.fights.values.allSatisfy { $0.phase == "finished" }
+            && follower.fights.values.allSatisfy { $0.phase == .finished }
     }
 
     // MARK: - Playing
 
-    /// Plays until done, reconnecting whenever the connection drops or the server goes away.
+    /// Plays until done, reconnecting (through the play client's `Connector`) whenever the
+    /// connection drops or the server goes away.
     func play() async {
-        var backoff = Duration.milliseconds(100)
         let ticker = Task { [weak self] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(500))
@@ -84,44 +92,48 @@ actor LoadBot {
         }
         defer { ticker.cancel() }
         while !isDone {
-            do {
-                let session = try await signedIn()
-                let client = try await FightClient.connect(session, to: address)
-                self.client = client
-                recorder.count("connections")
-                try await send(.hello, as: .other)
-                backoff = .milliseconds(100)
-                var leaving = false
-                for try await text in client.texts {
-                    recorder.count("messagesReceived")
-                    await receive(text)
-                    if isDone { leaving = true }
-                    if Double.random(in: 0..<1, using: &rng) < plan.disconnectChance {
-                        recorder.count("dropsOnPurpose")
-                        leaving = true
-                    }
-                    if leaving { break }
-                }
-                if !leaving { recorder.count("connectionsLost") }
-            } catch let error as ProtocolError where error.code == .unauthorized || error.code == .invalid {
+            let ending = await connector.connectAndRead(
+                opened: { client, session in await self.opened(client, as: session) },
+                received: { text in await self.received(text) })
+            switch ending {
+            case .notConnected(.refused(let error)) where error.code == .unauthorized || error.code == .invalid:
                 recorder.problem("\(credentials.username): cannot sign in: \(error)")
                 return
-            } catch {
+            case .notConnected:
                 recorder.count("connectionsLost")
+            case .closed:
+                if !leftOnPurpose { recorder.count("connectionsLost") }
             }
             await dropConnection()
             if isDone { break }
-            try? await Task.sleep(for: backoff * Double.random(in: 0.5...1.5, using: &rng))
-            backoff = min(backoff * 2, .seconds(2))
+            // Spread out, so that clients dropped together do not all come back at once.
+            try? await Task.sleep(for: backoff.next() * Double.random(in: 0.5...1.5, using: &rng))
         }
         await dropConnection()
     }
 
-    private func signedIn() async throws -> Session {
-        if let session { return session }
-        let session = try await FightClient.signIn(credentials, at: address)
+    private func opened(_ client: FightClient, as session: Session) async -> Bool {
         self.session = session
-        return session
+        self.client = client
+        leftOnPurpose = false
+        backoff.reset()
+        recorder.count("connections")
+        // A hello that cannot be written means a lost connection, which reading finds.
+        try? await send(.hello, as: .other)
+        return true
+    }
+
+    /// Takes in `text`; `false` to leave the connection: done, or dropping it on purpose.
+    private func received(_ text: String) async -> Bool {
+        recorder.count("messagesReceived")
+        await receive(text)
+        if isDone {
+            leftOnPurpose = true
+        } else if Double.random(in: 0..<1, using: &rng) < plan.disconnectChance {
+            recorder.count("dropsOnPurpose")
+            leftOnPurpose = true
+        }
+        return !leftOnPurpose
     }
 
     private func dropConnection() async {
@@ -195,12 +207,12 @@ actor LoadBot {
                 recorder.problem("fight \(fight) sequence \(sequence): sent twice, differently: \(earlier) then \(event)")
             }
             seen[key] = event
-            if live, event.kind == "punched", event.by != me { recorder.punchReceived(key) }
-            if event.kind == "ended" { recorder.count("fightsEndedSeen") }
+            if live, event.kind == .punched, event.by != me { recorder.punchReceived(key) }
+            if event.kind == .ended { recorder.count("fightsEndedSeen") }
         }
         switch event.kind {
-        case "openedRoom": inRoom = true
-        case "leftRoom", "matched": inRoom = false
+        case .openedRoom: inRoom = true
+        case .leftRoom, .matched: inRoom = false
         default: break
         }
         if let request = follower.apply(event).request { await self.request(request) }
@@ -260,7 +272,7 @@ actor LoadBot {
     private func act() async {
         guard client != nil, let me else { return }
         let now = recorder.clock.now
-        let open = follower.fights.values.filter { $0.phase != "finished" }
+        let open = follower.fights.values.filter { $0.phase != .finished }
         if now >= plan.giveUp {
             for fight in open where forfeited.insert(fight.id).inserted {
                 recorder.count("forfeitsAfterTheRun")
@@ -276,7 +288,7 @@ actor LoadBot {
                 await request(.leaveQuickMatch, as: .quickMatch)
             }
         }
-        for fight in open where fight.phase == "active" && fight.turn == me && punching[fight.id] == nil {
+        for fight in open where fight.phase == .active && fight.turn == me && punching[fight.id] == nil {
             punching[fight.id] = now
             let pause = plan.think * Double.random(in: 0.5...1.5, using: &rng)
             Task { [weak self] in

@@ -1,4 +1,4 @@
-import FightServer
+import FightProtocol
 import NIOConcurrencyHelpers
 
 // MARK: - LoadRecorder

@@ -1,5 +1,6 @@
 import ArgumentParser
-import FightServer
+import FightClient
+import FightProtocol
 import Foundation
 import UnixSignals
 
@@ -125,12 +126,15 @@ struct Play: ParsableCommand {
             printError("\(error)")
             throw ExitCode.failure
         }
-        let player = PlayerSession(
-            address: address, credentials: Credentials(username: user, password: password), punches: punches,
-            output: output, mode: script ? .script : .screen)
+        let player = PlayerDriver(
+            address: address, credentials: Credentials(username: user, password: password),
+            configuration: PlayerSession.Configuration(
+                mode: script ? .script : .screen, username: user, server: address.description,
+                hasSensor: punches != nil, showsCards: output.showsCards),
+            display: output, punches: punches)
         if let location = try? at.map(Location.init(parsing:)) {
             // Queued until the server says welcome; it answers with `moved`.
-            try? await player.send(.request(.move(location)))
+            _ = await player.perform("move \(location.latitude) \(location.longitude)")
         }
         let input = Task.detached {
             if script {
@@ -142,8 +146,7 @@ struct Play: ParsableCommand {
         let session = Task { await player.run() }
         let interrupt = Task {
             for await _ in signals {
-                await player.quit(waitingForReplies: false)
-                session.cancel()  // ends a wait between reconnections at once
+                await player.interrupt()
                 return
             }
         }
@@ -151,9 +154,17 @@ struct Play: ParsableCommand {
         interrupt.cancel()
         input.cancel()
         output.finish()
-        if let failure = await player.failure {
+        switch await player.failure {
+        case nil:
+            break
+        case .sensor(let reason):
+            // The feed knows the exit status: a trace's problem is data (65), a device's is not.
+            let failure = punches?.failureReason ?? PlayFailure(reason)
             printError("\(failure)")
             throw failure.status
+        case let failure?:
+            printError("\(failure)")
+            throw ExitCode.failure
         }
     }
 
@@ -196,7 +207,7 @@ struct Play: ParsableCommand {
 
 /// Feeds standard input's lines to the session as commands, then tells it input ended. The
 /// lines are read on a thread of their own, since reading blocks.
-private func readScript(into player: PlayerSession) async {
+private func readScript(into player: PlayerDriver) async {
     let lines = AsyncStream<String> { continuation in
         Thread.detachNewThread {
             while let line = readLine() { continuation.yield(line) }

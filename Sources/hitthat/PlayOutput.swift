@@ -1,4 +1,5 @@
-import FightServer
+import FightClient
+import FightProtocol
 import Foundation
 import NIOConcurrencyHelpers
 
@@ -9,16 +10,9 @@ import NIOConcurrencyHelpers
 // MARK: - PlayOutput
 
 /// What `hitthat play` shows: JSON lines for scripts, or the full-screen view.
-protocol PlayOutput: Sendable {
+protocol PlayOutput: PlayerDisplay {
     /// Whether opponents' cards are shown (then the session asks for them).
     var showsCards: Bool { get }
-    /// The connection's state changed (connected, server gone and retrying).
-    func status(_ text: String)
-    /// Something the client could not do (a bad command, a message not sent).
-    func note(_ text: String)
-    /// A message arrived; `fights` and `me` are the session's view after it. `answersPlayer` when
-    /// it is the first answer to a request the player made (not one the client made itself).
-    func show(_ message: ServerMessage, text: String, fights: [Int64: FightView], me: Int64?, answersPlayer: Bool)
     /// The session is over: give the terminal back.
     func finish()
 }
@@ -212,7 +206,7 @@ final class RawTerminal: Sendable {
 }
 
 /// Turns keys read from `keyboard` into the session's commands until `q` or the end of input.
-func readKeys(from keyboard: Int32, into player: PlayerSession, screen: any PlayOutput) async {
+func readKeys(from keyboard: Int32, into player: PlayerDriver, screen: any PlayOutput) async {
     let keys = AsyncStream<UInt8> { continuation in
         Thread.detachNewThread {
             var byte: UInt8 = 0

@@ -1,5 +1,5 @@
+import FightClient
 import FightEngine
-import FightServer
 import Foundation
 import InputDevices
 import MotionInput
@@ -12,25 +12,18 @@ import PunchKit
 
 // MARK: - PunchFeed
 
-/// A punch as the fight needs it: kind and damage, and when it was detected.
-struct DetectedPunch: Sendable {
-    var kind: PunchType
-    var damage: Int
-    var detectedAt: ContinuousClock.Instant
-}
-
 /// Punches detected from a sensor, handed out one at a time as turns come.
 ///
 /// A recording (a trace or raw events in a regular file) queues its punches and one is thrown per
 /// turn. A live source (an input device, a pipe, a terminal) is the player punching now: only a
 /// punch detected since the turn began counts, one from before it (out of turn) is dropped.
-final class PunchFeed: Sendable {
+final class PunchFeed: PunchSource {
     /// Whether the source is the player punching now rather than a recording.
     private let isLive: Bool
     private let punches: AsyncStream<DetectedPunch>
     private let iterator: IteratorBox
     /// Why the source stopped, when it failed (a device unplugged, a malformed pipe), for the view.
-    private let failure = NIOLockedValueBox<PlayFailure?>(nil)
+    private let failed = NIOLockedValueBox<PlayFailure?>(nil)
     /// Gets the failure, if any, once the source has stopped: `stopped()` waits on it.
     private let stops = AsyncStream.makeStream(of: PlayFailure.self)
 
@@ -42,8 +35,8 @@ final class PunchFeed: Sendable {
 
     /// Waits until the source has stopped, and returns why when it failed; `nil` when it just
     /// ended. For one caller: the session, which shows a failure at once, not at the next turn.
-    func stopped() async -> PlayFailure? {
-        for await failure in stops.stream { return failure }
+    func stopped() async -> String? {
+        for await failure in stops.stream { return failure.description }
         return nil
     }
 
@@ -56,8 +49,11 @@ final class PunchFeed: Sendable {
         return nil
     }
 
+    /// Why the sensor stopped, when it failed rather than ended, with the exit status it gives.
+    var failureReason: PlayFailure? { failed.withLockedValue { $0 } }
+
     /// Why the sensor stopped, when it failed rather than ended.
-    var failureReason: PlayFailure? { failure.withLockedValue { $0 } }
+    var failure: String? { failureReason?.description }
 
     /// Where a sensor's punches come from.
     enum Source {
@@ -103,7 +99,8 @@ final class PunchFeed: Sendable {
             try source.punches(configuration: configuration) { punch in
                 guard let kind = PunchType(rawValue: punch.kind.rawValue) else { return }
                 continuation.yield(
-                    DetectedPunch(kind: kind, damage: min(punch.damage, ProtocolLimits.maxDamage), detectedAt: .now))
+                    DetectedPunch(
+                        kind: kind, damage: Rules.clampedDamage(punch.damage), detectedAt: .now))
             }
         }
         guard live else {
@@ -120,7 +117,7 @@ final class PunchFeed: Sendable {
             } catch {
                 // Set before the punches end, so that whoever sees them end can tell why.
                 let failure = PlayFailure(sensor: error)
-                feed.failure.withLockedValue { $0 = failure }
+                feed.failed.withLockedValue { $0 = failure }
                 feed.stops.continuation.yield(failure)
             }
             continuation.finish()

@@ -25,8 +25,9 @@ import Testing
 
     @Test func staminaAtExactlyZeroIsAKnockout() throws {
         var ring = Ring()
+        ring.referee.rules.startingStamina = Rules.punchDamage.upperBound
         let (fight, a, b) = try ring.startFight()
-        let events = try ring.run(.punch(fight, by: a, kind: .jab, damage: 100))
+        let events = try ring.run(.punch(fight, by: a, kind: .jab, damage: Rules.punchDamage.upperBound))
         #expect(
             events.fightChanges.last == .ended(FightResult(challenger: a, opponent: b, winner: a, decision: .knockout)))
     }

@@ -5,13 +5,15 @@ import Testing
     @Test func countsFightsFoughtPerFighterPairAndOverall() throws {
         var ring = Ring()
         ring.referee.rules.punchesPerFighter = 1
+        // One punch knocks out.
+        ring.referee.rules.startingStamina = Rules.punchDamage.upperBound
         let a = try ring.register("alice"), b = try ring.register("bob"), c = try ring.register("carol")
         var log: [Event] = []
         let t0 = ring.now
         // Fight 1: a knocks b out at t0.
         log += try ring.run(.challenge(a, opponent: b))
         log += try ring.run(.accept(FightID(1), by: b))
-        log += try ring.run(.punch(FightID(1), by: a, kind: .uppercut, damage: 100))
+        log += try ring.run(.punch(FightID(1), by: a, kind: .uppercut, damage: Rules.punchDamage.upperBound))
         // Fight 2: c and a draw on points at t0 + 10.
         ring.now = t0 + 10
         log += try ring.run(.challenge(c, opponent: a))

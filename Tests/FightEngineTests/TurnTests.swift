@@ -36,8 +36,8 @@ import Testing
         #expect(ring.refusal(.punch(FightID(9), by: a, kind: .jab, damage: 3)) == .unknownFight(FightID(9)))
     }
 
-    @Test(arguments: [0, -4])
-    func damageMustBePositive(_ damage: Int) throws {
+    @Test(arguments: [0, -4, Rules.punchDamage.upperBound + 1, 5_000])
+    func damageMustBeWithinTheRules(_ damage: Int) throws {
         var ring = Ring()
         let (fight, a, _) = try ring.startFight()
         guard case .invalid(let error) = ring.refusal(.punch(fight, by: a, kind: .jab, damage: damage)) else {
@@ -45,6 +45,30 @@ import Testing
             return
         }
         #expect(error.field == .damage)
+    }
+
+    @Test(arguments: [Rules.punchDamage.lowerBound, Rules.punchDamage.upperBound])
+    func damageAtEitherEndOfTheRangeLands(_ damage: Int) throws {
+        var ring = Ring()
+        let (fight, a, _) = try ring.startFight()
+        let events = try ring.run(.punch(fight, by: a, kind: .jab, damage: damage))
+        guard case .punched(_, _, let landed, let staminaLeft, _) = events.fightChanges.first else {
+            Issue.record("damage \(damage) did not land: \(events)")
+            return
+        }
+        #expect(landed == damage && staminaLeft == 100 - damage)
+    }
+
+    /// The range is 1…64, the detector's 4 a g at a ±16 g sensor's full scale; a detected punch
+    /// outside it is brought to its nearer end.
+    @Test func aDetectedPunchIsClampedToTheRange() {
+        #expect(Rules.punchDamage == 1...64)
+        #expect(Rules.clampedDamage(100) == 64)
+        #expect(Rules.clampedDamage(65) == 64)
+        #expect(Rules.clampedDamage(64) == 64)
+        #expect(Rules.clampedDamage(1) == 1)
+        #expect(Rules.clampedDamage(0) == 1)
+        #expect(Rules.clampedDamage(32) == 32)
     }
 
     @Test func turnPassesAfterTheTimeout() throws {

@@ -1,5 +1,6 @@
+import FightClient
 import FightEngine
-import FightServer
+import FightProtocol
 import Testing
 
 /// Whatever a client sends, it gets a typed error back, the connection stays open, and no

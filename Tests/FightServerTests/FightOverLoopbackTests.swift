@@ -1,5 +1,5 @@
 import FightEngine
-import FightServer
+import FightProtocol
 import Testing
 
 /// Whole fights between clients over loopback, against a real server on a free port.
@@ -21,9 +21,9 @@ import Testing
         try #require(try await bob.command(.move(Location(latitude: 48.8606, longitude: 2.3376))).error == nil)
         let challenged = try #require(try await alice.command(.challenge(OpponentRef(opponent: bob.id.rawValue))).event)
         let fight = try #require(challenged.fight)
-        #expect(try await bob.event("challenged", fight: fight).challenger == alice.id.rawValue)
+        #expect(try await bob.event(.challenged, fight: fight).challenger == alice.id.rawValue)
         try #require(try await bob.command(.accept(FightRef(fight: fight))).error == nil)
-        #expect(try await alice.event("accepted", fight: fight).turn == alice.id.rawValue)
+        #expect(try await alice.event(.accepted, fight: fight).turn == alice.id.rawValue)
         return Ring(server: server, clock: clock, alice: alice, bob: bob, fight: fight)
     }
 
@@ -50,9 +50,9 @@ import Testing
 
         let fight = try #require(
             try await alice.command(.challenge(OpponentRef(opponent: bob.id.rawValue))).event?.fight)
-        _ = try await bob.event("challenged", fight: fight)
+        _ = try await bob.event(.challenged, fight: fight)
         _ = try await bob.command(.accept(FightRef(fight: fight)))
-        _ = try await alice.event("accepted", fight: fight)
+        _ = try await alice.event(.accepted, fight: fight)
 
         // 50, 10, 50: bob's stamina reaches 0 on alice's second punch.
         var after = 2
@@ -60,13 +60,13 @@ import Testing
             let landed = try #require(
                 try await puncher.command(.punch(PunchRequest(fight: fight, kind: .jab, damage: damage, after: after)))
                     .event)
-            #expect(landed.kind == "punched" && landed.damage == damage)
-            let seen = try await watcher.event("punched", fight: fight)
+            #expect(landed.kind == .punched && landed.damage == damage)
+            let seen = try await watcher.event(.punched, fight: fight)
             #expect(seen.sequence == landed.sequence && seen.staminaLeft == landed.staminaLeft)
             after = try #require(landed.sequence)
         }
         for player in [alice, bob] {
-            let ended = try await player.event("ended", fight: fight)
+            let ended = try await player.event(.ended, fight: fight)
             #expect(ended.winner == alice.id.rawValue && ended.decision == "knockout")
         }
 
@@ -104,11 +104,11 @@ import Testing
         let server = try await TestServer.start(clock: TestClock())
         let alice = try await Player.join("alice", at: server)
         let bob = try await Player.join("bob", at: server)
-        #expect(try await alice.command(.quickMatch).event?.kind == "openedRoom")
+        #expect(try await alice.command(.quickMatch).event?.kind == .openedRoom)
         let matched = try #require(try await bob.command(.quickMatch).event)
         #expect(
-            matched.kind == "matched" && matched.challenger == alice.id.rawValue && matched.turn == alice.id.rawValue)
-        #expect(try await alice.event("matched").fight == matched.fight)
+            matched.kind == .matched && matched.challenger == alice.id.rawValue && matched.turn == alice.id.rawValue)
+        #expect(try await alice.event(.matched).fight == matched.fight)
         try await server.stop()
     }
 
@@ -116,7 +116,7 @@ import Testing
         let ring = try await Self.ring()
         ring.clock.advance(by: 61)
         for player in [ring.alice, ring.bob] {
-            let passed = try await player.event("turnPassed", fight: ring.fight)
+            let passed = try await player.event(.turnPassed, fight: ring.fight)
             #expect(passed.turn == ring.bob.id.rawValue && passed.missedTurns == 1)
         }
         try await ring.server.stop()
@@ -137,10 +137,10 @@ import Testing
             throw TestFailure("no events")
         }
         #expect(missed.events.map(\.sequence) == [3])
-        #expect(missed.events.first?.kind == "punched" && missed.events.first?.damage == 30)
+        #expect(missed.events.first?.kind == .punched && missed.events.first?.damage == 30)
         // The punch bob throws back lands once, at the sequence he saw.
         _ = try await bob.command(.punch(PunchRequest(fight: ring.fight, kind: .jab, damage: 5, after: 3)))
-        #expect(try await ring.alice.event("punched", fight: ring.fight).sequence == 4)
+        #expect(try await ring.alice.event(.punched, fight: ring.fight).sequence == 4)
         try await ring.server.stop()
     }
 
@@ -149,7 +149,7 @@ import Testing
         let clock = TestClock()
         let ring = try await Self.ring(clock: clock, databasePath: path)
         _ = try await ring.alice.command(.punch(PunchRequest(fight: ring.fight, kind: .jab, damage: 60, after: 2)))
-        _ = try await ring.bob.event("punched", fight: ring.fight)
+        _ = try await ring.bob.event(.punched, fight: ring.fight)
         let sessions = (ring.alice.client.session, ring.bob.client.session)
         try await ring.server.stop()
 
@@ -158,11 +158,11 @@ import Testing
         let bob = try await Player.connect(sessions.1, to: server.address)
         let fight = try #require(try await bob.request(.fight(FightRef(fight: ring.fight))).fightView)
         #expect(
-            fight.phase == "active" && fight.turn == bob.id.rawValue && fight.staminaOpponent == 40
+            fight.phase == .active && fight.turn == bob.id.rawValue && fight.staminaOpponent == 40
                 && fight.lastSequence == 3)
         _ = try await bob.command(.punch(PunchRequest(fight: ring.fight, kind: .jab, damage: 1, after: 3)))
         _ = try await alice.command(.punch(PunchRequest(fight: ring.fight, kind: .hook, damage: 40, after: 4)))
-        #expect(try await bob.event("ended", fight: ring.fight).winner == alice.id.rawValue)
+        #expect(try await bob.event(.ended, fight: ring.fight).winner == alice.id.rawValue)
         try await server.stop()
     }
 }

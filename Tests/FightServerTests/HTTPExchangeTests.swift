@@ -1,4 +1,5 @@
-import FightServer
+import FightClient
+import FightProtocol
 import Foundation
 import Glibc
 import Testing
@@ -34,5 +35,20 @@ import Testing
                 _ = try await HTTPExchange.send(.POST, "/login", body: "{}", to: address)
             }
         }
+    }
+
+    /// The Connector, which play and hitthat-load connect through, says in words that nothing
+    /// answered, rather than passing NIO's error on.
+    @Test func theConnectorSaysTheServerCannotBeReached() async throws {
+        let port = try Self.closedPort()
+        let connector = Connector(
+            address: ServerAddress(host: "127.0.0.1", port: port),
+            credentials: Credentials(username: "alice", password: "password1"))
+        let ending = await connector.connectAndRead(opened: { _, _ in true }, received: { _ in true })
+        guard case .notConnected(.unreachable(let reason)) = ending else {
+            Issue.record("expected unreachable, got \(ending)")
+            return
+        }
+        #expect(reason == "cannot reach the server at 127.0.0.1:\(port): connection refused")
     }
 }

@@ -1,4 +1,4 @@
-import FightServer
+import FightProtocol
 import Foundation
 import InputDevicesTestSupport
 import Testing
@@ -82,7 +82,7 @@ struct LiveSensorPlayTests {
         let bob = try await ScriptClientTests.match(alice, with: "bob", port: port)
         defer { bob.kill(SIGKILL) }
         func event(_ sequence: Int) async throws -> WireEvent { try await ScriptClientTests.event(sequence, of: alice) }
-        #expect(try await event(1).kind == "matched")
+        #expect(try await event(1).kind == .matched)
 
         // Alice opened the room, so she throws first: punch 1 lands.
         try await letThrough(gates: 1)
@@ -92,19 +92,19 @@ struct LiveSensorPlayTests {
         // Bob's client must know it is his turn, or it keeps his jab back as out of turn.
         _ = try await ScriptClientTests.event(2, of: bob)
         bob.send("jab")
-        #expect(try await event(3).kind == "punched")
+        #expect(try await event(3).kind == .punched)
         // Punches 3 and 4 both come in alice's turn: only the first counts.
         try await letThrough(gates: 4)
         #expect(ScriptClientTests.wire(try await event(4)) == detected[3].wire)
         _ = try await ScriptClientTests.event(4, of: bob)
         bob.send("jab")
-        #expect(try await event(5).kind == "punched")
+        #expect(try await event(5).kind == .punched)
         try await letThrough(gates: 5)
         #expect(ScriptClientTests.wire(try await event(6)) == detected[5].wire)
 
         bob.send("forfeit")
         try await alice.wait("the end") { _, _ in
-            ScriptClientTests.events(of: alice).values.contains { $0.kind == "ended" } ? true : nil
+            ScriptClientTests.events(of: alice).values.contains { $0.kind == .ended } ? true : nil
         }
         try fixture.open(gates: node.holdAt.count, of: "event3")
         for player in [alice, bob] {
@@ -112,7 +112,7 @@ struct LiveSensorPlayTests {
             #expect(try await player.exitStatus() == 0)
         }
         let punches = ScriptClientTests.events(of: alice).sorted { $0.key < $1.key }.map(\.value).filter {
-            $0.kind == "punched"
+            $0.kind == .punched
         }
         #expect(punches.count == 5, "alice's three and bob's two, nothing else: \(punches.map(ScriptClientTests.wire))")
         #expect(!alice.output.contains { $0.contains(#""type":"error""#) }, "no punch was sent out of turn")

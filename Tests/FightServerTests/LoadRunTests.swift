@@ -1,4 +1,3 @@
-import FightServer
 import Foundation
 import Testing
 

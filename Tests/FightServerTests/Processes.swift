@@ -1,4 +1,4 @@
-import FightServer
+import FightProtocol
 import Foundation
 import NIOConcurrencyHelpers
 import Testing

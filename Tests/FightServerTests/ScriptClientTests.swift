@@ -1,4 +1,5 @@
-import FightServer
+import FightEngine
+import FightProtocol
 import Foundation
 import Testing
 
@@ -56,7 +57,7 @@ import Testing
         return try detect.output.map { line in
             let punch = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             let (kind, damage) = (try #require(punch["type"] as? String), try #require(punch["damage"] as? Int))
-            return (try #require(punch["t"] as? Double), "\(kind) \(min(damage, ProtocolLimits.maxDamage))")
+            return (try #require(punch["t"] as? Double), "\(kind) \(Rules.clampedDamage(damage))")
         }
     }
 
@@ -102,9 +103,9 @@ import Testing
         let last = try #require(seenByAlice.keys.max())
         #expect(Set(seenByAlice.keys) == Set(1...last), "no event missing")
         let ending = try #require(seenByAlice[last])
-        #expect(ending.kind == "ended" && ending.decision == "knockout" && ending.winner != nil)
-        let punches = seenByAlice.values.filter { $0.kind == "punched" }
-        #expect(punches.allSatisfy { (1...ProtocolLimits.maxDamage).contains($0.damage ?? 0) })
+        #expect(ending.kind == .ended && ending.decision == "knockout" && ending.winner != nil)
+        let punches = seenByAlice.values.filter { $0.kind == .punched }
+        #expect(punches.allSatisfy { Rules.punchDamage.contains($0.damage ?? 0) })
         #expect(punches.contains { $0.staminaLeft == 0 })
         server.kill(SIGTERM)
         #expect(server.process.terminationStatus == 0, "SIGTERM stops the server gracefully")
@@ -135,18 +136,18 @@ import Testing
             puncher.send("jab")
             for player in [alice, bob] {
                 try await player.wait("punch \(punch) seen") { _, _ in
-                    Self.events(of: player)[sequence]?.kind == "punched" ? true : nil
+                    Self.events(of: player)[sequence]?.kind == .punched ? true : nil
                 }
             }
         }
         for player in [alice, bob] {
-            try await player.wait("the end") { _, _ in Self.events(of: player)[21]?.kind == "ended" ? true : nil }
+            try await player.wait("the end") { _, _ in Self.events(of: player)[21]?.kind == .ended ? true : nil }
             player.send("profile")
             player.endInput()
             #expect(try await player.exitStatus() == 0)
             let events = Self.events(of: player)
             #expect(Set(events.keys) == Set(1...21), "nothing lost across the kill")
-            #expect(events.values.filter { $0.kind == "punched" }.count == 19, "nothing applied twice")
+            #expect(events.values.filter { $0.kind == .punched }.count == 19, "nothing applied twice")
             #expect(events[21]?.winner == events[1]?.challenger)
         }
         #expect(alice.errorOutput.contains { $0.contains("server gone") }, "alice noticed the server go")
@@ -209,7 +210,7 @@ import Testing
         first.send("quit")
         #expect(try await first.exitStatus() == 0, "\(first.errorOutput)")
         let moved = first.messages.compactMap { message -> WireEvent? in
-            if case .event(let event) = message.body, event.kind == "moved" { return event }
+            if case .event(let event) = message.body, event.kind == .moved { return event }
             return nil
         }
         #expect(moved.map { [$0.latitude, $0.longitude] } == [[-33.9, 18.4]])

@@ -1,4 +1,6 @@
+import FightClient
 import FightEngine
+import FightProtocol
 import FightServer
 import Foundation
 import Logging
@@ -156,7 +158,7 @@ final class Player: Sendable {
     }
 
     /// The next event of `kind` for fight `fight` (any fight when `nil`).
-    func event(_ kind: String, fight: Int64? = nil) async throws -> WireEvent {
+    func event(_ kind: WireEvent.Kind, fight: Int64? = nil) async throws -> WireEvent {
         let message = try await next("event \(kind)") { message in
             guard case .event(let event) = message.body else { return false }
             return event.kind == kind && (fight == nil || event.fight == fight)

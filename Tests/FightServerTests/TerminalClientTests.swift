@@ -1,4 +1,4 @@
-import FightServer
+import FightClient
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import FightEngine
+import FightProtocol
 import FightStore
 import Logging
 import NIOCore

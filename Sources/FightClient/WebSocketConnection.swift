@@ -1,3 +1,4 @@
+import FightProtocol
 import NIOCore
 import NIOHTTP1
 import NIOPosix

@@ -1,8 +1,8 @@
-import FightServer
+import FightProtocol
 import Foundation
 import Testing
 
-@testable import hitthat
+@testable import FightClient
 
 /// The full-screen client's logic without a process or a terminal: locations as typed, the keys,
 /// and the screen's text.

@@ -1,5 +1,5 @@
 import FightEngine
-import FightServer
+import FightProtocol
 
 // MARK: - Fuzz entry points
 
@@ -7,9 +7,9 @@ import FightServer
 /// (`Fuzz/ServerMessages/main.swift`, built by `tools/fuzz.sh`) and the regression test that
 /// replays `Tests/Fixtures/fuzz/ServerMessages/` in a plain `swift test`.
 ///
-/// The fuzz build compiles only `Sources/FightServer/Protocol` (and the credentials) as
-/// `FightServer`, so this uses nothing of the server that needs Hummingbird or the store.
-enum FightServerFuzzEntryPoints {
+/// The fuzz build compiles only `Sources/FightProtocol`, so this uses nothing of the server that
+/// needs Hummingbird or the store.
+enum FightProtocolFuzzEntryPoints {
     /// Reads `bytes` as the server reads a WebSocket text or an account request's body, and as the
     /// client reads what the server sends.
     static func serverMessages(_ bytes: [UInt8]) {

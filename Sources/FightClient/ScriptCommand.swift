@@ -1,28 +1,56 @@
 import FightEngine
-import FightServer
+import FightProtocol
 
 // MARK: - ScriptCommand
 
-/// One line of `hitthat play --script` input.
-enum ScriptCommand {
+/// One line of `hitthat play --script` input (and what a key of the full screen stands for), read
+/// without looking at the fights: a fight left out is found when the session performs the command.
+public enum ScriptCommand: Equatable, Sendable {
     /// A protocol request.
     case request(ClientRequest)
+    /// `accept`, `decline` or `forfeit`: a fight, or `nil` for the only open one.
+    case answer(FightAnswer, fight: Int64?)
+    /// A punch: in `fight`, or `nil` for the one awaiting this player's punch. `verb` is the word
+    /// it was typed as, for what is said when it cannot be thrown.
+    case punch(verb: String, fight: Int64?, kind: PunchType, damage: Int)
     /// A JSON message, sent as it is.
     case raw(String)
-    /// Stop now.
+    /// Stop.
     case quit
 
+    /// What a player can do to a fight that the commands may leave unnamed.
+    public enum FightAnswer: String, Equatable, Sendable {
+        /// Take up a challenge.
+        case accept
+        /// Turn a challenge down.
+        case decline
+        /// Give up the fight.
+        case forfeit
+
+        /// The request for `fight`.
+        public func request(_ fight: Int64) -> ClientRequest {
+            switch self {
+            case .accept: .accept(FightRef(fight: fight))
+            case .decline: .decline(FightRef(fight: fight))
+            case .forfeit: .forfeit(FightRef(fight: fight))
+            }
+        }
+    }
+
     /// A line that is not a command: names what was expected.
-    struct Error: Swift.Error, CustomStringConvertible {
-        var description: String
+    public struct Error: Swift.Error, Equatable, CustomStringConvertible {
+        /// What was expected, for the player.
+        public var description: String
+
+        /// Creates an error.
+        public init(description: String) { self.description = description }
     }
 
     /// The damage of a keyboard punch: the original app's button.
-    static let keyboardDamage = 10
+    public static let keyboardDamage = 10
 
-    /// Parses `line`; `nil` for a blank line. Fights left out are the one awaiting this player's
-    /// punch (for punches) or the only open one.
-    init?(_ line: String, session: PlayerSession) async throws(Error) {
+    /// Parses `line`; `nil` for a blank line.
+    public init?(_ line: String) throws(Error) {
         let words = line.split(whereSeparator: \.isWhitespace).map(String.init)
         guard let verb = words.first else { return nil }
         if verb.hasPrefix("{") {
@@ -36,12 +64,8 @@ enum ScriptCommand {
             }
             return value
         }
-        func fight(_ index: Int, default fallback: FightView?) throws(Error) -> Int64 {
-            if index < arguments.count { return try integer(index, "a fight id") }
-            guard let fallback else {
-                throw Error(description: "\(verb): expected a fight id (no single fight to assume)")
-            }
-            return fallback.id
+        func optionalFight() throws(Error) -> Int64? {
+            arguments.isEmpty ? nil : try integer(0, "a fight id")
         }
         switch verb {
         case "quit": self = .quit
@@ -58,11 +82,11 @@ enum ScriptCommand {
         case "next": self = .request(.nextOpponent)
         case "back": self = .request(.backDown)
         case "challenge": self = .request(.challenge(OpponentRef(opponent: try integer(0, "a fighter id"))))
-        case "accept": self = .request(.accept(FightRef(fight: try fight(0, default: await session.onlyOpenFight()))))
-        case "decline": self = .request(.decline(FightRef(fight: try fight(0, default: await session.onlyOpenFight()))))
+        case "accept": self = .answer(.accept, fight: try optionalFight())
+        case "decline": self = .answer(.decline, fight: try optionalFight())
         case "quick": self = .request(.quickMatch)
         case "leave": self = .request(.leaveQuickMatch)
-        case "forfeit": self = .request(.forfeit(FightRef(fight: try fight(0, default: await session.onlyOpenFight()))))
+        case "forfeit": self = .answer(.forfeit, fight: try optionalFight())
         case "fight": self = .request(.fight(FightRef(fight: try integer(0, "a fight id"))))
         case "replay":
             self = .request(
@@ -86,15 +110,7 @@ enum ScriptCommand {
             }
             let damage = rest.count > 1 ? Int(rest[1]) : Self.keyboardDamage
             guard let damage else { throw Error(description: "punch: expected the damage as a whole number") }
-            let target: FightView?
-            if let fightID {
-                target = await session.follower.fights[fightID]
-            } else {
-                target = await session.fightForTypedPunch()
-            }
-            guard let target else { throw Error(description: "\(verb): it is not your turn in any fight") }
-            self = .request(
-                .punch(PunchRequest(fight: target.id, kind: kind, damage: damage, after: target.lastSequence)))
+            self = .punch(verb: verb, fight: fightID, kind: kind, damage: damage)
         default:
             throw Error(
                 description:

@@ -1,5 +1,6 @@
+import FightClient
 import FightEngine
-import FightServer
+import FightProtocol
 import Testing
 
 /// When a player's turn began in a fight first heard of by an event: with the event, as long as

@@ -1,25 +1,27 @@
-import FightServer
+import FightProtocol
 import Foundation
 
-// The full-screen client's logic, kept apart from the terminal so that tests can call it without
-// a process: a location as a person types it, what the keys mean, and the screen's text.
+// The full-screen client's logic, kept apart from the terminal (which `hitthat play` drives) so
+// that tests can call it without a process: a location as a person types it, what the keys mean,
+// and the screen's text.
 
 // MARK: - Location
 
 /// A location that is not two numbers in range: what was expected, for a usage error or the
 /// screen's note line.
-struct LocationError: Error, CustomStringConvertible {
-    var description: String
+public struct LocationError: Error, CustomStringConvertible {
+    /// What was expected, and what came.
+    public var description: String
 }
 
 extension Location {
     /// The example shown in prompts and messages.
-    static let example = "48.8566,2.3522"
+    public static let example = "48.8566,2.3522"
 
     /// Parses a location as a person types it: latitude then longitude in degrees, separated by a
     /// comma, spaces or both ("48.8566,2.3522", "48.8566 2.3522"). Checked here as the server checks
     /// it (latitude −90…90, longitude −180…180), so that a mistake is named before anything is sent.
-    init(parsing text: String) throws(LocationError) {
+    public init(parsing text: String) throws(LocationError) {
         let parts = text.split(whereSeparator: { $0 == "," || $0.isWhitespace })
         guard parts.count == 2, let latitude = Double(parts[0]), let longitude = Double(parts[1]),
             latitude.isFinite, longitude.isFinite
@@ -36,7 +38,7 @@ extension Location {
     }
 
     /// "48.8566, 2.3522": as typed, without the trailing zeros of a fixed format.
-    var text: String { "\(latitude), \(longitude)" }
+    public var text: String { "\(latitude), \(longitude)" }
 }
 
 // MARK: - Keys
@@ -44,9 +46,9 @@ extension Location {
 /// What the full-screen client's keys do. Most keys are a command each; `l` (location) and `f`
 /// (forfeit) first ask on the screen's input line, so that a location can be typed and a fight is
 /// not given up by one stray key.
-struct KeyReader {
+public struct KeyReader: Sendable {
     /// A question on the input line.
-    enum Question: Equatable {
+    public enum Question: Equatable, Sendable {
         /// A location being typed, with what was typed so far.
         case location(typed: String)
         /// Whether to give up the fight.
@@ -54,7 +56,7 @@ struct KeyReader {
     }
 
     /// What a key asks of the session or the screen.
-    enum Action: Equatable {
+    public enum Action: Equatable, Sendable {
         /// Nothing to send (a key without a meaning, or one that changed the input line).
         case nothing
         /// A `--script` command line to perform.
@@ -67,13 +69,16 @@ struct KeyReader {
 
     /// The longest location the input line takes: room for two numbers with nine decimals, and
     /// the line still fits 80 columns.
-    static let maxTyped = 30
+    public static let maxTyped = 30
 
     /// The question being asked, if any.
-    private(set) var question: Question?
+    public private(set) var question: Question?
+
+    /// Asks nothing yet.
+    public init() {}
 
     /// The input line while a question is asked: the question and what was typed so far.
-    var prompt: String? {
+    public var prompt: String? {
         switch question {
         case nil: nil
         case .location(let typed): "location LAT,LON (Enter sets, Esc cancels): \(typed)_"
@@ -82,7 +87,7 @@ struct KeyReader {
     }
 
     /// Takes one byte from the keyboard.
-    mutating func press(_ key: UInt8) -> Action {
+    public mutating func press(_ key: UInt8) -> Action {
         switch question {
         case .forfeit:
             question = nil
@@ -139,37 +144,42 @@ struct KeyReader {
 
 /// What the full-screen client knows and shows, and the text of its screen, laid out for 80×24,
 /// the smallest terminal it is meant for.
-struct ScreenModel {
-    /// The screen the text is laid out for.
-    static let width = 80
-    static let height = 24
+public struct ScreenModel: Sendable {
+    /// The width the text is laid out for, in columns.
+    public static let width = 80
+    /// The height the text is laid out for, in lines.
+    public static let height = 24
     /// The keys, on the last line (the input line takes its place while a question is asked). `a`
     /// and `d` are named on the fight's line when there is a challenge to answer, and the punches
     /// when it is the player's turn: all of them here would not fit 80 columns.
-    static let keyBar = "n next  b back down  c challenge  m quick match  l location  f forfeit  q quit"
+    public static let keyBar = "n next  b back down  c challenge  m quick match  l location  f forfeit  q quit"
 
-    var user: String
-    var me: Int64?
-    var fights: [Int64: FightView] = [:]
+    /// The player's username, on the top line.
+    public var user: String
+    /// The player's fighter, once signed in.
+    public var me: Int64?
+    /// The player's fights as the client follows them.
+    public var fights: [Int64: FightView] = [:]
     /// The opponent on the versus screen.
-    var shown: WireMatchup?
+    public var shown: WireMatchup?
     /// Fighters' cards by id: names for the log and the fight, stats for the versus screen, and
     /// this player's location.
-    var cards: [Int64: FighterCard] = [:]
+    public var cards: [Int64: FighterCard] = [:]
     /// The latest events, described when drawn: a name that arrives after its event still shows.
-    var log: [WireEvent] = []
+    public var log: [WireEvent] = []
     /// The connection's state.
-    var status = "connecting…"
+    public var status = "connecting…"
     /// The last error or remark, until the player's next request succeeds.
-    var note = ""
+    public var note = ""
     /// The input line's question, in place of the key bar.
-    var prompt: String?
+    public var prompt: String?
 
-    init(user: String) { self.user = user }
+    /// The screen of `user` before anything came from the server.
+    public init(user: String) { self.user = user }
 
     /// Takes in a message; `answersPlayer` when it answers a request the player made. Returns
     /// whether to ring the bell (the player was hit).
-    mutating func apply(
+    public mutating func apply(
         _ message: ServerMessage, answersPlayer: Bool, fights: [Int64: FightView], me: Int64?
     ) -> Bool {
         self.fights = fights
@@ -185,13 +195,13 @@ struct ScreenModel {
             if let card = reply.matchup?.opponent { cards[card.id] = card }
             if reply.matchup == nil { note = "nobody else within reach (50 km) for now" }
         case .event(let event):
-            if event.kind == "moved", let id = event.fighter {
+            if event.kind == .moved, let id = event.fighter {
                 cards[id]?.latitude = event.latitude
                 cards[id]?.longitude = event.longitude
             }
             log.append(event)
             log = Array(log.suffix(Self.height))
-            if event.kind == "punched", event.by != me { bell = true }
+            if event.kind == .punched, event.by != me { bell = true }
         case .error(let error):
             note = error.reason == "noLocation" ? "set your location first: press l" : error.message
         default:
@@ -202,11 +212,11 @@ struct ScreenModel {
 
     /// The screen's lines at `now` (seconds since 1970, for the countdown): at most `height` lines
     /// of at most `width` characters. The log shows as many of the latest events as fit.
-    func lines(now: Int64) -> [String] {
+    public func lines(now: Int64) -> [String] {
         var top = ["HitThat — \(user)   \(status)", whereabouts, ""]
         if let shown { top += versus(shown) }
         let sorted = fights.values.sorted { $0.id > $1.id }
-        if let fight = sorted.first(where: { $0.phase != "finished" }) ?? sorted.first, let me {
+        if let fight = sorted.first(where: { $0.phase != .finished }) ?? sorted.first, let me {
             top += self.fight(fight, me: me, now: now)
         }
         let bottom = ["", note, prompt ?? Self.keyBar]
@@ -243,14 +253,14 @@ struct ScreenModel {
             "  them  \(Self.bar(mine ? fight.staminaOpponent : fight.staminaChallenger))",
         ]
         switch fight.phase {
-        case "active":
+        case .active:
             let left = max(0, (fight.deadline?.timestamp.secondsSince1970 ?? now) - now)
             lines.append(
                 fight.turn == me
                     ? "  YOUR TURN — \(left) s left (j jab, u uppercut, k hook)" : "  their turn — \(left) s left")
-        case "challenged":
+        case .challenged:
             lines.append(fight.opponent == me ? "  challenged: a accept, d decline" : "  waiting for an answer")
-        default:
+        case .finished:
             let result = fight.winner == nil ? "a draw" : fight.winner == me ? "YOU WIN" : "you lose"
             lines.append("  \(result) (\(fight.ending ?? "over"))")
         }
@@ -258,26 +268,26 @@ struct ScreenModel {
     }
 
     /// A fighter's name: "you", the display name once the card is in, a number until then.
-    func name(_ id: Int64?) -> String {
+    public func name(_ id: Int64?) -> String {
         guard let id else { return "?" }
         return id == me ? "you" : cards[id]?.displayName ?? "fighter \(id)"
     }
 
     /// One line of the log, or `nil` for events not worth a line.
-    func describe(_ event: WireEvent) -> String? {
+    public func describe(_ event: WireEvent) -> String? {
         switch event.kind {
-        case "punched":
+        case .punched:
             let kind = event.punch?.rawValue ?? "punch"
             return
                 "\(name(event.by)) threw a\(event.punch == .uppercut ? "n" : "") \(kind) for \(event.damage ?? 0) (stamina left \(event.staminaLeft ?? 0))"
-        case "challenged": return "\(name(event.challenger)) challenged \(name(event.opponent))"
-        case "accepted", "matched": return "the fight is on: \(name(event.turn)) first"
-        case "turnPassed": return "the turn passed to \(name(event.turn))"
-        case "ended":
+        case .challenged: return "\(name(event.challenger)) challenged \(name(event.opponent))"
+        case .accepted, .matched: return "the fight is on: \(name(event.turn)) first"
+        case .turnPassed: return "the turn passed to \(name(event.turn))"
+        case .ended:
             return event.winner == nil ? "a draw" : "\(name(event.winner)) won by \(event.decision ?? "decision")"
-        case "declined", "expired": return "the challenge was \(event.kind)"
-        case "openedRoom": return "waiting for anyone to fight…"
-        case "moved":
+        case .declined, .expired: return "the challenge was \(event.kind)"
+        case .openedRoom: return "waiting for anyone to fight…"
+        case .moved:
             guard let latitude = event.latitude, let longitude = event.longitude else { return nil }
             return "your location is now \(Location(latitude: latitude, longitude: longitude).text)"
         default: return nil
@@ -288,7 +298,7 @@ struct ScreenModel {
 
     /// Who has the edge on reach, weight and wins, in words ("you have the longer reach; they have
     /// more wins"), or `nil` when neither has any (or the stats are not shared).
-    static func edges(mine: FighterCard?, theirs: FighterCard) -> String? {
+    public static func edges(mine: FighterCard?, theirs: FighterCard) -> String? {
         let stats: [(String, Int?, Int?)] = [
             ("the longer reach", mine?.reachCm, theirs.reachCm), ("more weight", mine?.weightKg, theirs.weightKg),
             ("more wins", mine?.wins, theirs.wins),
@@ -316,7 +326,7 @@ struct ScreenModel {
 
     /// `line` cut to the width, marked with "…" where it was cut, so that it never wraps (a
     /// wrapped line would push the screen's top off an 80×24 terminal).
-    static func clipped(_ line: String) -> String {
+    public static func clipped(_ line: String) -> String {
         line.count <= width ? line : String(line.prefix(width - 1)) + "…"
     }
 }

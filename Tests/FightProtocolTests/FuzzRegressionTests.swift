@@ -4,7 +4,7 @@ import Testing
 /// Replays every input that once crashed, hung or broke an invariant in the ServerMessages fuzz
 /// target (`Tests/Fixtures/fuzz/ServerMessages/`), and its seeds, the examples of docs/PROTOCOL.md
 /// (`Fuzz/seeds/ServerMessages/`), through the entry point the fuzzer uses.
-@Suite struct FightServerFuzzRegressionTests {
+@Suite struct FightProtocolFuzzRegressionTests {
     static let inputs = FuzzInputs.files(for: ["ServerMessages"])
 
     @Test func theTargetHasInputs() {
@@ -13,6 +13,6 @@ import Testing
 
     @Test(arguments: inputs)
     func replays(_ input: FuzzInput) throws {
-        FightServerFuzzEntryPoints.serverMessages(try input.bytes())
+        FightProtocolFuzzEntryPoints.serverMessages(try input.bytes())
     }
 }

@@ -1,3 +1,5 @@
+import FightProtocol
+
 // MARK: - TurnStarts
 
 /// When a player's turn began in fights whose state is still on its way.

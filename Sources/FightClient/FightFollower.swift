@@ -1,3 +1,5 @@
+import FightProtocol
+
 // MARK: - FightFollower
 
 /// A client's copy of its fights, kept up to date from the events the server pushes.
@@ -68,7 +70,7 @@ public struct FightFollower: Sendable {
                 update(view)
             }
         }
-        for view in fights.values where view.phase != "finished" && !open.contains(view.id) {
+        for view in fights.values where view.phase != .finished && !open.contains(view.id) {
             needs.append(.replay(fight: view.id, after: view.lastSequence))
         }
         needs += awaitingState.sorted().map { .state(fight: $0) }
@@ -81,12 +83,12 @@ extension FightView {
     mutating func apply(_ event: WireEvent) {
         lastSequence = event.sequence ?? lastSequence
         switch event.kind {
-        case "accepted", "matched", "turnPassed":
-            phase = "active"
+        case .accepted, .matched, .turnPassed:
+            phase = .active
             expiresAt = nil
             turn = event.turn
             deadline = event.deadline
-        case "punched":
+        case .punched:
             if event.by == challenger {
                 staminaOpponent = event.staminaLeft ?? staminaOpponent
                 punchesChallenger += 1
@@ -96,9 +98,9 @@ extension FightView {
             }
             turn = event.turn
             deadline = event.deadline
-        case "declined", "expired", "ended":
-            phase = "finished"
-            ending = event.decision ?? event.kind
+        case .declined, .expired, .ended:
+            phase = .finished
+            ending = event.decision ?? event.kind.rawValue
             winner = event.winner
             finishedAt = event.at
             turn = nil

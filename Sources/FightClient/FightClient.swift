@@ -1,3 +1,4 @@
+import FightProtocol
 import NIOConcurrencyHelpers
 
 // MARK: - FightClient

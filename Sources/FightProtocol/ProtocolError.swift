@@ -1,5 +1,4 @@
 import FightEngine
-import PunchKit
 
 // MARK: - ProtocolError
 
@@ -57,7 +56,7 @@ public struct ProtocolError: Error, Hashable, Sendable, Codable, CustomStringCon
 
 extension ProtocolError {
     /// The engine's refusal, with its case name as the reason.
-    init(_ refusal: Refusal) {
+    public init(_ refusal: Refusal) {
         let reason: String
         var field: String?
         switch refusal {
@@ -92,9 +91,4 @@ public enum ProtocolLimits {
     public static let maxMessageBytes = 16 * 1024
     /// The longest WebSocket message read at all.
     public static let maxFrameBytes = 1 << 20
-    /// The largest full-scale range, in g, that phone and controller accelerometers report (±16 g).
-    public static let largestSensorRangeG = 16.0
-    /// The most damage a punch may claim: the detector's damage per g at the largest sensor range
-    /// (4 × 16 = 64). A larger claim cannot have come from a sensor.
-    public static let maxDamage = Int(DetectorConfiguration().damagePerG * largestSensorRangeG)
 }

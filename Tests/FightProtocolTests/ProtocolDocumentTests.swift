@@ -1,5 +1,5 @@
 import FightEngine
-import FightServer
+import FightProtocol
 import Foundation
 import Testing
 
@@ -93,7 +93,7 @@ import Testing
     }
 
     @Test func everyEventKindHasAnExample() throws {
-        var kinds: Set<String> = []
+        var kinds: Set<WireEvent.Kind> = []
         for example in Self.examples where example.kind == "server" {
             if case .event(let event) = try MessageCodec.decode(ServerMessage.self, from: example.text).body {
                 kinds.insert(event.kind)
@@ -101,7 +101,7 @@ import Testing
         }
         #expect(
             kinds.isSuperset(of: [
-                "challenged", "matched", "accepted", "declined", "expired", "punched", "turnPassed", "ended",
+                .challenged, .matched, .accepted, .declined, .expired, .punched, .turnPassed, .ended,
             ]))
     }
 

@@ -1,5 +1,5 @@
 import FightEngine
-import FightServer
+import FightProtocol
 import Testing
 
 /// Decoding names what is wrong, by code and by field.
@@ -50,7 +50,8 @@ import Testing
         } catch {
             let reply = MessageCodec.errorReply(error, to: text)
             #expect(reply.ref == ref)
-            #expect(reply.error?.field == field)
+            #expect(reply.body == .error(error))
+            #expect(error.field == field)
         }
     }
 
@@ -76,7 +77,7 @@ import Testing
     /// A long fight's replay is longer than what the server reads from a client; the client
     /// reads it, up to the WebSocket's frame limit.
     @Test func aReplyLongerThanAClientMessageDecodes() throws {
-        let events = (1...500).map { WireEvent(kind: "turnPassed", at: Timestamp(secondsSince1970: 1_800_000_000 + $0)) }
+        let events = (1...500).map { WireEvent(kind: .turnPassed, at: Timestamp(secondsSince1970: 1_800_000_000 + $0)) }
         let reply = ServerMessage(ref: 1, .events(EventsReply(fight: 7, events: events)))
         let text = MessageCodec.encode(reply)
         #expect(text.utf8.count > ProtocolLimits.maxMessageBytes)
@@ -84,8 +85,56 @@ import Testing
         #expect(throws: ProtocolError.self) { try MessageCodec.decode(ServerMessage.self, from: text) }
     }
 
-    @Test func theDamageBoundIsTheDetectorsAtSixteenG() {
-        #expect(ProtocolLimits.maxDamage == 64)
+    /// An event's `kind` is read into its case, each as it is named on the wire; a kind the
+    /// protocol does not list is refused, naming the field, rather than passed on as text.
+    @Test func anEventsKindDecodesToItsCase() throws {
+        func event(_ kind: String) -> String {
+            #"{"at":"2026-11-22T05:00:00Z","kind":"\#(kind)","type":"event","v":1}"#
+        }
+        for kind in WireEvent.Kind.allCases {
+            guard case .event(let decoded) = try MessageCodec.decodeReply(event(kind.rawValue)).body else {
+                Issue.record("\(kind) did not decode as an event")
+                continue
+            }
+            #expect(decoded.kind == kind)
+        }
+        #expect(WireEvent.Kind(rawValue: "turnPassed") == .turnPassed)
+        let error = #expect(throws: ProtocolError.self) { try MessageCodec.decodeReply(event("kicked")) }
+        #expect(error?.code == .invalid && error?.field == "kind")
+    }
+
+    /// A fight's `phase` is read into its case likewise.
+    @Test func aFightsPhaseDecodesToItsCase() throws {
+        func fight(_ phase: String) -> String {
+            #"{"fight":{"challenger":1,"id":7,"lastSequence":1,"opponent":2,"phase":"\#(phase)","punchesChallenger":0,"#
+                + #""punchesOpponent":0,"staminaChallenger":100,"staminaOpponent":100},"type":"fight","v":1}"#
+        }
+        for phase in FightView.Phase.allCases {
+            guard case .fight(let reply) = try MessageCodec.decodeReply(fight(phase.rawValue)).body else {
+                Issue.record("\(phase) did not decode as a fight")
+                continue
+            }
+            #expect(reply.fight.phase == phase)
+        }
+        let error = #expect(throws: ProtocolError.self) { try MessageCodec.decodeReply(fight("paused")) }
+        #expect(error?.code == .invalid && error?.field == "fight.phase")
+    }
+
+    /// The protocol takes the engine's damage range, ends included, and names it when refusing.
+    @Test(arguments: [
+        (Rules.punchDamage.lowerBound, true), (Rules.punchDamage.upperBound, true),
+        (Rules.punchDamage.lowerBound - 1, false), (Rules.punchDamage.upperBound + 1, false),
+    ])
+    func aPunchsDamageIsCheckedAgainstTheEnginesRange(_ damage: Int, _ accepted: Bool) {
+        let punch = PunchRequest(fight: 1, kind: .jab, damage: damage, after: 0)
+        do {
+            try punch.validate()
+            #expect(accepted, "damage \(damage) accepted")
+        } catch {
+            #expect(!accepted, "damage \(damage) refused")
+            #expect(error.field == "damage")
+            #expect(error.message.hasPrefix("damage: expected 1 to 64 "))
+        }
     }
 
     @Test(arguments: [

@@ -1,5 +1,6 @@
+import FightClient
 import FightEngine
-import FightServer
+import FightProtocol
 import Testing
 
 /// A client's copy of its fights, fed the events the referee makes: in order, duplicated, with a
@@ -96,8 +97,8 @@ import Testing
         let seen = (going: try bout.view(going).lastSequence, ended: try bout.view(ended).lastSequence)
         try bout.punch(30, in: going)
         for _ in 0..<5 { try bout.punch(40, in: ended) }
-        #expect(try bout.view(ended).phase == "finished")
-        var unknown = WireEvent(kind: "punched", at: bout.now)
+        #expect(try bout.view(ended).phase == .finished)
+        var unknown = WireEvent(kind: .punched, at: bout.now)
         unknown.fight = 99
         unknown.sequence = 3
         #expect(follower.apply(unknown) == .state(fight: 99))

@@ -114,8 +114,8 @@ public struct FightView: Hashable, Sendable, Codable {
     public var challenger: Int64
     /// The other fighter.
     public var opponent: Int64
-    /// `challenged`, `active` or `finished`.
-    public var phase: String
+    /// Where the fight stands; it says which of the fields below are set.
+    public var phase: Phase
     /// While `challenged`: when the challenge lapses.
     public var expiresAt: WireTime?
     /// While `active`: who may punch, until `deadline`.
@@ -151,14 +151,14 @@ public struct FightView: Hashable, Sendable, Codable {
         lastSequence = fight.lastSequence
         switch fight.phase {
         case .challenged(let expiresAt):
-            phase = "challenged"
+            phase = .challenged
             self.expiresAt = WireTime(expiresAt)
         case .active(let turn, let deadline):
-            phase = "active"
+            phase = .active
             self.turn = fight.fighter(in: turn).rawValue
             self.deadline = WireTime(deadline)
         case .finished(let ending, let at):
-            phase = "finished"
+            phase = .finished
             finishedAt = WireTime(at)
             switch ending {
             case .declined: self.ending = "declined"
@@ -171,14 +171,24 @@ public struct FightView: Hashable, Sendable, Codable {
     }
 }
 
+extension FightView {
+    /// Where a fight stands, as `phase` names it on the wire.
+    public enum Phase: String, Hashable, Sendable, Codable, CaseIterable {
+        /// A challenge waits for its answer (`expiresAt`).
+        case challenged
+        /// The fight is on (`turn`, `deadline`).
+        case active
+        /// The fight is over (`ending`, `winner`, `finishedAt`).
+        case finished
+    }
+}
+
 // MARK: - Events
 
 /// One event, flat: `kind` says which fields are present (see docs/PROTOCOL.md).
 public struct WireEvent: Hashable, Sendable, Codable {
-    /// `challenged`, `matched`, `accepted`, `declined`, `expired`, `punched`, `turnPassed`, `ended`
-    /// for fight events; `registered`, `profileUpdated`, `moved`, `openedRoom`, `leftRoom` for a
-    /// fighter's own.
-    public var kind: String
+    /// What happened; it says which of the other fields are set.
+    public var kind: Kind
     /// When it happened.
     public var at: WireTime
     /// Fight events: the fight and the event's place in its log (1, 2, 3, …).
@@ -217,7 +227,7 @@ public struct WireEvent: Hashable, Sendable, Codable {
     public var longitude: Double?
 
     /// An event with only its kind and moment set.
-    public init(kind: String, at: Timestamp) {
+    public init(kind: Kind, at: Timestamp) {
         self.kind = kind
         self.at = WireTime(at)
     }
@@ -232,64 +242,95 @@ public struct WireEvent: Hashable, Sendable, Codable {
 
     /// The wire form of a fight event.
     public init(_ event: FightEvent) {
-        self.init(kind: "", at: event.at)
-        fight = event.fight.rawValue
-        sequence = event.sequence
         switch event.change {
         case .challenged(let challenger, let opponent, let expiresAt):
-            kind = "challenged"
+            self.init(kind: .challenged, at: event.at)
             self.challenger = challenger.rawValue
             self.opponent = opponent.rawValue
             self.expiresAt = WireTime(expiresAt)
         case .matched(let challenger, let opponent, let turn):
-            kind = "matched"
+            self.init(kind: .matched, at: event.at)
             self.challenger = challenger.rawValue
             self.opponent = opponent.rawValue
             set(turn)
         case .accepted(let turn):
-            kind = "accepted"
+            self.init(kind: .accepted, at: event.at)
             set(turn)
-        case .declined: kind = "declined"
-        case .expired: kind = "expired"
+        case .declined: self.init(kind: .declined, at: event.at)
+        case .expired: self.init(kind: .expired, at: event.at)
         case .punched(let by, let punch, let damage, let staminaLeft, let turn):
-            kind = "punched"
+            self.init(kind: .punched, at: event.at)
             self.by = by.rawValue
             self.punch = punch
             self.damage = damage
             self.staminaLeft = staminaLeft
             if let turn { set(turn) }
         case .turnPassed(let missedTurns, let turn):
-            kind = "turnPassed"
+            self.init(kind: .turnPassed, at: event.at)
             self.missedTurns = missedTurns
             set(turn)
         case .ended(let result):
-            kind = "ended"
+            self.init(kind: .ended, at: event.at)
             challenger = result.challenger.rawValue
             opponent = result.opponent.rawValue
             winner = result.winner?.rawValue
             decision = result.decision.rawValue
         }
+        fight = event.fight.rawValue
+        sequence = event.sequence
     }
 
     /// The wire form of a fighter event.
     public init(_ event: FighterEvent) {
-        self.init(kind: "", at: event.at)
-        fighter = event.fighter.rawValue
         switch event.change {
-        case .registered: kind = "registered"
-        case .profileUpdated: kind = "profileUpdated"
+        case .registered: self.init(kind: .registered, at: event.at)
+        case .profileUpdated: self.init(kind: .profileUpdated, at: event.at)
         case .moved(let location):
-            kind = "moved"
+            self.init(kind: .moved, at: event.at)
             latitude = location.latitude
             longitude = location.longitude
-        case .openedRoom: kind = "openedRoom"
-        case .leftRoom: kind = "leftRoom"
+        case .openedRoom: self.init(kind: .openedRoom, at: event.at)
+        case .leftRoom: self.init(kind: .leftRoom, at: event.at)
         }
+        fighter = event.fighter.rawValue
     }
 
     private mutating func set(_ turn: Turn) {
         self.turn = turn.fighter.rawValue
         deadline = WireTime(turn.deadline)
+    }
+}
+
+extension WireEvent {
+    /// The kinds of event, as `kind` names them on the wire. A kind not listed here does not
+    /// decode: the client and the server are built from the same list.
+    public enum Kind: String, Hashable, Sendable, Codable, CaseIterable {
+        /// A fight event: a fighter challenged another (`challenger`, `opponent`, `expiresAt`).
+        case challenged
+        /// A fight event: quick match paired two fighters, and the fight is on (`turn`).
+        case matched
+        /// A fight event: the challenge was accepted, and the fight is on (`turn`).
+        case accepted
+        /// A fight event: the challenge was declined; the fight is over.
+        case declined
+        /// A fight event: the challenge lapsed unanswered; the fight is over.
+        case expired
+        /// A fight event: a punch landed (`by`, `punch`, `damage`, `staminaLeft`, then `turn`).
+        case punched
+        /// A fight event: the turn lapsed unused and passed to the other (`missedTurns`, `turn`).
+        case turnPassed
+        /// A fight event: the fight is decided (`winner`, `decision`).
+        case ended
+        /// A fighter event: the fighter registered.
+        case registered
+        /// A fighter event: the profile changed.
+        case profileUpdated
+        /// A fighter event: the fighter shared a location (`latitude`, `longitude`).
+        case moved
+        /// A fighter event: the fighter opened a quick-match room and waits in it.
+        case openedRoom
+        /// A fighter event: the fighter closed their quick-match room without a match.
+        case leftRoom
     }
 }
 

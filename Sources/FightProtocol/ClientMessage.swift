@@ -162,7 +162,8 @@ public struct PunchRequest: Hashable, Sendable, Codable {
     public var fight: Int64
     /// `jab`, `uppercut` or `hook`.
     public var kind: PunchType
-    /// Hit points from the detector, 1…64 (the peak in g × 4, at most a ±16 g sensor's range).
+    /// Hit points from the detector, within `Rules.punchDamage` (1…64: the peak in g × 4, at most a
+    /// ±16 g sensor's range).
     public var damage: Int
     /// The last sequence number of the fight the client has seen. A punch is thrown at the fight
     /// as the client saw it: if anything happened since (or the punch already landed), it is
@@ -181,10 +182,11 @@ public struct PunchRequest: Hashable, Sendable, Codable {
 extension PunchRequest {
     /// Checks what can be checked before the fight is looked up: damage a sensor can have measured.
     public func validate() throws(ProtocolError) {
-        guard (1...ProtocolLimits.maxDamage).contains(damage) else {
+        let accepted = Rules.punchDamage
+        guard accepted.contains(damage) else {
             throw ProtocolError(
                 .invalid,
-                "damage: expected 1 to \(ProtocolLimits.maxDamage) (4 per g up to a ±16 g sensor), got \(damage)",
+                "damage: expected \(accepted.lowerBound) to \(accepted.upperBound) (4 per g up to a ±16 g sensor), got \(damage)",
                 field: "damage")
         }
     }

@@ -1,0 +1,31 @@
+// MARK: - Backoff
+
+/// How long a client waits before it connects again: `first`, then twice as long each time up to
+/// `longest`, and `first` again once a connection is made. A server being restarted is not
+/// hammered, and one that is back is found soon.
+public struct Backoff: Hashable, Sendable {
+    /// The first wait.
+    public let first: Duration
+    /// The longest wait.
+    public let longest: Duration
+    /// The wait `next()` gives.
+    public private(set) var current: Duration
+
+    /// Starts at `first`.
+    public init(first: Duration, longest: Duration) {
+        self.first = first
+        self.longest = longest
+        current = first
+    }
+
+    /// The wait before the next attempt; the one after it is twice as long, up to `longest`.
+    public mutating func next() -> Duration {
+        defer { current = min(current * 2, longest) }
+        return current
+    }
+
+    /// Connected: the next wait is `first` again.
+    public mutating func reset() {
+        current = first
+    }
+}

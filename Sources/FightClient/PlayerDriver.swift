@@ -1,0 +1,255 @@
+import FightProtocol
+
+// MARK: - What the driver talks to
+
+/// Where a `PlayerDriver` shows what happens: JSON lines for a script, or the full screen.
+public protocol PlayerDisplay: Sendable {
+    /// The connection's state changed (connected, server gone and retrying).
+    func status(_ text: String)
+    /// Something the client could not do (a bad command, a message not sent), or a remark.
+    func note(_ text: String)
+    /// A message arrived; `fights` and `me` are the session's view after it. `answersPlayer` when
+    /// it is the first answer to a request the player made (not one the client made itself).
+    func show(_ message: ServerMessage, text: String, fights: [Int64: FightView], me: Int64?, answersPlayer: Bool)
+}
+
+/// Where a player's punches come from when a sensor throws them.
+public protocol PunchSource: Sendable {
+    /// The next punch, from a live source one detected at `start` or later; `nil` when the source
+    /// has no more.
+    func next(since start: ContinuousClock.Instant) async -> DetectedPunch?
+    /// Why the source stopped, once it has, when it failed rather than ended.
+    var failure: String? { get }
+    /// Waits until the source has stopped, and returns why when it failed; `nil` when it just
+    /// ended. For one caller.
+    func stopped() async -> String?
+}
+
+// MARK: - Connector
+
+/// Signs a player in once and opens WebSocket connections with that session, saying why when it
+/// cannot. Both `PlayerDriver` and `hitthat-load` reconnect through it.
+public actor Connector {
+    /// The server.
+    public let address: ServerAddress
+    /// The player.
+    public let credentials: Credentials
+    /// The session, once signed in: kept for every later connection.
+    public private(set) var session: Session?
+
+    /// Signs in as `credentials` at `address` when first asked to connect.
+    public init(address: ServerAddress, credentials: Credentials) {
+        self.address = address
+        self.credentials = credentials
+    }
+
+    /// How a connection ended.
+    public enum Ending: Sendable {
+        /// None was made.
+        case notConnected(PlayerSession.ConnectionFailure)
+        /// The connection closed, or `received` said to stop reading it; `reason` when it failed
+        /// rather than was lost (a server that went away says nothing more).
+        case closed(reason: String?)
+    }
+
+    /// Signs in (the first time) and opens a connection, calls `opened` with it (which says
+    /// whether to read it), then hands `received` each text the server sends until the connection
+    /// ends or `received` says to stop. The caller closes the connection: it may have more to send.
+    public func connectAndRead(
+        opened: @Sendable (FightClient, Session) async -> Bool,
+        received: @Sendable (String) async -> Bool
+    ) async -> Ending {
+        let client: FightClient
+        do {
+            let session = try await signedIn()
+            client = try await FightClient.connect(session, to: address)
+            guard await opened(client, session) else { return .closed(reason: nil) }
+        } catch let refusal as ProtocolError {
+            return .notConnected(.refused(refusal))
+        } catch {
+            return .notConnected(
+                ConnectionError(unreachable: address, error).map { .unreachable($0.description) } ?? .other("\(error)"))
+        }
+        do {
+            for try await text in client.texts {
+                if await !received(text) { break }
+            }
+            return .closed(reason: nil)
+        } catch {
+            return .closed(reason: ConnectionError(unreachable: address, error) == nil ? "\(error)" : nil)
+        }
+    }
+
+    private func signedIn() async throws -> Session {
+        if let session { return session }
+        let session = try await FightClient.signIn(credentials, at: address)
+        self.session = session
+        return session
+    }
+}
+
+// MARK: - PlayerDriver
+
+/// Runs a `PlayerSession`: performs its effects (the connection, the timers, the sensor, the
+/// display) and turns what happens into its events. Everything the client decides is in the
+/// session; this only carries it out.
+public actor PlayerDriver {
+    private var session: PlayerSession
+    private let connector: Connector
+    private let display: any PlayerDisplay
+    private let punches: (any PunchSource)?
+    /// The open connection, and its writer: messages go out one at a time, in order.
+    private var client: FightClient?
+    private var outbox: AsyncStream<PlayerSession.Effect>.Continuation?
+    private var writer: Task<Void, Never>?
+    private var timers: [PlayerSession.Timer: Task<Void, Never>] = [:]
+    private var waitingForTheEnd: [CheckedContinuation<Void, Never>] = []
+
+    /// A session that plays as `credentials` at `address` when run.
+    public init(
+        address: ServerAddress, credentials: Credentials, configuration: PlayerSession.Configuration,
+        display: any PlayerDisplay, punches: (any PunchSource)?
+    ) {
+        session = PlayerSession(configuration)
+        connector = Connector(address: address, credentials: credentials)
+        self.display = display
+        self.punches = punches
+    }
+
+    /// Why the session failed, once it is over.
+    public var failure: PlayerSession.Failure? { session.failure }
+
+    /// Plays until the session is over.
+    public func run() async {
+        if let punches {
+            Task {
+                if let reason = await punches.stopped() { self.handle(.sensorFailed(reason)) }
+            }
+        }
+        handle(.start)
+        if session.isOver { return }
+        await withCheckedContinuation { waitingForTheEnd.append($0) }
+    }
+
+    /// Acts on one line of input. `false` once the player quit: read no more.
+    public func perform(_ line: String) -> Bool {
+        handle(.line(line, at: .now))
+        return !session.isQuitting
+    }
+
+    /// Input ended: finish when the fights do.
+    public func inputEnded() {
+        handle(.inputEnded)
+    }
+
+    /// Stops now (a signal).
+    public func interrupt() {
+        handle(.interrupted)
+    }
+
+    // MARK: Effects
+
+    private func handle(_ event: PlayerSession.Event) {
+        for effect in session.handle(event) { perform(effect) }
+    }
+
+    private func perform(_ effect: PlayerSession.Effect) {
+        switch effect {
+        case .connect:
+            Task { await self.connectAndRead() }
+        case .send, .sendRaw:
+            outbox?.yield(effect)
+        case .startTimer(let timer, let wait):
+            timers[timer]?.cancel()
+            timers[timer] = Task {
+                try? await Task.sleep(for: wait)
+                if !Task.isCancelled { self.handle(.timerFired(timer, at: .now)) }
+            }
+        case .cancelTimer(let timer):
+            timers.removeValue(forKey: timer)?.cancel()
+        case .awaitPunch(let fight, let after, let since):
+            guard let punches else { return }
+            Task {
+                let punch = await punches.next(since: since)
+                // A source that failed says so through `stopped()`.
+                if punch == nil, punches.failure != nil { return }
+                self.handle(.punchDetected(punch, fight: fight, after: after, at: .now))
+            }
+        case .status(let text):
+            display.status(text)
+        case .note(let text):
+            display.note(text)
+        case .show(let message, let text, let answersPlayer):
+            display.show(
+                message, text: text, fights: session.follower.fights, me: session.me, answersPlayer: answersPlayer)
+        case .finish:
+            for timer in timers.values { timer.cancel() }
+            timers.removeAll()
+            let closing = closeConnection()
+            let waiting = waitingForTheEnd
+            waitingForTheEnd.removeAll()
+            Task {
+                await closing.value
+                for continuation in waiting { continuation.resume() }
+            }
+        }
+    }
+
+    /// Connects, tells the session, and hands it what the server sends until the connection ends.
+    private func connectAndRead() async {
+        let ending = await connector.connectAndRead(
+            opened: { client, session in await self.opened(client, as: session) },
+            received: { text in await self.received(text) })
+        guard !session.isOver else { return }
+        switch ending {
+        case .notConnected(let failure):
+            handle(.connectionFailed(failure))
+        case .closed(let reason):
+            await closeConnection().value
+            handle(.disconnected(reason: reason))
+        }
+    }
+
+    private func opened(_ client: FightClient, as signedIn: Session) async -> Bool {
+        guard !session.isOver else {
+            await client.close()
+            return false
+        }
+        startWriting(on: client)
+        handle(.connected(signedIn))
+        return true
+    }
+
+    private func received(_ text: String) -> Bool {
+        handle(.received(text, at: .now))
+        return !session.isOver
+    }
+
+    /// Sends what the session asks to, in order, on `client` until it closes.
+    private func startWriting(on client: FightClient) {
+        let (messages, outbox) = AsyncStream.makeStream(of: PlayerSession.Effect.self)
+        self.client = client
+        self.outbox = outbox
+        writer = Task {
+            for await message in messages {
+                // A failed write means a lost connection: the reading side sees it end.
+                switch message {
+                case .send(let request, let ref): try? await client.send(request, ref: ref)
+                case .sendRaw(let text): try? await client.sendRaw(text)
+                default: break
+                }
+            }
+        }
+    }
+
+    /// Lets the writer send what it has, then closes the connection.
+    private func closeConnection() -> Task<Void, Never> {
+        let (client, writer) = (self.client, self.writer)
+        outbox?.finish()
+        (self.client, self.outbox, self.writer) = (nil, nil, nil)
+        return Task {
+            await writer?.value
+            await client?.close()
+        }
+    }
+}

@@ -1,0 +1,311 @@
+import FightClient
+import FightEngine
+import FightProtocol
+import Testing
+
+/// The play client's rules without a socket, a clock or a sensor: events in, effects out, time
+/// given. Fights come from the engine (`FightFollowerTests.Bout`), as the server makes them.
+@Suite struct PlayerSessionTests {
+    typealias Effect = PlayerSession.Effect
+
+    /// A player's session fed by hand, against the fight of a `Bout`.
+    struct Player {
+        var session: PlayerSession
+        var bout: FightFollowerTests.Bout
+        let me: FighterID
+        let t0 = ContinuousClock.now
+
+        /// The session of the fighter whose turn it is in the bout's fight (or of the other one).
+        init(_ mode: PlayerSession.Mode = .script, inTurn: Bool = true, sensor: Bool = false) throws {
+            bout = try FightFollowerTests.Bout()
+            let view = try bout.view()
+            let turn = try #require(view.turn)
+            me = FighterID(inTurn ? turn : (turn == view.challenger ? view.opponent : view.challenger))
+            session = PlayerSession(
+                PlayerSession.Configuration(
+                    mode: mode, username: "alice", server: "ws://127.0.0.1:8080", hasSensor: sensor, showsCards: false))
+        }
+
+        var card: FighterCard {
+            get throws { FighterCard(try #require(bout.state.fighters[me]), showingLocation: true) }
+        }
+
+        mutating func handle(_ event: PlayerSession.Event) -> [Effect] { session.handle(event) }
+
+        /// The server sends `body` (answering `ref`), `seconds` after the start.
+        mutating func receive(_ body: ServerBody, ref: Int? = nil, after seconds: Int = 0) -> [Effect] {
+            handle(.received(MessageCodec.encode(ServerMessage(ref: ref, body)), at: t0 + .seconds(seconds)))
+        }
+
+        mutating func line(_ text: String) -> [Effect] { handle(.line(text, at: t0)) }
+
+        /// Connects and is welcomed with the bout's fight open; returns the effects of the welcome.
+        mutating func connectAndWelcome(openFights: [FightView]? = nil) throws -> [Effect] {
+            _ = handle(.start)
+            let connected = handle(.connected(Session(token: "t", fighter: try card)))
+            let hello = try #require(Self.sent(connected).first { $0.request == .hello })
+            return receive(
+                .welcome(Welcome(fighter: try card, openFights: try openFights ?? [bout.view()])), ref: hello.ref)
+        }
+
+        /// The requests among `effects`, with their refs.
+        static func sent(_ effects: [Effect]) -> [(request: ClientRequest, ref: Int)] {
+            effects.compactMap { if case .send(let request, let ref) = $0 { (request, ref) } else { nil } }
+        }
+    }
+
+    // MARK: - Connecting
+
+    @Test func commandsWhileDisconnectedAreQueuedAndSentOnceWelcomed() throws {
+        var player = try Player()
+        #expect(player.line("profile").isEmpty, "not connected: queued")
+        #expect(player.line("history").isEmpty)
+        #expect(player.handle(.start) == [.connect])
+        let connected = player.handle(.connected(Session(token: "t", fighter: try player.card)))
+        #expect(
+            connected == [
+                .status("connected to ws://127.0.0.1:8080 as \(try player.card.username)"), .send(.hello, ref: 1),
+            ])
+        #expect(player.line("stats").isEmpty, "connected but not welcomed: still queued")
+        let welcomed = player.receive(.welcome(Welcome(fighter: try player.card, openFights: [])), ref: 1)
+        #expect(
+            Player.sent(welcomed).map { $0.request } == [
+                .profile(ProfileRequest()), .history, .statistics(StatisticsRequest()),
+            ],
+            "in the order typed")
+        #expect(Player.sent(player.line("history")).map { $0.request } == [.history], "welcomed: sent at once")
+    }
+
+    @Test func rawMessagesWaitForTheWelcomeTooAndGoAsTheyAre() throws {
+        var player = try Player()
+        #expect(player.line(#"{"type":"dance","v":1}"#).isEmpty)
+        _ = player.handle(.start)
+        _ = player.handle(.connected(Session(token: "t", fighter: try player.card)))
+        let welcomed = player.receive(.welcome(Welcome(fighter: try player.card, openFights: [])), ref: 1)
+        #expect(welcomed.contains(.sendRaw(#"{"type":"dance","v":1}"#)))
+    }
+
+    @Test func aFightLeftOutIsTheOnlyOpenOneOrTheCommandSaysSo() throws {
+        var player = try Player()
+        _ = try player.connectAndWelcome()
+        let fight = try player.bout.view().id
+        #expect(Player.sent(player.line("forfeit")).map { $0.request } == [.forfeit(FightRef(fight: fight))])
+        var alone = try Player()
+        _ = try alone.connectAndWelcome(openFights: [])
+        #expect(alone.line("accept") == [.note("accept: expected a fight id (no single fight to assume)")])
+        #expect(Player.sent(alone.line("decline 9")).map { $0.request } == [.decline(FightRef(fight: 9))])
+        #expect(alone.line("kick") == [.note(try #require(Self.parseError("kick")))])
+    }
+
+    /// What `ScriptCommand` says of a line it cannot read.
+    static func parseError(_ line: String) -> String? {
+        do {
+            _ = try ScriptCommand(line)
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test func aConnectionThatFailedSaysWhyAndIsRetried() throws {
+        var player = try Player(.screen)
+        _ = try player.connectAndWelcome()
+        let lost = player.handle(.disconnected(reason: "connection reset by peer"))
+        #expect(lost.first == .note("connection reset by peer"))
+        #expect(lost.contains(.startTimer(.reconnect, after: .milliseconds(250))))
+    }
+
+    @Test func aLostConnectionIsRetriedWithGrowingWaitsAndCatchesUp() throws {
+        var player = try Player(.screen)
+        let known = try player.bout.view()
+        _ = try player.connectAndWelcome()
+        #expect(
+            player.handle(.disconnected(reason: nil)) == [
+                .status("server gone; retrying in \(Duration.milliseconds(250))"),
+                .startTimer(.reconnect, after: .milliseconds(250)),
+            ])
+        #expect(player.handle(.timerFired(.reconnect, at: player.t0)) == [.connect])
+        let failed = player.handle(.connectionFailed(.unreachable("cannot reach the server")))
+        #expect(failed.contains(.startTimer(.reconnect, after: .milliseconds(500))), "twice as long: \(failed)")
+        #expect(!failed.contains(.note("cannot reach the server")), "it was reached before: the server is gone")
+        // Back: hello again, and what happened meanwhile is asked for rather than skipped.
+        try player.bout.punch(10)
+        _ = player.handle(.timerFired(.reconnect, at: player.t0))
+        let connected = player.handle(.connected(Session(token: "t", fighter: try player.card)))
+        let hello = try #require(Player.sent(connected).first)
+        #expect(hello.request == .hello)
+        let welcomed = player.receive(
+            .welcome(Welcome(fighter: try player.card, openFights: [try player.bout.view()])), ref: hello.ref)
+        #expect(
+            Player.sent(welcomed).map { $0.request } == [
+                .replay(ReplayRequest(fight: known.id, after: known.lastSequence))
+            ])
+        // Connected again: the next wait starts over.
+        let lostAgain = player.handle(.disconnected(reason: nil))
+        #expect(lostAgain.contains(.startTimer(.reconnect, after: .milliseconds(250))))
+    }
+
+    @Test func theWaitBetweenAttemptsDoublesUpToItsLongest() {
+        var backoff = Backoff(first: .milliseconds(250), longest: .seconds(1))
+        #expect(
+            (0..<4).map { _ in backoff.next() } == [.milliseconds(250), .milliseconds(500), .seconds(1), .seconds(1)])
+        backoff.reset()
+        #expect(backoff.next() == .milliseconds(250))
+    }
+
+    @Test func aScriptThatNeverReachesTheServerFails() throws {
+        var player = try Player(.script)
+        _ = player.handle(.start)
+        #expect(player.handle(.connectionFailed(.unreachable("cannot reach the server at h:1"))) == [.finish])
+        #expect(player.session.failure == .unreachable("cannot reach the server at h:1"))
+    }
+
+    @Test func aScreenThatNeverReachedTheServerSaysWhyAndKeepsTrying() throws {
+        var player = try Player(.screen)
+        _ = player.handle(.start)
+        #expect(
+            player.handle(.connectionFailed(.unreachable("cannot reach the server at h:1"))) == [
+                .note("cannot reach the server at h:1"),
+                .status("could not connect; retrying in \(Duration.milliseconds(250))"),
+                .startTimer(.reconnect, after: .milliseconds(250)),
+            ])
+        #expect(player.session.failure == nil)
+        let connected = player.handle(.connected(Session(token: "t", fighter: try player.card)))
+        #expect(connected.first == .note(""), "the reason is cleared once connected")
+    }
+
+    @Test func aRefusedLoginEndsTheSession() throws {
+        var player = try Player(.screen)
+        _ = player.handle(.start)
+        let refusal = ProtocolError(.unauthorized, "username or password does not match")
+        #expect(player.handle(.connectionFailed(.refused(refusal))) == [.finish])
+        #expect(player.session.failure == .refused("alice: username or password does not match"))
+        #expect(player.line("profile").isEmpty, "over: nothing more")
+    }
+
+    // MARK: - Punches in turn
+
+    @Test func aTypedPunchGoesToTheFightAwaitingItAndOnlyThere() throws {
+        var inTurn = try Player(inTurn: true)
+        _ = try inTurn.connectAndWelcome()
+        let view = try inTurn.bout.view()
+        #expect(
+            Player.sent(inTurn.line("uppercut")).map { $0.request } == [
+                .punch(
+                    PunchRequest(
+                        fight: view.id, kind: .uppercut, damage: ScriptCommand.keyboardDamage, after: view.lastSequence)
+                )
+            ])
+        var waiting = try Player(inTurn: false)
+        _ = try waiting.connectAndWelcome()
+        #expect(waiting.line("jab") == [.note("jab: it is not your turn in any fight")])
+    }
+
+    @Test func aTypedPunchWaitsForTheStateOfAFightJustMatchedAndTheLinesAfterItWait() throws {
+        var player = try Player(inTurn: true)
+        _ = try player.connectAndWelcome(openFights: [])
+        let view = try player.bout.view()
+        // The event names a fight the client does not know: its state is asked for.
+        let heard = player.receive(.event(try #require(player.bout.events().last)))
+        let asked = try #require(Player.sent(heard).first)
+        #expect(asked.request == .fight(FightRef(fight: view.id)))
+        #expect(player.line("jab") == [.startTimer(.typedPunchWait, after: PlayerSession.typedPunchWait)])
+        #expect(player.line("history").isEmpty, "behind the punch")
+        let answered = player.receive(.fight(FightReply(fight: view)), ref: asked.ref)
+        #expect(
+            Player.sent(answered).map { $0.request } == [
+                .punch(PunchRequest(fight: view.id, kind: .jab, damage: 10, after: view.lastSequence)), .history,
+            ])
+        #expect(answered.contains(.cancelTimer(.typedPunchWait)))
+    }
+
+    @Test func aHeldPunchIsRefusedWhenItsWaitIsOver() throws {
+        var player = try Player(inTurn: true)
+        _ = try player.connectAndWelcome(openFights: [])
+        _ = player.receive(.event(try #require(player.bout.events().last)))
+        _ = player.line("jab")
+        #expect(
+            player.handle(.timerFired(.typedPunchWait, at: player.t0 + .seconds(5))) == [
+                .note("jab: it is not your turn in any fight"), .cancelTimer(.typedPunchWait),
+            ])
+    }
+
+    @Test func aSensorIsAskedForAPunchInThePlayersTurnOnlyAndItIsThrownWhileTheTurnLasts() throws {
+        var player = try Player(inTurn: true, sensor: true)
+        let view = try player.bout.view()
+        let welcomed = try player.connectAndWelcome()
+        let asked = try #require(
+            welcomed.first { if case .awaitPunch = $0 { true } else { false } }, "my turn: \(welcomed)")
+        #expect(asked == .awaitPunch(fight: view.id, after: view.lastSequence, since: player.t0))
+        let punch = DetectedPunch(kind: .hook, damage: 33, detectedAt: player.t0)
+        let thrown = player.handle(.punchDetected(punch, fight: view.id, after: view.lastSequence, at: player.t0))
+        #expect(
+            Player.sent(thrown).map { $0.request } == [
+                .punch(PunchRequest(fight: view.id, kind: .hook, damage: 33, after: view.lastSequence))
+            ])
+
+        var other = try Player(inTurn: false, sensor: true)
+        let welcomedOther = try other.connectAndWelcome()
+        #expect(!welcomedOther.contains { if case .awaitPunch = $0 { true } else { false } }, "not their turn")
+    }
+
+    @Test func aSensorPunchThatComesAfterTheTurnPassedIsNotSent() throws {
+        var player = try Player(inTurn: true, sensor: true)
+        let before = try player.bout.view()
+        _ = try player.connectAndWelcome()
+        // The turn passes (the player was too slow) before the sensor's punch arrives.
+        player.bout.state = try player.bout.referee.reduce(
+            player.bout.state, .settleDeadlines, at: player.bout.now + Rules().turnTimeout + 1
+        ).get().state
+        let passed = try player.bout.view()
+        #expect(passed.turn != before.turn)
+        _ = player.receive(.fight(FightReply(fight: passed)))
+        let late = DetectedPunch(kind: .jab, damage: 20, detectedAt: player.t0)
+        let effects = player.handle(.punchDetected(late, fight: before.id, after: before.lastSequence, at: player.t0))
+        #expect(Player.sent(effects).isEmpty, "out of turn: \(effects)")
+    }
+
+    // MARK: - Quitting
+
+    @Test func aScriptsQuitWaitsForTheRepliesToWhatItSent() throws {
+        var player = try Player(.script)
+        _ = try player.connectAndWelcome()
+        let asked = try #require(Player.sent(player.line("profile")).first)
+        #expect(player.line("quit") == [.startTimer(.quitWait, after: PlayerSession.quitWait)])
+        #expect(player.session.isQuitting && !player.session.isOver)
+        #expect(player.line("history").isEmpty, "nothing is read after quit")
+        let answered = player.receive(.profile(ProfileReply(fighter: try player.card)), ref: asked.ref)
+        #expect(answered.last == .finish, "the reply is shown, then the session ends: \(answered)")
+        #expect(answered.contains { if case .show = $0 { true } else { false } })
+    }
+
+    @Test func aScriptsQuitWaitsNoLongerThanItsLimit() throws {
+        var player = try Player(.script)
+        _ = try player.connectAndWelcome()
+        _ = player.line("profile")
+        _ = player.line("quit")
+        #expect(player.handle(.timerFired(.quitWait, at: player.t0 + PlayerSession.quitWait)) == [.finish])
+        #expect(player.session.isOver)
+    }
+
+    @Test func aPersonsQuitAndASignalStopAtOnce() throws {
+        var person = try Player(.screen)
+        _ = try person.connectAndWelcome()
+        _ = person.line("profile")
+        #expect(person.line("quit") == [.finish])
+        var script = try Player(.script)
+        _ = try script.connectAndWelcome()
+        _ = script.line("profile")
+        #expect(script.handle(.interrupted) == [.finish])
+    }
+
+    @Test func theEndOfInputFinishesOnceTheFightsAreOver() throws {
+        var player = try Player(.script)
+        _ = try player.connectAndWelcome()
+        #expect(player.handle(.inputEnded).isEmpty, "the fight is still on")
+        try player.bout.run(.forfeit(player.bout.fight, by: player.me))
+        let ended = try #require(player.bout.events().last)
+        #expect(ended.kind == .ended)
+        #expect(player.receive(.event(ended)).last == .finish)
+    }
+}
