@@ -154,14 +154,14 @@ actor LoadBot {
         default:
             break
         }
+        // A punch the bot did not send itself is the session's, thrown in turn.
+        let sentByTheBot = if case .request = event { true } else { false }
         var thrown: PunchRequest?
         for effect in effects {
             switch effect {
             case .send(let request, let ref):
                 recorder.count("messagesSent")
-                // A punch the bot did not send itself is the session's, thrown in turn.
-                if case .request = event {
-                } else if case .punch(let punch) = request {
+                if !sentByTheBot, case .punch(let punch) = request {
                     let key = LoadRecorder.EventKey(fight: punch.fight, sequence: punch.after + 1)
                     sent[ref] = .punch(key)
                     recorder.punchSent(as: key)
