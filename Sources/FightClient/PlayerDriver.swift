@@ -11,6 +11,16 @@ public protocol PlayerDisplay: Sendable {
     /// A message arrived; `fights` and `me` are the session's view after it. `answersPlayer` when
     /// it is the first answer to a request the player made (not one the client made itself).
     func show(_ message: ServerMessage, text: String, fights: [Int64: FightView], me: Int64?, answersPlayer: Bool)
+    /// The session took in `event` and gave out `effects`, and is now `session`: for a caller that
+    /// acts on more than is shown (`hitthat-load` notes which `ref` each punch went out with, and
+    /// when a connection opened or dropped). Called before the effects are performed; nothing by
+    /// default.
+    func handled(_ event: PlayerSession.Event, effects: [PlayerSession.Effect], session: PlayerSession)
+}
+
+extension PlayerDisplay {
+    /// A display shows the effects only.
+    public func handled(_ event: PlayerSession.Event, effects: [PlayerSession.Effect], session: PlayerSession) {}
 }
 
 /// Where a player's punches come from when a sensor throws them.
@@ -25,11 +35,35 @@ public protocol PunchSource: Sendable {
     func stopped() async -> String?
 }
 
+// MARK: - Connections
+
+/// An open connection to a fight server, as a driver writes to it: a `FightClient`, or a test's.
+public protocol PlayerConnection: Sendable {
+    /// Sends `request` with the session's token and `ref`.
+    func send(_ request: ClientRequest, ref: Int) async throws
+    /// Sends text as it is.
+    func sendRaw(_ text: String) async throws
+    /// Drops the connection; reading it ends.
+    func close() async
+}
+
+extension FightClient: PlayerConnection {}
+
+/// Where a driver's connections come from: a `Connector`, or a test's.
+public protocol PlayerConnecting: Sendable {
+    /// Opens a connection and calls `opened` with it (which says whether to read it), then hands
+    /// `received` each text the server sends until the connection ends or `received` says to stop.
+    func connectAndRead(
+        opened: @Sendable (any PlayerConnection, Session) async -> Bool,
+        received: @Sendable (String) async -> Bool
+    ) async -> Connector.Ending
+}
+
 // MARK: - Connector
 
 /// Signs a player in once and opens WebSocket connections with that session, saying why when it
-/// cannot. Both `PlayerDriver` and `hitthat-load` reconnect through it.
-public actor Connector {
+/// cannot. `PlayerDriver` (so `play` and `hitthat-load`) reconnects through it.
+public actor Connector: PlayerConnecting {
     /// The server.
     public let address: ServerAddress
     /// The player.
@@ -56,7 +90,7 @@ public actor Connector {
     /// whether to read it), then hands `received` each text the server sends until the connection
     /// ends or `received` says to stop. The caller closes the connection: it may have more to send.
     public func connectAndRead(
-        opened: @Sendable (FightClient, Session) async -> Bool,
+        opened: @Sendable (any PlayerConnection, Session) async -> Bool,
         received: @Sendable (String) async -> Bool
     ) async -> Ending {
         let client: FightClient
@@ -95,11 +129,11 @@ public actor Connector {
 /// session; this only carries it out.
 public actor PlayerDriver {
     private var session: PlayerSession
-    private let connector: Connector
+    private let connector: any PlayerConnecting
     private let display: any PlayerDisplay
     private let punches: (any PunchSource)?
     /// The open connection, and its writer: messages go out one at a time, in order.
-    private var client: FightClient?
+    private var client: (any PlayerConnection)?
     private var outbox: AsyncStream<PlayerSession.Effect>.Continuation?
     private var writer: Task<Void, Never>?
     private var timers: [PlayerSession.Timer: Task<Void, Never>] = [:]
@@ -110,8 +144,18 @@ public actor PlayerDriver {
         address: ServerAddress, credentials: Credentials, configuration: PlayerSession.Configuration,
         display: any PlayerDisplay, punches: (any PunchSource)?
     ) {
+        self.init(
+            connector: Connector(address: address, credentials: credentials), configuration: configuration,
+            display: display, punches: punches)
+    }
+
+    /// A session that connects through `connector` when run (a test's, with no server behind it).
+    public init(
+        connector: any PlayerConnecting, configuration: PlayerSession.Configuration, display: any PlayerDisplay,
+        punches: (any PunchSource)?
+    ) {
         session = PlayerSession(configuration)
-        connector = Connector(address: address, credentials: credentials)
+        self.connector = connector
         self.display = display
         self.punches = punches
     }
@@ -147,10 +191,35 @@ public actor PlayerDriver {
         handle(.interrupted)
     }
 
+    /// Sends `request` as it is (`PlayerSession.Event.request`): no command read, no turn checked.
+    /// - Returns: the `ref` it went with, which its answers carry; `nil` when it waits for the
+    ///   server's `welcome` (the `send` effect `PlayerDisplay.handled` sees then carries the ref)
+    ///   or the session is over.
+    @discardableResult
+    public func send(_ request: ClientRequest) -> Int? {
+        handle(.request(request)).lazy.compactMap { effect in
+            if case .send(request, let ref) = effect { ref } else { nil }
+        }.first
+    }
+
+    /// Drops the open connection as a failing network would: the session finds it gone and
+    /// connects again. For trying the reconnecting path (`hitthat-load --disconnects`).
+    /// - Returns: whether a connection was open to drop.
+    @discardableResult
+    public func dropConnection() async -> Bool {
+        guard let client else { return false }
+        await client.close()
+        return true
+    }
+
     // MARK: Effects
 
-    private func handle(_ event: PlayerSession.Event) {
-        for effect in session.handle(event) { perform(effect) }
+    @discardableResult
+    private func handle(_ event: PlayerSession.Event) -> [PlayerSession.Effect] {
+        let effects = session.handle(event)
+        display.handled(event, effects: effects, session: session)
+        for effect in effects { perform(effect) }
+        return effects
     }
 
     private func perform(_ effect: PlayerSession.Effect) {
@@ -210,7 +279,7 @@ public actor PlayerDriver {
         }
     }
 
-    private func opened(_ client: FightClient, as signedIn: Session) async -> Bool {
+    private func opened(_ client: any PlayerConnection, as signedIn: Session) async -> Bool {
         guard !session.isOver else {
             await client.close()
             return false
@@ -226,7 +295,7 @@ public actor PlayerDriver {
     }
 
     /// Sends what the session asks to, in order, on `client` until it closes.
-    private func startWriting(on client: FightClient) {
+    private func startWriting(on client: any PlayerConnection) {
         let (messages, outbox) = AsyncStream.makeStream(of: PlayerSession.Effect.self)
         self.client = client
         self.outbox = outbox

@@ -41,6 +41,8 @@ public struct PlayerSession: Sendable {
         public var showsCards: Bool
         /// The waits between connection attempts.
         public var backoff = Backoff(first: .milliseconds(250), longest: .seconds(8))
+        /// How long a script's `quit` waits for the server's `welcome` and the replies to what it sent.
+        public var quitWait = PlayerSession.quitWait
 
         /// Creates a configuration.
         public init(mode: Mode, username: String, server: String, hasSensor: Bool, showsCards: Bool) {
@@ -52,7 +54,7 @@ public struct PlayerSession: Sendable {
         }
     }
 
-    /// How long a script's `quit` waits for the replies to what it sent.
+    /// How long a script's `quit` waits for the replies to what it sent, unless configured otherwise.
     public static let quitWait = Duration.seconds(5)
     /// How long a typed punch waits for the state of a fight that an event just named (`matched`
     /// is shown before the fight's state comes back) before it is refused as out of turn.
@@ -76,6 +78,10 @@ public struct PlayerSession: Sendable {
         case received(String, at: Instant)
         /// A line of input: a script's, or the command a key stands for.
         case line(String, at: Instant)
+        /// A request from the program driving the session (`hitthat-load`), sent as it is: no
+        /// command to read, no turn checked, so that it can be one the server must refuse. Held
+        /// until the server says `welcome`, as the player's are; its `ref` is the `send` effect's.
+        case request(ClientRequest)
         /// Input ended: finish when the fights do.
         case inputEnded
         /// The sensor's next punch, asked for by `awaitPunch(fight:after:since:)`, at `at`; `nil`
@@ -245,6 +251,8 @@ public struct PlayerSession: Sendable {
             } else {
                 perform(line, at: at, &effects)
             }
+        case .request(let request):
+            if !isQuitting { sendForPlayer(.request(request), &effects) }
         case .inputEnded:
             inputOver = true
         case .punchDetected(let punch, let fight, let after, let at):
@@ -437,7 +445,7 @@ public struct PlayerSession: Sendable {
     private mutating func quit(_ effects: inout [Effect]) {
         guard configuration.mode == .script, awaitingReplies else { return end(&effects) }
         quitDeadlineSet = true
-        effects.append(.startTimer(.quitWait, after: Self.quitWait))
+        effects.append(.startTimer(.quitWait, after: configuration.quitWait))
     }
 
     // MARK: Receiving
@@ -479,8 +487,12 @@ public struct PlayerSession: Sendable {
             }
             follow(event, received: received, &effects)
         case .error(let error):
-            if message.ref != nil { punching = nil }
-            if error.code == .stale, let fight = punching?.fight { send(.fight(FightRef(fight: fight)), &effects) }
+            // An answer to a request ends the wait for the punch being thrown; a stale punch means
+            // the fight moved on unseen (across a reconnect, say): its state is asked for.
+            if message.ref != nil, let fight = punching?.fight {
+                punching = nil
+                if error.code == .stale { send(.fight(FightRef(fight: fight)), &effects) }
+            }
         default:
             break
         }

@@ -40,7 +40,7 @@ struct HitThatLoad: AsyncParsableCommand {
     @Option(help: "Chance, for each message a client receives, that it drops its connection.")
     var disconnects = 0.0
 
-    @Option(help: "Chance, each turn, that a client first sends a bad message.")
+    @Option(help: "Chance, each turn, that a client also sends a bad message.")
     var badMessages = 0.0
 
     @Option(help: "Seconds after --seconds to finish open fights before forfeiting them.")
@@ -53,7 +53,9 @@ struct HitThatLoad: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        guard ServerAddress(server) != nil else { throw ValidationError("--server: expected ws://HOST:PORT, got \(server)") }
+        guard ServerAddress(server) != nil else {
+            throw ValidationError("--server: expected ws://HOST:PORT, got \(server)")
+        }
         guard clients >= 2 else { throw ValidationError("--clients: expected at least 2, got \(clients)") }
         guard seconds > 0, grace > 0 else { throw ValidationError("--seconds and --grace: expected positive numbers") }
         guard thinkMs >= 0 else { throw ValidationError("--think-ms: expected 0 or more, got \(thinkMs)") }
@@ -61,7 +63,9 @@ struct HitThatLoad: AsyncParsableCommand {
         where !(0...1).contains(chance) {
             throw ValidationError("\(name): expected a chance from 0 to 1, got \(chance)")
         }
-        if let prefix, prefix.isEmpty || prefix.count > 12 || !prefix.allSatisfy({ $0.isASCII && $0.isLetter || $0.isNumber }) {
+        if let prefix,
+            prefix.isEmpty || prefix.count > 12 || !prefix.allSatisfy({ $0.isASCII && $0.isLetter || $0.isNumber })
+        {
             throw ValidationError("--prefix: expected 1 to 12 letters or digits, got \(prefix)")
         }
     }

@@ -13,38 +13,33 @@ struct LoadPlan: Sendable {
     var think: Duration
     /// Chance, for each message received, that the client drops its connection and comes back.
     var disconnectChance: Double
-    /// Chance, each turn, that the client first sends a bad message of some kind.
+    /// Chance, each turn, that the client also sends a bad message of some kind.
     var mischiefChance: Double
 }
 
 // MARK: - LoadBot
 
-/// One scripted player: signs in, queues for quick matches, punches in turn, drops its connection
-/// now and then and comes back with `hello` and `replay`, and keeps every fight event it saw so
-/// that the end of the run can check each one against the server's log.
+/// One scripted player, played through the play client's `PlayerDriver`: the session connects,
+/// reconnects (hello and replay), queues and throws its punches in turn, as `play`'s does. The bot
+/// queues for quick matches, drops its connection now and then, sends bad messages, and keeps
+/// every fight event it saw so that the end of the run can check each one against the server's log.
 actor LoadBot {
     let credentials: Credentials
     let address: ServerAddress
     let plan: LoadPlan
     let recorder: LoadRecorder
 
-    /// Signs in once, and connects again with that session.
-    private let connector: Connector
+    /// The session signed in with, once connected: the check at the end connects with it again.
     private(set) var session: Session?
-    private(set) var client: FightClient?
-    /// The waits between connection attempts.
-    private var backoff = Backoff(first: .milliseconds(100), longest: .seconds(2))
-    /// Whether the client left the current connection itself (done, or dropping it on purpose).
-    private var leftOnPurpose = false
+    /// The fights as the play session followed them, as of the last thing it handled.
     private(set) var follower = FightFollower()
+    private(set) var me: Int64?
     /// Every fight event received, live or replayed.
     private(set) var seen: [LoadRecorder.EventKey: WireEvent] = [:]
-    /// What each `ref` sent on the current connection was for.
+    /// What the requests this bot cares about went out for, by `ref`.
     private var sent: [Int: Sent] = [:]
     /// Errors expected, in order, for bad messages the server cannot attach a `ref` to.
     var expectedUnreferenced: [Set<ProtocolError.Code>] = []
-    /// Fights with a punch on its way, and when it was sent.
-    private var punching: [Int64: ContinuousClock.Instant] = [:]
     /// The last punch thrown, to throw again as a duplicate.
     var lastPunch: PunchRequest?
     private var forfeited: Set<Int64> = []
@@ -52,6 +47,10 @@ actor LoadBot {
     /// way as the connection dropped, since `welcome` does not say.
     private var inRoom: Bool? = false
     private var matchAsked: ContinuousClock.Instant?
+    /// Whether the server said `welcome` on the open connection: until then requests would wait.
+    private var welcomed = false
+    /// Whether the bot dropped the connection itself, so that its end is not counted as a loss.
+    private var droppingOnPurpose = false
     private var rng = SystemRandomNumberGenerator()
 
     enum Sent {
@@ -59,7 +58,6 @@ actor LoadBot {
         case punch(LoadRecorder.EventKey)
         case quickMatch
         case mischief(expected: Set<ProtocolError.Code>)
-        case other
     }
 
     init(credentials: Credentials, address: ServerAddress, plan: LoadPlan, recorder: LoadRecorder) {
@@ -67,144 +65,172 @@ actor LoadBot {
         self.address = address
         self.plan = plan
         self.recorder = recorder
-        connector = Connector(address: address, credentials: credentials)
     }
-
-    var me: Int64? { session?.fighter.id }
 
     /// Whether the client is done: past the time to stop matching, in no room, every fight it has
     /// heard of known and over.
     private var isDone: Bool {
-        recorder.clock.now >= plan.stopMatching && inRoom == false && matchAsked == nil && follower.awaitingState.isEmpty
+        recorder.clock.now >= plan.stopMatching && inRoom == false && matchAsked == nil
+            && follower.awaitingState.isEmpty
             && follower.fights.values.allSatisfy { $0.phase == .finished }
     }
 
     // MARK: - Playing
 
-    /// Plays until done, reconnecting (through the play client's `Connector`) whenever the
-    /// connection drops or the server goes away.
+    /// What the bot acts on, one at a time and in order: what the play session handled, and the
+    /// half-second tick that retries what a lost message may have left hanging.
+    private enum Observation: Sendable {
+        case handled(PlayerSession.Event, [PlayerSession.Effect], PlayerSession)
+        case tick
+    }
+
+    /// Passes what the session handled on to the bot; the bot shows nothing.
+    private struct Observer: PlayerDisplay {
+        let observations: AsyncStream<Observation>.Continuation
+
+        func status(_ text: String) {}
+        func note(_ text: String) {}
+        func show(_ message: ServerMessage, text: String, fights: [Int64: FightView], me: Int64?, answersPlayer: Bool) {
+        }
+        func handled(_ event: PlayerSession.Event, effects: [PlayerSession.Effect], session: PlayerSession) {
+            observations.yield(.handled(event, effects, session))
+        }
+    }
+
+    /// Plays until done. The driver reconnects whenever the connection drops or the server goes
+    /// away; everything the bot does goes through it.
     func play() async {
-        let ticker = Task { [weak self] in
+        let (observations, observer) = AsyncStream.makeStream(of: Observation.self)
+        // Like a person at the screen, a bot keeps trying while the server is away.
+        var configuration = PlayerSession.Configuration(
+            mode: .screen, username: credentials.username, server: address.description, hasSensor: true,
+            showsCards: false)
+        configuration.backoff = Backoff(first: .milliseconds(100), longest: .seconds(2))
+        let driver = PlayerDriver(
+            address: address, credentials: credentials, configuration: configuration,
+            display: Observer(observations: observer), punches: ThinkingPuncher(think: plan.think))
+        let ticker = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(500))
-                await self?.tick()
+                observer.yield(.tick)
             }
         }
-        defer { ticker.cancel() }
-        while !isDone {
-            let ending = await connector.connectAndRead(
-                opened: { client, session in await self.opened(client, as: session) },
-                received: { text in await self.received(text) })
-            switch ending {
-            case .notConnected(.refused(let error)) where error.code == .unauthorized || error.code == .invalid:
-                recorder.problem("\(credentials.username): cannot sign in: \(error)")
-                return
-            case .notConnected:
-                recorder.count("connectionsLost")
-            case .closed:
-                if !leftOnPurpose { recorder.count("connectionsLost") }
-            }
-            await dropConnection()
-            if isDone { break }
-            // Spread out, so that clients dropped together do not all come back at once.
-            try? await Task.sleep(for: backoff.next() * Double.random(in: 0.5...1.5, using: &rng))
+        let playing = Task {
+            await driver.run()
+            observer.finish()
         }
-        await dropConnection()
+        // One at a time: a reply is taken in only after the request it answers had its purpose noted.
+        for await observation in observations {
+            switch observation {
+            case .handled(let event, let effects, let session): await take(event, effects, session, driver)
+            case .tick: await tick(driver)
+            }
+        }
+        ticker.cancel()
+        await playing.value
+        if case .refused(let reason) = await driver.failure { recorder.problem("cannot sign in: \(reason)") }
     }
 
-    private func opened(_ client: FightClient, as session: Session) async -> Bool {
-        self.session = session
-        self.client = client
-        leftOnPurpose = false
-        backoff.reset()
-        recorder.count("connections")
-        // A hello that cannot be written means a lost connection, which reading finds.
-        try? await send(.hello, as: .other)
-        return true
-    }
-
-    /// Takes in `text`; `false` to leave the connection: done, or dropping it on purpose.
-    private func received(_ text: String) async -> Bool {
-        recorder.count("messagesReceived")
-        await receive(text)
-        if isDone {
-            leftOnPurpose = true
-        } else if Double.random(in: 0..<1, using: &rng) < plan.disconnectChance {
+    private func take(
+        _ event: PlayerSession.Event, _ effects: [PlayerSession.Effect], _ state: PlayerSession, _ driver: PlayerDriver
+    ) async {
+        follower = state.follower
+        me = state.me
+        switch event {
+        case .connected(let signedIn):
+            session = signedIn
+            recorder.count("connections")
+        case .connectionFailed:
+            recorder.count("connectionsLost")
+        case .disconnected:
+            if !droppingOnPurpose { recorder.count("connectionsLost") }
+            droppingOnPurpose = false
+            forgetTheConnection()
+        case .received:
+            recorder.count("messagesReceived")
+            if !effects.contains(where: { if case .show = $0 { true } else { false } }) {
+                recorder.problem("\(credentials.username): unreadable message from the server")
+            }
+        default:
+            break
+        }
+        // A punch the bot did not send itself is the session's, thrown in turn.
+        let sentByTheBot = if case .request = event { true } else { false }
+        var thrown: PunchRequest?
+        for effect in effects {
+            switch effect {
+            case .send(let request, let ref):
+                recorder.count("messagesSent")
+                if !sentByTheBot, case .punch(let punch) = request {
+                    let key = LoadRecorder.EventKey(fight: punch.fight, sequence: punch.after + 1)
+                    sent[ref] = .punch(key)
+                    recorder.punchSent(as: key)
+                    thrown = punch
+                }
+            case .sendRaw:
+                recorder.count("messagesSent")
+            case .show(let message, _, _):
+                receive(message)
+            default:
+                break
+            }
+        }
+        if let thrown {
+            lastPunch = thrown
+            if let fight = follower.fights[thrown.fight], Double.random(in: 0..<1, using: &rng) < plan.mischiefChance {
+                await misbehave(in: fight, through: driver)
+            }
+        }
+        guard case .received = event else { return }
+        if Double.random(in: 0..<1, using: &rng) < plan.disconnectChance, await driver.dropConnection() {
             recorder.count("dropsOnPurpose")
-            leftOnPurpose = true
+            droppingOnPurpose = true
         }
-        return !leftOnPurpose
+        await act(driver)
     }
 
-    private func dropConnection() async {
-        await client?.close()
-        client = nil
+    /// The connection dropped: what was on its way is not answered.
+    private func forgetTheConnection() {
+        welcomed = false
         sent.removeAll()
         expectedUnreferenced.removeAll()
-        punching.removeAll()
         // The server may or may not have taken the request: ask again to find out. Otherwise a
         // client that stops believing it is in no room can still be matched, and never hear of it.
         if matchAsked != nil { inRoom = nil }
         matchAsked = nil
     }
 
-    /// Sends `request`, its purpose noted first: the actor takes in messages while the request is
-    /// being written, and the reply can be one of them.
-    func send(_ request: ClientRequest, as purpose: Sent) async throws {
-        guard let client else { return }
-        let ref = client.newRef()
-        sent[ref] = purpose
-        recorder.count("messagesSent")
-        try await client.send(request, ref: ref)
-    }
-
-    /// Sends without waiting for the connection to take it; a failure shows as the connection ending.
-    private func request(_ request: ClientRequest, as purpose: Sent = .other) async {
-        try? await send(request, as: purpose)
+    /// Sends `request` through the session, noting its purpose under the `ref` it went with.
+    func send(_ request: ClientRequest, as purpose: Sent?, through driver: PlayerDriver) async {
+        let ref = await driver.send(request)
+        if let ref, let purpose { sent[ref] = purpose }
     }
 
     // MARK: - Receiving
 
-    private func receive(_ text: String) async {
-        let message: ServerMessage
-        do {
-            message = try MessageCodec.decodeReply(text)
-        } catch {
-            recorder.problem("\(credentials.username): unreadable message from the server: \(error)")
-            return
-        }
+    private func receive(_ message: ServerMessage) {
         let purpose = message.ref.flatMap { sent.removeValue(forKey: $0) }
         switch message.body {
-        case .welcome(let welcome):
-            await caughtUp(with: welcome)
+        case .welcome:
+            welcomed = true
         case .event(let event):
-            await follow(event, live: true)
-            if message.ref != nil, case .punch(let key) = purpose { punching[key.fight] = nil }
+            follow(event, live: true)
         case .events(let reply):
-            for event in reply.events { await follow(event, live: false) }
-        case .fight(let reply):
-            follower.update(reply.fight)
+            for event in reply.events { follow(event, live: false) }
         case .error(let error):
-            await refused(error, purpose: purpose, hadRef: message.ref != nil)
+            refused(error, purpose: purpose, hadRef: message.ref != nil)
         default:
             break
         }
         if case .quickMatch = purpose { matchAsked = nil }
-        await act()
     }
 
-    /// After `hello`: asks for what happened while away in every fight it follows.
-    private func caughtUp(with welcome: Welcome) async {
-        for need in follower.catchUp(openFights: welcome.openFights) {
-            if let request = need.request { await self.request(request) }
-        }
-    }
-
-    private func follow(_ event: WireEvent, live: Bool) async {
+    private func follow(_ event: WireEvent, live: Bool) {
         if let fight = event.fight, let sequence = event.sequence {
             let key = LoadRecorder.EventKey(fight: fight, sequence: sequence)
             if let earlier = seen[key], earlier != event {
-                recorder.problem("fight \(fight) sequence \(sequence): sent twice, differently: \(earlier) then \(event)")
+                recorder.problem(
+                    "fight \(fight) sequence \(sequence): sent twice, differently: \(earlier) then \(event)")
             }
             seen[key] = event
             if live, event.kind == .punched, event.by != me { recorder.punchReceived(key) }
@@ -215,24 +241,19 @@ actor LoadBot {
         case .leftRoom, .matched: inRoom = false
         default: break
         }
-        if let request = follower.apply(event).request { await self.request(request) }
     }
 
-    private func refused(_ error: ProtocolError, purpose: Sent?, hadRef: Bool) async {
+    private func refused(_ error: ProtocolError, purpose: Sent?, hadRef: Bool) {
         switch purpose {
         case .mischief(let expected):
             check(error, against: expected)
         case .punch(let key):
-            punching[key.fight] = nil
+            // The session asks for the fight's state when the punch went stale.
             recorder.punchRefused(key, error.code)
-            // The fight moved on without this client seeing it (a reconnect): catch up.
-            await request(.fight(FightRef(fight: key.fight)))
         case .quickMatch:
             // A reply lost with a dropped connection leaves the client unsure whether it waits in a room.
             if error.reason == "alreadyWaiting" { inRoom = true }
             if error.reason == "notWaiting" { inRoom = false }
-            recorder.error(error.code)
-        case .other:
             recorder.error(error.code)
         case nil where !hadRef && !expectedUnreferenced.isEmpty && error.code != .rateLimited:
             check(error, against: expectedUnreferenced.removeFirst())
@@ -245,72 +266,60 @@ actor LoadBot {
         recorder.count("badMessagesAnswered")
         if !expected.contains(error.code) {
             recorder.problem(
-                "\(credentials.username): a bad message was answered \(error.code.rawValue) (\(error.message)), expected \(expected.map(\.rawValue).sorted())")
+                "\(credentials.username): a bad message was answered \(error.code.rawValue) (\(error.message)), expected \(expected.map(\.rawValue).sorted())"
+            )
         }
     }
 
     // MARK: - Acting
 
-    /// Runs every half second: retries what a lost message may have left hanging.
-    private func tick() async {
-        // Nothing more will come: end the connection so that `play` sees the client is done.
-        if isDone, let client {
-            await client.close()
-            return
-        }
-        let now = recorder.clock.now
-        for (fight, since) in punching where since.duration(to: now) > .seconds(5) {
-            punching[fight] = nil
-            await request(.fight(FightRef(fight: fight)))
-        }
-        if let asked = matchAsked, asked.duration(to: now) > .seconds(5) { matchAsked = nil }
-        await act()
+    /// Runs every half second: a quick match asked for and never answered is asked for again.
+    private func tick(_ driver: PlayerDriver) async {
+        if let asked = matchAsked, asked.duration(to: recorder.clock.now) > .seconds(5) { matchAsked = nil }
+        await act(driver)
     }
 
-    /// Looks for a fight, leaves the room when the run is ending, forfeits when it is over, and
-    /// punches where it is this client's turn.
-    private func act() async {
-        guard client != nil, let me else { return }
+    /// Ends the session once done; otherwise looks for a fight, leaves the room when the run is
+    /// ending, and forfeits when it is over. The session throws the punches.
+    private func act(_ driver: PlayerDriver) async {
+        if isDone { return await driver.interrupt() }
+        guard welcomed else { return }
         let now = recorder.clock.now
         let open = follower.fights.values.filter { $0.phase != .finished }
         if now >= plan.giveUp {
             for fight in open where forfeited.insert(fight.id).inserted {
                 recorder.count("forfeitsAfterTheRun")
-                await request(.forfeit(FightRef(fight: fight.id)))
+                await send(.forfeit(FightRef(fight: fight.id)), as: nil, through: driver)
             }
         }
         if matchAsked == nil, open.isEmpty {
             if now < plan.stopMatching, inRoom != true {
                 matchAsked = now
-                await request(.quickMatch, as: .quickMatch)
+                await send(.quickMatch, as: .quickMatch, through: driver)
             } else if now >= plan.stopMatching, inRoom != false {
                 matchAsked = now
-                await request(.leaveQuickMatch, as: .quickMatch)
+                await send(.leaveQuickMatch, as: .quickMatch, through: driver)
             }
         }
-        for fight in open where fight.phase == .active && fight.turn == me && punching[fight.id] == nil {
-            punching[fight.id] = now
-            let pause = plan.think * Double.random(in: 0.5...1.5, using: &rng)
-            Task { [weak self] in
-                try? await Task.sleep(for: pause)
-                await self?.punch(fight.id, after: fight.lastSequence)
-            }
-        }
+    }
+}
+
+// MARK: - ThinkingPuncher
+
+/// The bot's sensor: a jab or an uppercut of random damage, after a pause of 0.5 to 1.5 times
+/// `think`. The session asks for one in each of the bot's turns and throws it if the turn lasts.
+struct ThinkingPuncher: PunchSource {
+    let think: Duration
+
+    func next(since start: ContinuousClock.Instant) async -> DetectedPunch? {
+        try? await Task.sleep(for: think * Double.random(in: 0.5...1.5))
+        return DetectedPunch(
+            kind: [.jab, .uppercut].randomElement()!, damage: Int.random(in: 8...40), detectedAt: .now)
     }
 
-    private func punch(_ fight: Int64, after: Int) async {
-        guard let view = follower.fights[fight], view.lastSequence == after, view.turn == me, client != nil else {
-            punching[fight] = nil
-            return
-        }
-        if Double.random(in: 0..<1, using: &rng) < plan.mischiefChance { await misbehave(in: view) }
-        let punch = PunchRequest(
-            fight: fight, kind: [.jab, .uppercut].randomElement(using: &rng)!,
-            damage: Int.random(in: 8...40, using: &rng), after: after)
-        punching[fight] = recorder.clock.now
-        let key = LoadRecorder.EventKey(fight: fight, sequence: after + 1)
-        recorder.punchSent(as: key)
-        lastPunch = punch
-        await request(.punch(punch), as: .punch(key))
-    }
+    /// It never fails.
+    var failure: String? { nil }
+
+    /// It never fails, so there is nothing to wait for.
+    func stopped() async -> String? { nil }
 }

@@ -34,9 +34,10 @@ struct Play: ParsableCommand {
             move LAT LON, next, back, challenge ID, accept ID, decline ID, quick, leave, \
             punch [FIGHT] KIND [DAMAGE], jab, uppercut, hook, forfeit [FIGHT], fight ID, replay ID AFTER, \
             history, stats [ID], quit, or a raw JSON message), and every message from the server as \
-            one JSON line on standard output. quit waits (up to 5 s) for the replies to what was \
-            sent; at the end of input it waits for its fights to end. A server that cannot be \
-            reached is an error (exit status 1); a sensor that cannot be read exits as detect does (65).
+            one JSON line on standard output. quit waits (up to 5 s) for the server's welcome if it has \
+            not come yet and for the replies to what was sent; at the end of input it waits for its \
+            fights to end. A server that cannot be reached is an error (exit status 1); a sensor that \
+            cannot be read exits as detect does (65).
             """
     )
 

@@ -97,6 +97,20 @@ import Testing
         #expect(alone.line("kick") == [.note(try #require(Self.parseError("kick")))])
     }
 
+    @Test func aProgramsRequestWaitsForTheWelcomeAndGoesAsItIsWithoutATurnChecked() throws {
+        var player = try Player(inTurn: false)
+        #expect(player.handle(.request(.history)).isEmpty, "not welcomed: queued")
+        _ = player.handle(.start)
+        let connected = player.handle(.connected(Session(token: "t", fighter: try player.card)))
+        let hello = try #require(Player.sent(connected).first)
+        let welcomed = player.receive(.welcome(Welcome(fighter: try player.card, openFights: [])), ref: hello.ref)
+        #expect(Player.sent(welcomed).map { $0.request } == [.history])
+        // Out of turn, in a fight it does not know, past any damage: a line would be refused here.
+        let punch = PunchRequest(fight: 999, kind: .jab, damage: 5_000, after: 1)
+        #expect(player.line("punch 999 jab 10") == [.note("punch: it is not your turn in any fight")])
+        #expect(player.handle(.request(.punch(punch))) == [.send(.punch(punch), ref: hello.ref + 2)])
+    }
+
     /// What `ScriptCommand` says of a line it cannot read.
     static func parseError(_ line: String) -> String? {
         do {
@@ -249,6 +263,21 @@ import Testing
         #expect(!welcomedOther.contains { if case .awaitPunch = $0 { true } else { false } }, "not their turn")
     }
 
+    @Test func aSensorPunchRefusedAsStaleAsksForTheFightsStateAndTheTurnIsThrownAgain() throws {
+        var player = try Player(inTurn: true, sensor: true)
+        let view = try player.bout.view()
+        _ = try player.connectAndWelcome()
+        let punch = DetectedPunch(kind: .jab, damage: 20, detectedAt: player.t0)
+        let thrown = try #require(
+            Player.sent(player.handle(.punchDetected(punch, fight: view.id, after: view.lastSequence, at: player.t0)))
+                .first)
+        let refused = player.receive(.error(ProtocolError(.stale, "the fight moved on")), ref: thrown.ref)
+        #expect(Player.sent(refused).map { $0.request } == [.fight(FightRef(fight: view.id))])
+        #expect(
+            refused.contains(.awaitPunch(fight: view.id, after: view.lastSequence, since: player.t0)),
+            "still its turn as far as it knows: the sensor is asked again")
+    }
+
     @Test func aSensorPunchThatComesAfterTheTurnPassedIsNotSent() throws {
         var player = try Player(inTurn: true, sensor: true)
         let before = try player.bout.view()
@@ -286,6 +315,16 @@ import Testing
         _ = player.line("quit")
         #expect(player.handle(.timerFired(.quitWait, at: player.t0 + PlayerSession.quitWait)) == [.finish])
         #expect(player.session.isOver)
+    }
+
+    @Test func aScriptsQuitWaitsAsLongAsConfigured() throws {
+        var player = try Player(.script)
+        var configuration = player.session.configuration
+        configuration.quitWait = .milliseconds(40)
+        player.session = PlayerSession(configuration)
+        _ = try player.connectAndWelcome()
+        _ = player.line("profile")
+        #expect(player.line("quit") == [.startTimer(.quitWait, after: .milliseconds(40))])
     }
 
     @Test func aPersonsQuitAndASignalStopAtOnce() throws {
