@@ -93,6 +93,18 @@ enum Schema {
                 try FightRows.save(counted, in: db)
             }
         }
+        migrator.registerMigration("v3: accounts and sessions") { db in
+            // Until this migration the server made these two tables itself, through a second pool
+            // on the file, with these very statements: a file it served already has them, with
+            // every password and session in them, so they are created only if missing.
+            try db.execute(
+                sql: """
+                    CREATE TABLE IF NOT EXISTS accounts (
+                        fighter_id INTEGER PRIMARY KEY, password_hash TEXT NOT NULL, created_at INTEGER NOT NULL);
+                    CREATE TABLE IF NOT EXISTS sessions (
+                        token_hash TEXT PRIMARY KEY, fighter_id INTEGER NOT NULL, created_at INTEGER NOT NULL);
+                    """)
+        }
         return migrator
     }
 }

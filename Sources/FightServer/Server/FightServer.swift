@@ -72,7 +72,7 @@ public final class FightServer: Sendable {
     ) throws {
         let store = try FightStore(
             path: configuration.databasePath, rules: configuration.rules, durability: configuration.durability)
-        let accounts = try Accounts(path: configuration.databasePath, durability: configuration.durability)
+        let accounts = Accounts(store: store)
         let hubLoop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let hub: FightHub
         do {
