@@ -94,6 +94,18 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
 
+        // A server's start on a file of a million finished fights: time to /health, memory.
+        .executableTarget(
+            name: "Startup",
+            dependencies: [
+                "FightEngine", "FightStore", "FightServer", "FightStoreTestSupport",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/Startup",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+
         .executableTarget(
             name: "PunchBenchmarks",
             dependencies: [
@@ -116,9 +128,17 @@ let package = Package(
         .testTarget(
             name: "InputDevicesTests", dependencies: ["InputDevices", "InputDevicesTestSupport", "FuzzTestSupport"]),
         .testTarget(name: "FightEngineTests", dependencies: ["FightEngine"]),
+        // Store files with a long history, written fast, for the start-up tests and benchmark.
+        .target(
+            name: "FightStoreTestSupport",
+            dependencies: ["FightEngine", "FightStore", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Tests/FightStoreTestSupport"
+        ),
         .testTarget(
             name: "FightStoreTests",
-            dependencies: ["FightStore", "FightEngine", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "FightStore", "FightEngine", "FightStoreTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "FightServerTests",

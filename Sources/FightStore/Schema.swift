@@ -105,6 +105,15 @@ enum Schema {
                         token_hash TEXT PRIMARY KEY, fighter_id INTEGER NOT NULL, created_at INTEGER NOT NULL);
                     """)
         }
+        migrator.registerMigration("v4: every fight by each corner") { db in
+            // A fighter's history is found through these rather than by reading the log at start-up:
+            // the partial indexes of v1 cover open fights only.
+            try db.execute(
+                sql: """
+                    CREATE INDEX fights_of_challenger ON fights(challenger_id);
+                    CREATE INDEX fights_of_opponent ON fights(opponent_id);
+                    """)
+        }
         return migrator
     }
 }

@@ -74,13 +74,7 @@ public final class FightServer: Sendable {
             path: configuration.databasePath, rules: configuration.rules, durability: configuration.durability)
         let accounts = Accounts(store: store)
         let hubLoop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let hub: FightHub
-        do {
-            hub = try FightHub(store: store, clock: configuration.clock, logger: logger, eventLoop: hubLoop.next())
-        } catch {
-            try? hubLoop.syncShutdownGracefully()
-            throw error
-        }
+        let hub = FightHub(store: store, clock: configuration.clock, logger: logger, eventLoop: hubLoop.next())
         self.hubLoop = hubLoop
         passwordHashing = PasswordHashing()
         let gatekeeper = Gatekeeper(
