@@ -114,6 +114,17 @@ enum Schema {
                     CREATE INDEX fights_of_opponent ON fights(opponent_id);
                     """)
         }
+        migrator.registerMigration("v5: when each session was last used") { db in
+            // Sessions lapse when unused for a while (the server decides how long). When a session
+            // saved before was last used is not known; its opening is the one use on record, so a
+            // token older than the lifetime lapses and its client logs in again.
+            try db.execute(
+                sql: """
+                    ALTER TABLE sessions ADD COLUMN last_used_at INTEGER NOT NULL DEFAULT 0;
+                    UPDATE sessions SET last_used_at = created_at;
+                    CREATE INDEX sessions_by_last_use ON sessions(last_used_at);
+                    """)
+        }
         return migrator
     }
 }

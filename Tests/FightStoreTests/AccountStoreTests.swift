@@ -29,6 +29,28 @@ import Testing
         #expect(throws: DatabaseError.self) { try store.openSession(session) }  // a key is never issued twice
     }
 
+    @Test func aSessionsUseIsNotedAndItCanBeClosedOrForgotten() throws {
+        let directory = try TemporaryDirectory()
+        let store = try FightStore(path: directory.path("fights.sqlite"))
+        let alice = try store.register("alice")
+        for (key, opened) in [("old", start), ("used", start), ("new", start + 100)] {
+            try store.openSession(SavedSession(key: key, fighter: alice, createdAt: opened))
+        }
+        try store.noteUse(ofSession: "used", at: start + 50)
+        try store.noteUse(ofSession: "missing", at: start + 50)  // nothing to note: no error, no row
+        #expect(try store.session(key: "used")?.lastUsedAt == start + 50)
+        #expect(try store.session(key: "used")?.createdAt == start)
+        #expect(try store.session(key: "missing") == nil)
+
+        #expect(try store.forgetSessions(unusedSince: start + 50) == 1)
+        #expect(try store.session(key: "old") == nil)
+        #expect(try store.session(key: "used") != nil)
+        #expect(try store.closeSession(key: "used"))
+        #expect(try !store.closeSession(key: "used"))
+        #expect(try store.session(key: "used") == nil)
+        #expect(try store.session(key: "new")?.lastUsedAt == start + 100)
+    }
+
     /// A file an older server wrote: the store's first two migrations, then the two tables the
     /// server's accounts made for themselves beside them, with rows. Opening it migrates it, and
     /// every password and session is still there.
@@ -60,6 +82,7 @@ import Testing
         #expect(try store.passwordHash(of: FighterID(1)) == "pbkdf2-sha256$1000$c2FsdA==$a2V5")
         #expect(try store.session(key: "oldkey")?.fighter == FighterID(1))
         #expect(try store.session(key: "oldkey")?.createdAt == start + 1)
+        #expect(try store.session(key: "oldkey")?.lastUsedAt == start + 1)  // its opening: the one use known
         let migrated = try store.database.read { db in
             try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
         }

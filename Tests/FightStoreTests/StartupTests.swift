@@ -80,6 +80,8 @@ import Testing
             _ = try store.fight(FightID(1))
             _ = try store.events(ofFight: FightID(1))
             _ = try store.nextDeadline()
+            _ = try store.session(key: "a token's hash")
+            try store.forgetSessions(unusedSince: HistoryFile.start)
             let events = try store.execute(.challenge(me, opponent: other), at: HistoryFile.start + 3_600).get()
             guard case .fight(let challenged) = try #require(events.first) else {
                 Issue.record("a challenge caused \(events)")

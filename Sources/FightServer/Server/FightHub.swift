@@ -18,11 +18,18 @@ actor FightHub {
     private let eventLoop: any EventLoop
 
     /// Where to push each fighter's events: their open connections.
-    private var outboxes: [FighterID: [Int: Outbox]] = [:]
+    private var connections: [FighterID: [Int: Connection]] = [:]
     private var lastConnection = 0
 
     /// A connection's way out: messages as JSON text, written by the connection's own task.
+    /// Finishing it closes the connection.
     typealias Outbox = AsyncStream<String>.Continuation
+
+    /// An open connection: where its messages go, and the session (its key) it began with.
+    private struct Connection {
+        let outbox: Outbox
+        let session: String
+    }
 
     nonisolated var unownedExecutor: UnownedSerialExecutor { eventLoop.executor.asUnownedSerialExecutor() }
 
@@ -37,17 +44,30 @@ actor FightHub {
 
     // MARK: - Connections
 
-    /// Starts pushing `fighter`'s events to `outbox`; returns the connection's number.
-    func connect(_ fighter: FighterID, outbox: Outbox) -> Int {
+    /// Starts pushing `fighter`'s events to `outbox`, a connection that began with session
+    /// `session` (its key); returns the connection's number.
+    func connect(_ fighter: FighterID, session: String, outbox: Outbox) -> Int {
         lastConnection += 1
-        outboxes[fighter, default: [:]][lastConnection] = outbox
+        connections[fighter, default: [:]][lastConnection] = Connection(outbox: outbox, session: session)
         return lastConnection
     }
 
     /// Stops pushing to connection `id`.
     func disconnect(_ fighter: FighterID, connection id: Int) {
-        outboxes[fighter]?[id] = nil
-        if outboxes[fighter]?.isEmpty == true { outboxes[fighter] = nil }
+        connections[fighter]?[id] = nil
+        if connections[fighter]?.isEmpty == true { connections[fighter] = nil }
+    }
+
+    /// Closes every connection of `fighter` that began with session `session` but `sender`, which
+    /// closes itself: each is told `loggedOut` first. A logged-out token must not keep receiving
+    /// the fighter's events.
+    func endSession(_ session: String, of fighter: FighterID, except sender: Int?) {
+        let ended = MessageCodec.encode(ServerMessage(.loggedOut))
+        for (id, connection) in connections[fighter] ?? [:] where connection.session == session && id != sender {
+            connection.outbox.yield(ended)
+            connection.outbox.finish()
+            disconnect(fighter, connection: id)
+        }
     }
 
     // MARK: - Requests
@@ -111,6 +131,9 @@ actor FightHub {
         case .forfeit(let ref): command = .forfeit(FightID(ref.fight), by: me)
         case .quickMatch: command = .quickMatch(me)
         case .leaveQuickMatch: command = .leaveQuickMatch(me)
+        case .logout:
+            // The connection ends sessions (`ClientSession`); a logout never comes this far.
+            throw ProtocolError(.internalError, "logout reached the hub")
         case .punch(let punch):
             try punch.validate()
             let fight = try fight(punch.fight, of: me)
@@ -205,7 +228,9 @@ actor FightHub {
             let plain = MessageCodec.encode(ServerMessage(.event(wire)))
             let answered = ref == nil ? plain : MessageCodec.encode(ServerMessage(ref: ref, .event(wire)))
             for fighter in recipients {
-                for (id, outbox) in outboxes[fighter] ?? [:] { outbox.yield(id == sender ? answered : plain) }
+                for (id, connection) in connections[fighter] ?? [:] {
+                    connection.outbox.yield(id == sender ? answered : plain)
+                }
             }
         }
     }
