@@ -5,9 +5,9 @@ import GRDB
 
 // MARK: - HistoryFile
 
-/// A store file with a long history, written in seconds: for start-up tests and benchmarks that
-/// need a million finished fights, which the engine would take an hour to play one command at a
-/// time.
+/// A store file with a long history, written fast: for start-up tests and benchmarks that need a
+/// million finished fights, six million commands that the store would take many minutes to run
+/// one at a time.
 ///
 /// The engine plays one fight to a knockout; its saved fight and its events, as the store would
 /// write them, are then copied into the store's own tables once for each fight, in one
