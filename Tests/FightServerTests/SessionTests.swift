@@ -2,6 +2,7 @@ import FightEngine
 import Testing
 
 @testable import FightServer
+@testable import hitthat
 
 /// Sessions lapse when unused, end at `logout`, and a fighter's messages are limited over all
 /// their connections together.
@@ -108,6 +109,12 @@ import Testing
         }
         #expect(codes == Array(repeating: .unauthorized, count: 4) + Array(repeating: .rateLimited, count: 4))
         try await server.stop()
+    }
+
+    @Test func serveTakesTheLifetimeInWholeDays() throws {
+        #expect(try Serve.parse([]).sessionDays == 30)
+        #expect(try Serve.parse(["--session-days", "7"]).sessionDays == 7)
+        #expect(throws: (any Error).self) { try Serve.parse(["--session-days", "0"]) }
     }
 
     // MARK: - The buckets
