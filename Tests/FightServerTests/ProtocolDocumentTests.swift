@@ -92,16 +92,6 @@ import Testing
         #expect(document.contains("lets \(rules.missedTurnsToForfeit) of their turns in a row pass"))
         #expect(document.contains("(\(rules.turnTimeout) s by default)"))
     }
-
-    /// The server's defaults the document states in words are the server's.
-    @Test func theDocumentStatesTheServersLimits() throws {
-        let document = try String(contentsOf: Self.documentURL, encoding: .utf8)
-        let defaults = ServerConfiguration()
-        #expect(document.contains("until it has gone unused for \(defaults.sessionLifetime / 86_400) days"))
-        #expect(
-            document.contains(
-                "\(defaults.messagesPerSecond) a second on average, in bursts of up to \(defaults.messageBurst)"))
-    }
 }
 
 /// A JSON value, compared by meaning: key order and number spelling (`1` and `1.0`) do not matter.

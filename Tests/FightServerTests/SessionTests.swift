@@ -1,4 +1,5 @@
 import FightEngine
+import Foundation
 import Testing
 
 @testable import FightServer
@@ -109,6 +110,19 @@ import Testing
         }
         #expect(codes == Array(repeating: .unauthorized, count: 4) + Array(repeating: .rateLimited, count: 4))
         try await server.stop()
+    }
+
+    /// docs/PROTOCOL.md states the server's defaults in words; they are these.
+    @Test func theProtocolDocumentStatesTheDefaults() throws {
+        let document = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("docs/PROTOCOL.md"),
+            encoding: .utf8)
+        let defaults = ServerConfiguration()
+        #expect(document.contains("until it has gone unused for \(defaults.sessionLifetime / 86_400) days"))
+        #expect(
+            document.contains(
+                "\(defaults.messagesPerSecond) a second on average, in bursts of up to \(defaults.messageBurst)"))
     }
 
     @Test func serveTakesTheLifetimeInWholeDays() throws {
