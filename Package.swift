@@ -67,7 +67,6 @@ let package = Package(
             name: "FightServer",
             dependencies: [
                 "FightProtocol", "FightEngine", "FightStore",
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -117,6 +116,18 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
 
+        // A server's start on a file of a million finished fights: time to /health, memory.
+        .executableTarget(
+            name: "Startup",
+            dependencies: [
+                "FightEngine", "FightStore", "FightServer", "FightStoreTestSupport",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/Startup",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+
         .executableTarget(
             name: "PunchBenchmarks",
             dependencies: [
@@ -140,9 +151,17 @@ let package = Package(
         .testTarget(
             name: "InputDevicesTests", dependencies: ["InputDevices", "InputDevicesTestSupport", "FuzzTestSupport"]),
         .testTarget(name: "FightEngineTests", dependencies: ["FightEngine"]),
+        // Store files with a long history, written fast, for the start-up tests and benchmark.
+        .target(
+            name: "FightStoreTestSupport",
+            dependencies: ["FightEngine", "FightStore", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Tests/FightStoreTestSupport"
+        ),
         .testTarget(
             name: "FightStoreTests",
-            dependencies: ["FightStore", "FightEngine", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "FightStore", "FightEngine", "FightStoreTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(name: "FightProtocolTests", dependencies: ["FightProtocol", "FightEngine", "FuzzTestSupport"]),
         .testTarget(name: "FightClientTests", dependencies: ["FightClient", "FightProtocol", "FightEngine"]),

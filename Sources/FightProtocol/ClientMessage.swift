@@ -59,6 +59,8 @@ public enum ClientRequest: Hashable, Sendable {
     case history
     /// Statistics for the fighter, overall, and against one fighter; answered by `statistics`.
     case statistics(StatisticsRequest)
+    /// Ends the token's session; answered by `loggedOut`, then the connection is closed.
+    case logout
 
     /// The message type on the wire.
     public var type: String {
@@ -80,13 +82,14 @@ public enum ClientRequest: Hashable, Sendable {
         case .replay: "replay"
         case .history: "history"
         case .statistics: "statistics"
+        case .logout: "logout"
         }
     }
 
     /// Every message type a client may send.
     public static let types = [
         "hello", "profile", "updateProfile", "move", "nextOpponent", "backDown", "challenge", "accept", "decline",
-        "quickMatch", "leaveQuickMatch", "punch", "forfeit", "fight", "replay", "history", "statistics",
+        "quickMatch", "leaveQuickMatch", "punch", "forfeit", "fight", "replay", "history", "statistics", "logout",
     ]
 }
 
@@ -246,6 +249,7 @@ extension ClientMessage: Codable {
         case "replay": request = .replay(try ReplayRequest(from: decoder))
         case "history": request = .history
         case "statistics": request = .statistics(try StatisticsRequest(from: decoder))
+        case "logout": request = .logout
         default:
             throw ProtocolError(
                 .unknownType,
@@ -261,7 +265,7 @@ extension ClientMessage: Codable {
         try container.encode(token, forKey: .token)
         try container.encodeIfPresent(ref, forKey: .ref)
         switch request {
-        case .hello, .nextOpponent, .backDown, .quickMatch, .leaveQuickMatch, .history: break
+        case .hello, .nextOpponent, .backDown, .quickMatch, .leaveQuickMatch, .history, .logout: break
         case .profile(let body): try body.encode(to: encoder)
         case .updateProfile(let body): try body.encode(to: encoder)
         case .move(let body): try body.encode(to: encoder)

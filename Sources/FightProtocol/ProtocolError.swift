@@ -11,7 +11,8 @@ public struct ProtocolError: Error, Hashable, Sendable, Codable, CustomStringCon
     public var message: String
     /// The field at fault, when one is (`damage`, `token`, `latitude`, …).
     public var field: String?
-    /// For `refused`: the engine's reason (`waitYourTurn`, `notInFight`, …).
+    /// For `refused`: the engine's reason (`waitYourTurn`, `notInFight`, …); for `unauthorized`,
+    /// `sessionExpired` when the token's session lapsed.
     public var reason: String?
 
     /// Creates an error.
@@ -34,11 +35,13 @@ public struct ProtocolError: Error, Hashable, Sendable, Codable, CustomStringCon
         case invalid
         /// The message is longer than the server reads (`ProtocolLimits.maxMessageBytes`).
         case tooLarge
-        /// The token is unknown, or the username and password do not match.
+        /// The token is unknown (never issued, or logged out) or lapsed (`reason` `sessionExpired`),
+        /// or the username and password do not match.
         case unauthorized
         /// The token belongs to another fighter than the one this connection said `hello` as.
         case wrongFighter
-        /// More messages than the server takes from one connection; wait and send again.
+        /// More messages than the server takes from one connection, or from one fighter over all
+        /// their connections; wait and send again.
         case rateLimited
         /// The fight changed since the sequence number the punch was thrown at.
         case stale

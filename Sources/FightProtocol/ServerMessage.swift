@@ -38,6 +38,8 @@ public enum ServerBody: Hashable, Sendable {
     case statistics(StatisticsReply)
     /// A refusal or a bad message; nothing changed.
     case error(ProtocolError)
+    /// The session of the token is over (`logout`); the server closes the connection next.
+    case loggedOut
 
     /// The message type on the wire.
     public var type: String {
@@ -53,13 +55,14 @@ public enum ServerBody: Hashable, Sendable {
         case .history: "history"
         case .statistics: "statistics"
         case .error: "error"
+        case .loggedOut: "loggedOut"
         }
     }
 
     /// Every message type the server sends.
     public static let types = [
         "health", "session", "welcome", "profile", "opponent", "event", "events", "fight", "history", "statistics",
-        "error",
+        "error", "loggedOut",
     ]
 }
 
@@ -193,6 +196,7 @@ extension ServerMessage: Codable {
         case "history": body = .history(try HistoryReply(from: decoder))
         case "statistics": body = .statistics(try StatisticsReply(from: decoder))
         case "error": body = .error(try ProtocolError(from: decoder))
+        case "loggedOut": body = .loggedOut
         default:
             throw ProtocolError(
                 .unknownType,
@@ -218,6 +222,7 @@ extension ServerMessage: Codable {
         case .history(let value): try value.encode(to: encoder)
         case .statistics(let value): try value.encode(to: encoder)
         case .error(let value): try value.encode(to: encoder)
+        case .loggedOut: break
         }
     }
 }

@@ -16,8 +16,13 @@ public final class FightStore: Sendable {
     let database: DatabasePool
 
     /// Opens (creating and migrating if needed) the store at `path`.
-    public init(path: String, rules: Rules = Rules(), durability: Durability = .powerLoss) throws {
-        database = try DatabasePool(path: path, configuration: durability.configuration)
+    public convenience init(path: String, rules: Rules = Rules(), durability: Durability = .powerLoss) throws {
+        try self.init(path: path, rules: rules, configuration: durability.configuration)
+    }
+
+    /// Opens the store with `configuration` as given: a test's, which may also watch the statements run.
+    init(path: String, rules: Rules, configuration: Configuration) throws {
+        database = try DatabasePool(path: path, configuration: configuration)
         referee = Referee(rules: rules)
         try Schema.migrator.migrate(database)
     }
@@ -70,8 +75,10 @@ extension FightStore {
     /// fight, open fights of the pair or fighter it concerns, rooms, and the next identifiers.
     func slice(for command: Command, at now: Timestamp, in db: Database) throws -> FightState {
         var state = FightState(
-            nextFighterID: FighterID(try Int64.fetchOne(db.cachedStatement(sql: "SELECT coalesce(max(id), 0) + 1 FROM fighters")) ?? 1),
-            nextFightID: FightID(try Int64.fetchOne(db.cachedStatement(sql: "SELECT coalesce(max(id), 0) + 1 FROM fights")) ?? 1))
+            nextFighterID: FighterID(
+                try Int64.fetchOne(db.cachedStatement(sql: "SELECT coalesce(max(id), 0) + 1 FROM fighters")) ?? 1),
+            nextFightID: FightID(
+                try Int64.fetchOne(db.cachedStatement(sql: "SELECT coalesce(max(id), 0) + 1 FROM fights")) ?? 1))
         var fights: [Fight] = []
         if let id = command.fight {
             fights += try FightRows.fetch(db, where: "id = ?", [id.rawValue])
@@ -88,7 +95,8 @@ extension FightStore {
         case .quickMatch(let id):
             fights += try FightRows.fetch(
                 db, where: "is_open AND (challenger_id = ? OR opponent_id = ?)", [id.rawValue, id.rawValue])
-            state.rooms = try Row.fetchAll(db.cachedStatement(sql: "SELECT fighter_id, opened_at FROM rooms")).map { row in
+            state.rooms = try Row.fetchAll(db.cachedStatement(sql: "SELECT fighter_id, opened_at FROM rooms")).map {
+                row in
                 Room(fighter: FighterID(row["fighter_id"]), openedAt: Timestamp(secondsSince1970: row["opened_at"]))
             }
         case .leaveQuickMatch(let id):
@@ -124,11 +132,14 @@ extension FightStore {
         }
         if after.rooms != before.rooms {
             for room in before.rooms where !after.rooms.contains(room) {
-                try db.cachedStatement(sql: "DELETE FROM rooms WHERE fighter_id = ?").execute(arguments: [room.fighter.rawValue])
+                try db.cachedStatement(sql: "DELETE FROM rooms WHERE fighter_id = ?").execute(arguments: [
+                    room.fighter.rawValue
+                ])
             }
             for room in after.rooms where !before.rooms.contains(room) {
                 try db.cachedStatement(
-                    sql: "INSERT INTO rooms (fighter_id, opened_at) VALUES (?, ?)").execute(
+                    sql: "INSERT INTO rooms (fighter_id, opened_at) VALUES (?, ?)"
+                ).execute(
                     arguments: [room.fighter.rawValue, room.openedAt.secondsSince1970])
             }
         }
@@ -155,6 +166,41 @@ extension FightStore {
     /// The fight with identifier `id`, if any.
     public func fight(_ id: FightID) throws -> Fight? {
         try database.read { db in try FightRows.fetch(db, where: "id = ?", [id.rawValue]).first }
+    }
+
+    /// `id`'s fights waiting for an answer or under way, oldest first.
+    public func openFights(of id: FighterID) throws -> [Fight] {
+        try database.read { db in
+            // Through the partial indexes of open fights: a fighter's finished fights are not read.
+            try FightRows.fetch(db, where: "id IN (\(Self.fightsOf(open: true))) ORDER BY id", [id.rawValue])
+        }
+    }
+
+    /// Every fight `id` was in, newest first.
+    public func fights(of id: FighterID) throws -> [Fight] {
+        try database.read { db in
+            try FightRows.fetch(db, where: "id IN (\(Self.fightsOf(open: false))) ORDER BY id DESC", [id.rawValue])
+        }
+    }
+
+    /// The identifiers of fighter `?1`'s fights (open ones only, or all), found through the index
+    /// of each corner.
+    static func fightsOf(open: Bool) -> String {
+        let condition = open ? "is_open AND " : ""
+        return """
+            SELECT id FROM fights WHERE \(condition)challenger_id = ?1
+            UNION ALL SELECT id FROM fights WHERE \(condition)opponent_id = ?1
+            """
+    }
+
+    /// The challenger and opponent of fight `id`, if there is one, without reading the fight.
+    public func corners(ofFight id: FightID) throws -> Both<FighterID>? {
+        try database.read { db in
+            try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT challenger_id, opponent_id FROM fights WHERE id = ?"),
+                arguments: [id.rawValue]
+            ).map { row in Both(FighterID(row["challenger_id"]), FighterID(row["opponent_id"])) }
+        }
     }
 
     /// The fighters `id` has an open fight with.
@@ -191,7 +237,9 @@ extension FightStore {
     /// The quick-match rooms, oldest first.
     public func rooms() throws -> [Room] {
         try database.read { db in
-            try Row.fetchAll(db.cachedStatement(sql: "SELECT fighter_id, opened_at FROM rooms ORDER BY opened_at, fighter_id")).map {
+            try Row.fetchAll(
+                db.cachedStatement(sql: "SELECT fighter_id, opened_at FROM rooms ORDER BY opened_at, fighter_id")
+            ).map {
                 row in
                 Room(fighter: FighterID(row["fighter_id"]), openedAt: Timestamp(secondsSince1970: row["opened_at"]))
             }

@@ -93,6 +93,38 @@ enum Schema {
                 try FightRows.save(counted, in: db)
             }
         }
+        migrator.registerMigration("v3: accounts and sessions") { db in
+            // Until this migration the server made these two tables itself, through a second pool
+            // on the file, with these very statements: a file it served already has them, with
+            // every password and session in them, so they are created only if missing.
+            try db.execute(
+                sql: """
+                    CREATE TABLE IF NOT EXISTS accounts (
+                        fighter_id INTEGER PRIMARY KEY, password_hash TEXT NOT NULL, created_at INTEGER NOT NULL);
+                    CREATE TABLE IF NOT EXISTS sessions (
+                        token_hash TEXT PRIMARY KEY, fighter_id INTEGER NOT NULL, created_at INTEGER NOT NULL);
+                    """)
+        }
+        migrator.registerMigration("v4: every fight by each corner") { db in
+            // A fighter's history is found through these rather than by reading the log at start-up:
+            // the partial indexes of v1 cover open fights only.
+            try db.execute(
+                sql: """
+                    CREATE INDEX fights_of_challenger ON fights(challenger_id);
+                    CREATE INDEX fights_of_opponent ON fights(opponent_id);
+                    """)
+        }
+        migrator.registerMigration("v5: when each session was last used") { db in
+            // Sessions lapse when unused for a while (the server decides how long). When a session
+            // saved before was last used is not known; its opening is the one use on record, so a
+            // token older than the lifetime lapses and its client logs in again.
+            try db.execute(
+                sql: """
+                    ALTER TABLE sessions ADD COLUMN last_used_at INTEGER NOT NULL DEFAULT 0;
+                    UPDATE sessions SET last_used_at = created_at;
+                    CREATE INDEX sessions_by_last_use ON sessions(last_used_at);
+                    """)
+        }
         return migrator
     }
 }

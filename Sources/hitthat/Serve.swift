@@ -34,6 +34,9 @@ struct Serve: ParsableCommand {
     @Option(help: "PBKDF2 rounds for new passwords.")
     var passwordRounds = PasswordHash.defaultRounds
 
+    @Option(help: "Days a session token lasts unused; each use starts them again. Then the client logs in again.")
+    var sessionDays = Int(ServerConfiguration.defaultSessionLifetime / 86_400)
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level = .info
 
@@ -45,6 +48,9 @@ struct Serve: ParsableCommand {
         guard passwordRounds > 0 else {
             throw ValidationError("--password-rounds: expected a positive number, got \(passwordRounds)")
         }
+        guard (1...36_500).contains(sessionDays) else {
+            throw ValidationError("--session-days: expected 1 to 36500 days, got \(sessionDays)")
+        }
     }
 
     func run() throws {
@@ -55,7 +61,8 @@ struct Serve: ParsableCommand {
         var logger = Logger(label: "hitthat.serve")
         logger.logLevel = logLevel
         var configuration = ServerConfiguration(
-            host: host, port: port, databasePath: database, durability: durability, passwordRounds: passwordRounds)
+            host: host, port: port, databasePath: database, durability: durability, passwordRounds: passwordRounds,
+            sessionLifetime: Int64(sessionDays) * 86_400)
         configuration.rules.turnTimeout = turnTimeout
         let server: FightServer
         do {

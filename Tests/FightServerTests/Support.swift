@@ -17,9 +17,12 @@ final class TestClock: Sendable {
 
     func advance(by delta: Int64) { seconds.withLockedValue { $0 += delta } }
 
-    /// The server's view of it, looking for deadlines every 20 ms.
+    /// The server's view of it, looking for deadlines every 20 ms. Message rates are measured by
+    /// it too: between two moves of the clock, no time passes for them either.
     var serverClock: ServerClock {
-        ServerClock(tick: .milliseconds(20)) { [self] in now }
+        ServerClock(tick: .milliseconds(20), elapsed: { [self] in .seconds(seconds.withLockedValue { $0 }) }) {
+            [self] in now
+        }
     }
 }
 
@@ -185,6 +188,16 @@ final class Player: Sendable {
 
     /// Drops every message received so far.
     func clearInbox() { mailbox.messages.withLockedValue { $0.removeAll() } }
+
+    /// Waits (up to ten seconds) for the connection to end; why it did.
+    func closed() async throws -> String {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            if let why = mailbox.ended.withLockedValue({ $0 }) { return why }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        throw TestFailure("the connection is still open")
+    }
 
     func close() async { await client.close() }
 }

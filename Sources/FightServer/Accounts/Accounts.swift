@@ -1,89 +1,100 @@
 import Crypto
 import FightEngine
 import FightStore
-import Foundation
-import GRDB
 import NIOConcurrencyHelpers
 
 // MARK: - Accounts
 
-/// Passwords and session tokens, in two tables of the fight store's SQLite file.
+/// Passwords and session tokens, kept by the fight store in its own file and pool.
 ///
-/// Fighters themselves live in the fight store; an account is a fighter's password hash, and a
-/// session is the SHA-256 of a token (the token itself is never stored, so a copy of the file
-/// cannot be used to log in). Tokens survive a restart, so clients reconnect without logging in.
+/// An account is a fighter's password hash, and a session is kept under the SHA-256 of its token
+/// (the token itself is never stored, so a copy of the file cannot be used to log in). The hashing
+/// is here, not in the store, which knows no cryptography. Tokens survive a restart, so clients
+/// reconnect without logging in; a session lapses when unused for `sessionLifetime`, and ends at
+/// its `logout`.
 public final class Accounts: Sendable {
-    private let database: DatabasePool
-    /// Token hashes already checked, so that each message costs a hash and a lookup, not a query.
-    private let sessions = NIOLockedValueBox<[String: FighterID]>([:])
+    private let store: FightStore
+    /// Seconds a session lasts without being used.
+    public let sessionLifetime: Int64
+    /// Sessions seen since the start (so that a message costs a hash and a lookup, not a query),
+    /// and those logged out since, so that a check that read a session just before its logout
+    /// cannot put it back.
+    private let sessions = NIOLockedValueBox<[String: Cached]>([:])
 
-    /// Opens the tables in the file at `path`, creating them if needed.
-    public init(path: String, durability: Durability = .powerLoss) throws {
-        database = try DatabasePool(path: path, configuration: durability.configuration)
-        try database.write { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE IF NOT EXISTS accounts (
-                        fighter_id INTEGER PRIMARY KEY, password_hash TEXT NOT NULL, created_at INTEGER NOT NULL);
-                    CREATE TABLE IF NOT EXISTS sessions (
-                        token_hash TEXT PRIMARY KEY, fighter_id INTEGER NOT NULL, created_at INTEGER NOT NULL);
-                    """)
-        }
+    private enum Cached {
+        case live(SavedSession)
+        case loggedOut
+    }
+
+    /// How stale the saved moment of a session's last use may get before it is written again: a
+    /// write an hour a session, not one a message. A session may so lapse up to an hour early.
+    static let useNotedEvery: Int64 = 60 * 60
+
+    /// Accounts and sessions in `store`; sessions lapse after `sessionLifetime` seconds unused.
+    public init(store: FightStore, sessionLifetime: Int64) {
+        self.store = store
+        self.sessionLifetime = sessionLifetime
     }
 
     /// Whether `fighter` has a password.
     public func hasAccount(_ fighter: FighterID) throws -> Bool {
-        try database.read { db in
-            try Bool.fetchOne(db, sql: "SELECT 1 FROM accounts WHERE fighter_id = ?", arguments: [fighter.rawValue])
-                ?? false
-        }
+        try store.hasAccount(fighter)
     }
 
     /// Stores `hash` as `fighter`'s password, unless the fighter already has one.
     /// - Returns: whether it was stored.
     public func create(_ fighter: FighterID, hash: PasswordHash, at now: Timestamp) throws -> Bool {
-        try database.write { db in
-            try db.execute(
-                sql: "INSERT OR IGNORE INTO accounts (fighter_id, password_hash, created_at) VALUES (?, ?, ?)",
-                arguments: [fighter.rawValue, hash.stored, now.secondsSince1970])
-            return db.changesCount == 1
-        }
+        try store.createAccount(fighter, passwordHash: hash.stored, at: now)
     }
 
     /// `fighter`'s password hash, if they have an account.
     public func passwordHash(of fighter: FighterID) throws -> PasswordHash? {
-        let stored = try database.read { db in
-            try String.fetchOne(
-                db, sql: "SELECT password_hash FROM accounts WHERE fighter_id = ?", arguments: [fighter.rawValue])
-        }
-        return stored.flatMap(PasswordHash.init(stored:))
+        try store.passwordHash(of: fighter).flatMap(PasswordHash.init(stored:))
     }
 
     /// A new session token for `fighter`: 32 random bytes as 64 hexadecimal digits.
+    ///
+    /// Sessions unused for twice the lifetime are forgotten meanwhile: a lapsed token is told
+    /// apart from one never issued for a lifetime, and the table does not grow with every login ever.
     public func openSession(for fighter: FighterID, at now: Timestamp) throws -> String {
         var generator = SystemRandomNumberGenerator()
         let token = (0..<32).map { _ in Self.hex(UInt8.random(in: .min ... .max, using: &generator)) }.joined()
-        let key = Self.key(token)
-        try database.write { db in
-            try db.execute(
-                sql: "INSERT INTO sessions (token_hash, fighter_id, created_at) VALUES (?, ?, ?)",
-                arguments: [key, fighter.rawValue, now.secondsSince1970])
-        }
-        sessions.withLockedValue { $0[key] = fighter }
+        let session = SavedSession(key: Self.key(token), fighter: fighter, createdAt: now)
+        try store.forgetSessions(unusedSince: now + -2 * sessionLifetime)
+        try store.openSession(session)
+        sessions.withLockedValue { $0[session.key] = .live(session) }
         return token
     }
 
-    /// The fighter `token` was issued to, or `nil` for a token never issued.
-    public func fighter(forToken token: String) throws -> FighterID? {
-        guard token.utf8.count == 64 else { return nil }
+    /// What `token` is worth at `now`. A use of a live session is noted (at most once an hour).
+    public func check(_ token: String, at now: Timestamp) throws -> TokenStatus {
+        guard token.utf8.count == 64 else { return .unknown }
         let key = Self.key(token)
-        if let known = sessions.withLockedValue({ $0[key] }) { return known }
-        let found = try database.read { db in
-            try Int64.fetchOne(db, sql: "SELECT fighter_id FROM sessions WHERE token_hash = ?", arguments: [key])
+        var cached = sessions.withLockedValue { $0[key] }
+        if cached == nil {
+            guard let saved = try store.session(key: key) else { return .unknown }
+            // Kept only if nothing was meanwhile: a logout that came in between wins.
+            cached = sessions.withLockedValue { sessions in
+                if sessions[key] == nil { sessions[key] = .live(saved) }
+                return sessions[key]
+            }
         }
-        guard let found else { return nil }
-        sessions.withLockedValue { $0[key] = FighterID(found) }
-        return FighterID(found)
+        guard case .live(var session) = cached else { return .unknown }
+        guard now - session.lastUsedAt < sessionLifetime else { return .lapsed }
+        if now - session.lastUsedAt >= Self.useNotedEvery {
+            try store.noteUse(ofSession: key, at: now)
+            session.lastUsedAt = now
+            sessions.withLockedValue { sessions in
+                if case .live = sessions[key] { sessions[key] = .live(session) }
+            }
+        }
+        return .valid(session)
+    }
+
+    /// Ends `session`: its token is refused from now on.
+    public func logout(_ session: SavedSession) throws {
+        sessions.withLockedValue { $0[session.key] = .loggedOut }
+        try store.closeSession(key: session.key)
     }
 
     private static func key(_ token: String) -> String {
@@ -94,4 +105,14 @@ public final class Accounts: Sendable {
         let digits = Array("0123456789abcdef")
         return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0f)]])
     }
+}
+
+/// What a token is worth.
+public enum TokenStatus: Hashable, Sendable {
+    /// A live session: its fighter, and the key it is kept under.
+    case valid(SavedSession)
+    /// Never issued, logged out, or lapsed so long ago that it was forgotten.
+    case unknown
+    /// Issued, but unused for longer than the session lifetime: log in again.
+    case lapsed
 }

@@ -1,6 +1,8 @@
 import FightEngine
 import FightProtocol
+import FightStore
 import Logging
+import NIOConcurrencyHelpers
 
 // MARK: - ClientSession
 
@@ -11,64 +13,127 @@ struct ClientSession {
     let hub: FightHub
     let accounts: Accounts
     let outbox: FightHub.Outbox
+    let clock: ServerClock
+    /// This connection's allowance, for every message: it bounds what a connection sends before
+    /// any token is good (garbage, unknown tokens).
     var limiter: RateLimiter
+    /// Every fighter's allowance, shared by all connections: a message with a good token takes
+    /// from its fighter's too, so that more sockets do not buy more messages.
+    let fighterLimits: NIOLockedValueBox<FighterRateLimits>
     let logger: Logger
     /// The fighter this connection belongs to, and its number at the hub, once a token was valid.
     private(set) var bound: (fighter: FighterID, connection: Int)?
 
-    init(hub: FightHub, accounts: Accounts, outbox: FightHub.Outbox, limiter: RateLimiter, logger: Logger) {
+    /// What the connection does after a message.
+    enum Next: Equatable {
+        /// Reads the next message.
+        case read
+        /// Closes: the session it was using ended.
+        case close
+    }
+
+    init(
+        hub: FightHub, accounts: Accounts, outbox: FightHub.Outbox, clock: ServerClock, limiter: RateLimiter,
+        fighterLimits: NIOLockedValueBox<FighterRateLimits>, logger: Logger
+    ) {
         self.hub = hub
         self.accounts = accounts
         self.outbox = outbox
+        self.clock = clock
         self.limiter = limiter
+        self.fighterLimits = fighterLimits
         self.logger = logger
     }
 
     /// Handles one text message; replies go to the outbox.
-    mutating func receive(_ text: String) async {
-        guard limiter.allow() else {
+    mutating func receive(_ text: String) async -> Next {
+        guard limiter.allow(at: clock.elapsed()) else {
             let error = ProtocolError(.rateLimited, "more than \(limiter.perSecond) messages a second; slow down")
-            return reply(MessageCodec.errorReply(error, to: text))
+            reply(MessageCodec.errorReply(error, to: text))
+            return .read
         }
         let message: ClientMessage
         do {
             message = try MessageCodec.decode(ClientMessage.self, from: text)
         } catch {
             logger.debug("bad message", metadata: ["error": "\(error)"])
-            return reply(MessageCodec.errorReply(error, to: text))
+            reply(MessageCodec.errorReply(error, to: text))
+            return .read
         }
-        let fighter: FighterID
+        let session: SavedSession
         do {
-            guard let owner = try accounts.fighter(forToken: message.token) else {
-                return reply(
+            switch try accounts.check(message.token, at: clock.now()) {
+            case .valid(let valid):
+                session = valid
+            case .unknown:
+                reply(
                     ServerMessage(
                         ref: message.ref,
                         .error(ProtocolError(.unauthorized, "token: not a session token; log in again", field: "token"))
                     ))
+                return .read
+            case .lapsed:
+                let days = accounts.sessionLifetime / 86_400
+                let error = ProtocolError(
+                    .unauthorized, "token: the session lapsed after \(days) days unused; log in again", field: "token",
+                    reason: "sessionExpired")
+                reply(ServerMessage(ref: message.ref, .error(error)))
+                return .read
             }
-            fighter = owner
         } catch {
             logger.error("token lookup failed", metadata: ["error": "\(error)"])
-            return reply(
+            reply(
                 ServerMessage(
                     ref: message.ref, .error(ProtocolError(.internalError, "could not check the token; try again"))))
+            return .read
+        }
+        let fighter = session.fighter
+        let now = clock.elapsed()
+        guard fighterLimits.withLockedValue({ $0.allow(fighter, at: now) }) else {
+            let perSecond = fighterLimits.withLockedValue { $0.perSecond }
+            let error = ProtocolError(
+                .rateLimited,
+                "more than \(perSecond) messages a second from fighter \(fighter.rawValue) on all their connections; slow down"
+            )
+            reply(ServerMessage(ref: message.ref, .error(error)))
+            return .read
         }
         if let bound, bound.fighter != fighter {
-            return reply(
+            reply(
                 ServerMessage(
                     ref: message.ref,
                     .error(
                         ProtocolError(
                             .wrongFighter, "token: this connection belongs to fighter \(bound.fighter.rawValue)",
                             field: "token"))))
+            return .read
+        }
+        if case .logout = message.request {
+            return await logout(session, ref: message.ref)
         }
         if bound == nil {
-            bound = (fighter, await hub.connect(fighter, outbox: outbox))
+            bound = (fighter, await hub.connect(fighter, session: session.key, outbox: outbox))
         }
         if let answer = await hub.handle(message.request, by: fighter, ref: message.ref, connection: bound?.connection)
         {
             reply(answer)
         }
+        return .read
+    }
+
+    /// Ends `session`: every other connection that began with it is told and closed by the hub,
+    /// and this one, told, closes.
+    private func logout(_ session: SavedSession, ref: Int?) async -> Next {
+        do {
+            try accounts.logout(session)
+        } catch {
+            logger.error("logout failed", metadata: ["error": "\(error)"])
+            reply(ServerMessage(ref: ref, .error(ProtocolError(.internalError, "could not log out; try again"))))
+            return .read
+        }
+        await hub.endSession(session.key, of: session.fighter, except: bound?.connection)
+        reply(ServerMessage(ref: ref, .loggedOut))
+        return .close
     }
 
     /// Says that a message was not text.
@@ -83,33 +148,5 @@ struct ClientSession {
 
     private func reply(_ message: ServerMessage) {
         outbox.yield(MessageCodec.encode(message))
-    }
-}
-
-// MARK: - RateLimiter
-
-/// A token bucket: `perSecond` messages a second on average, bursts of up to `burst`.
-struct RateLimiter: Sendable {
-    let perSecond: Int
-    let burst: Int
-    private var tokens: Double
-    private var last: ContinuousClock.Instant
-
-    init(perSecond: Int, burst: Int) {
-        self.perSecond = perSecond
-        self.burst = burst
-        tokens = Double(burst)
-        last = .now
-    }
-
-    /// Takes a token if there is one.
-    mutating func allow(at now: ContinuousClock.Instant = .now) -> Bool {
-        let elapsed = last.duration(to: now)
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        tokens = min(Double(burst), tokens + seconds * Double(perSecond))
-        last = now
-        guard tokens >= 1 else { return false }
-        tokens -= 1
-        return true
     }
 }

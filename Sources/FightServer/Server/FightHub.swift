@@ -18,50 +18,57 @@ actor FightHub {
     let logger: Logger
     private let eventLoop: any EventLoop
 
-    /// Who is in each fight, and which fights each fighter was in, from the event log: the store
-    /// answers by fight, clients ask by fighter.
-    private var participants: [FightID: (challenger: FighterID, opponent: FighterID)] = [:]
-    private var fightsOf: [FighterID: [FightID]] = [:]
-    private var openFights: Set<FightID> = []
-
     /// Where to push each fighter's events: their open connections.
-    private var outboxes: [FighterID: [Int: Outbox]] = [:]
+    private var connections: [FighterID: [Int: Connection]] = [:]
     private var lastConnection = 0
 
     /// A connection's way out: messages as JSON text, written by the connection's own task.
+    /// Finishing it closes the connection.
     typealias Outbox = AsyncStream<String>.Continuation
+
+    /// An open connection: where its messages go, and the session (its key) it began with.
+    private struct Connection {
+        let outbox: Outbox
+        let session: String
+    }
 
     nonisolated var unownedExecutor: UnownedSerialExecutor { eventLoop.executor.asUnownedSerialExecutor() }
 
-    init(store: FightStore, clock: ServerClock, logger: Logger, eventLoop: any EventLoop) throws {
+    /// Keeps nothing from the store in memory: a fighter's fights and a fight's corners are the
+    /// store's indexed queries, so that starting does not read the history, however long.
+    init(store: FightStore, clock: ServerClock, logger: Logger, eventLoop: any EventLoop) {
         self.store = store
         self.clock = clock
         self.logger = logger
         self.eventLoop = eventLoop
-        var participants: [FightID: (challenger: FighterID, opponent: FighterID)] = [:]
-        var fightsOf: [FighterID: [FightID]] = [:]
-        var openFights: Set<FightID> = []
-        for case .fight(let event) in try store.events() {
-            Self.index(event, participants: &participants, fightsOf: &fightsOf, openFights: &openFights)
-        }
-        self.participants = participants
-        self.fightsOf = fightsOf
-        self.openFights = openFights
     }
 
     // MARK: - Connections
 
-    /// Starts pushing `fighter`'s events to `outbox`; returns the connection's number.
-    func connect(_ fighter: FighterID, outbox: Outbox) -> Int {
+    /// Starts pushing `fighter`'s events to `outbox`, a connection that began with session
+    /// `session` (its key); returns the connection's number.
+    func connect(_ fighter: FighterID, session: String, outbox: Outbox) -> Int {
         lastConnection += 1
-        outboxes[fighter, default: [:]][lastConnection] = outbox
+        connections[fighter, default: [:]][lastConnection] = Connection(outbox: outbox, session: session)
         return lastConnection
     }
 
     /// Stops pushing to connection `id`.
     func disconnect(_ fighter: FighterID, connection id: Int) {
-        outboxes[fighter]?[id] = nil
-        if outboxes[fighter]?.isEmpty == true { outboxes[fighter] = nil }
+        connections[fighter]?[id] = nil
+        if connections[fighter]?.isEmpty == true { connections[fighter] = nil }
+    }
+
+    /// Closes every connection of `fighter` that began with session `session` but `sender`, which
+    /// closes itself: each is told `loggedOut` first. A logged-out token must not keep receiving
+    /// the fighter's events.
+    func endSession(_ session: String, of fighter: FighterID, except sender: Int?) {
+        let ended = MessageCodec.encode(ServerMessage(.loggedOut))
+        for (id, connection) in connections[fighter] ?? [:] where connection.session == session && id != sender {
+            connection.outbox.yield(ended)
+            connection.outbox.finish()
+            disconnect(fighter, connection: id)
+        }
     }
 
     // MARK: - Requests
@@ -90,7 +97,7 @@ actor FightHub {
         let command: Command
         switch request {
         case .hello:
-            let open = try openFights(of: me).map(FightView.init)
+            let open = try store.openFights(of: me).map(FightView.init)
             return .welcome(Welcome(fighter: FighterCard(try fighter(me), showingLocation: true), openFights: open))
         case .profile(let request):
             let id = request.fighter.map { FighterID($0) } ?? me
@@ -105,14 +112,14 @@ actor FightHub {
             let events = try store.events(ofFight: fight.id).filter { $0.sequence > request.after }
             return .events(EventsReply(fight: request.fight, events: events.map(WireEvent.init)))
         case .history:
-            let fights = try (fightsOf[me] ?? []).reversed().compactMap { try store.fight($0) }
-            return .history(HistoryReply(fights: fights.map(FightView.init)))
+            return .history(HistoryReply(fights: try store.fights(of: me).map(FightView.init)))
         case .statistics(let request):
-            let statistics = try store.statistics()
+            let versus = request.versus.map { StatScope.pair(me, versus: FighterID($0)) }
+            let statistics = try store.statistics([.fighter(me), .overall] + (versus.map { [$0] } ?? []))
             return .statistics(
                 StatisticsReply(
                     fighter: WireStatLine(statistics[.fighter(me)]), overall: WireStatLine(statistics[.overall]),
-                    versus: request.versus.map { WireStatLine(statistics[.pair(me, versus: FighterID($0))]) }))
+                    versus: versus.map { WireStatLine(statistics[$0]) }))
         case .updateProfile(let update):
             let stats = ProfileStats(heightCm: update.heightCm, weightKg: update.weightKg, reachCm: update.reachCm)
             command = .updateProfile(me, displayName: update.displayName, bio: update.bio, profile: stats)
@@ -125,6 +132,9 @@ actor FightHub {
         case .forfeit(let ref): command = .forfeit(FightID(ref.fight), by: me)
         case .quickMatch: command = .quickMatch(me)
         case .leaveQuickMatch: command = .leaveQuickMatch(me)
+        case .logout:
+            // The connection ends sessions (`ClientSession`); a logout never comes this far.
+            throw ProtocolError(.internalError, "logout reached the hub")
         case .punch(let punch):
             try punch.validate()
             let fight = try fight(punch.fight, of: me)
@@ -186,20 +196,26 @@ actor FightHub {
         return fight
     }
 
-    private func openFights(of me: FighterID) throws -> [Fight] {
-        try (fightsOf[me] ?? []).filter(openFights.contains).compactMap { try store.fight($0) }
-    }
-
     // MARK: - Pushing events
 
+    /// Pushes `events`, already saved, to every connection of the fighters each one concerns.
     private func publish(_ events: [Event], ref: Int?, sender: Int?) {
         for event in events {
             let recipients: [FighterID]
             switch event {
             case .fight(let fightEvent):
-                Self.index(fightEvent, participants: &participants, fightsOf: &fightsOf, openFights: &openFights)
-                guard let pair = participants[fightEvent.fight] else { continue }
-                recipients = [pair.challenger, pair.opponent]
+                let corners: Both<FighterID>?
+                do {
+                    corners = try store.corners(ofFight: fightEvent.fight)
+                } catch {
+                    // The command is saved and stays so; its fighters find the event by `replay`.
+                    logger.error(
+                        "could not find whom to push to",
+                        metadata: ["fight": "\(fightEvent.fight.rawValue)", "error": "\(error)"])
+                    continue
+                }
+                guard let corners else { continue }
+                recipients = [corners.challenger, corners.opponent]
                 logger.info(
                     "fight event",
                     metadata: [
@@ -213,25 +229,10 @@ actor FightHub {
             let plain = MessageCodec.encode(ServerMessage(.event(wire)))
             let answered = ref == nil ? plain : MessageCodec.encode(ServerMessage(ref: ref, .event(wire)))
             for fighter in recipients {
-                for (id, outbox) in outboxes[fighter] ?? [:] { outbox.yield(id == sender ? answered : plain) }
+                for (id, connection) in connections[fighter] ?? [:] {
+                    connection.outbox.yield(id == sender ? answered : plain)
+                }
             }
-        }
-    }
-
-    private static func index(
-        _ event: FightEvent, participants: inout [FightID: (challenger: FighterID, opponent: FighterID)],
-        fightsOf: inout [FighterID: [FightID]], openFights: inout Set<FightID>
-    ) {
-        switch event.change {
-        case .challenged(let challenger, let opponent, _), .matched(let challenger, let opponent, _):
-            participants[event.fight] = (challenger, opponent)
-            fightsOf[challenger, default: []].append(event.fight)
-            fightsOf[opponent, default: []].append(event.fight)
-            openFights.insert(event.fight)
-        case .declined, .expired, .ended:
-            openFights.remove(event.fight)
-        case .accepted, .punched, .turnPassed:
-            break
         }
     }
 }

@@ -6,6 +6,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import ServiceLifecycle
@@ -26,10 +27,13 @@ public struct ServerConfiguration: Sendable {
     public var rules: Rules
     /// PBKDF2 rounds for new passwords.
     public var passwordRounds: Int
-    /// Messages a connection may send each second on average.
+    /// Messages a fighter (over all their connections), and any one connection, may send each
+    /// second on average.
     public var messagesPerSecond: Int
-    /// Messages a connection may send at once before the average applies.
+    /// Messages a fighter, and any one connection, may send at once before the average applies.
     public var messageBurst: Int
+    /// Seconds a session lasts unused; each use starts it again (noted to the hour).
+    public var sessionLifetime: Int64
     /// The time, read by the server for every command and deadline.
     public var clock: ServerClock
 
@@ -38,7 +42,7 @@ public struct ServerConfiguration: Sendable {
         host: String = "127.0.0.1", port: Int = 8080, databasePath: String = "./hitthat.sqlite",
         durability: Durability = .processCrash, rules: Rules = Rules(),
         passwordRounds: Int = PasswordHash.defaultRounds, messagesPerSecond: Int = 20, messageBurst: Int = 40,
-        clock: ServerClock = .system
+        sessionLifetime: Int64 = ServerConfiguration.defaultSessionLifetime, clock: ServerClock = .system
     ) {
         self.host = host
         self.port = port
@@ -48,8 +52,13 @@ public struct ServerConfiguration: Sendable {
         self.passwordRounds = passwordRounds
         self.messagesPerSecond = messagesPerSecond
         self.messageBurst = messageBurst
+        self.sessionLifetime = sessionLifetime
         self.clock = clock
     }
+
+    /// 30 days: a fighter who plays once a month never logs in again; a token left on a device
+    /// nobody uses stops working.
+    public static let defaultSessionLifetime: Int64 = 30 * 24 * 60 * 60
 }
 
 // MARK: - FightServer
@@ -73,15 +82,9 @@ public final class FightServer: Sendable {
     ) throws {
         let store = try FightStore(
             path: configuration.databasePath, rules: configuration.rules, durability: configuration.durability)
-        let accounts = try Accounts(path: configuration.databasePath, durability: configuration.durability)
+        let accounts = Accounts(store: store, sessionLifetime: configuration.sessionLifetime)
         let hubLoop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let hub: FightHub
-        do {
-            hub = try FightHub(store: store, clock: configuration.clock, logger: logger, eventLoop: hubLoop.next())
-        } catch {
-            try? hubLoop.syncShutdownGracefully()
-            throw error
-        }
+        let hub = FightHub(store: store, clock: configuration.clock, logger: logger, eventLoop: hubLoop.next())
         self.hubLoop = hubLoop
         passwordHashing = PasswordHashing()
         let gatekeeper = Gatekeeper(
@@ -97,7 +100,10 @@ public final class FightServer: Sendable {
             await Self.account(request, logger: logger, success: .ok) { try await gatekeeper.login($0) }
         }
 
-        let (perSecond, burst) = (configuration.messagesPerSecond, configuration.messageBurst)
+        let (perSecond, burst, clock) = (
+            configuration.messagesPerSecond, configuration.messageBurst, configuration.clock
+        )
+        let fighterLimits = NIOLockedValueBox(FighterRateLimits(perSecond: perSecond, burst: burst))
         let app = Application(
             router: router,
             server: .http1WebSocketUpgrade(
@@ -107,16 +113,21 @@ public final class FightServer: Sendable {
                     return .upgrade([:]) { inbound, outbound, context in
                         let (stream, outbox) = AsyncStream.makeStream(of: String.self)
                         var session = ClientSession(
-                            hub: hub, accounts: accounts, outbox: outbox,
-                            limiter: RateLimiter(perSecond: perSecond, burst: burst),
+                            hub: hub, accounts: accounts, outbox: outbox, clock: clock,
+                            limiter: RateLimiter(perSecond: perSecond, burst: burst), fighterLimits: fighterLimits,
                             logger: context.logger)
                         async let written: Void = {
                             for await text in stream { try await outbound.write(.text(text)) }
+                            // The outbox is finished when the connection is done, or when its session
+                            // was logged out (here or on another connection): then the server closes
+                            // it. Closing one already closed does nothing.
+                            try await outbound.close(.normalClosure, reason: nil)
                         }()
                         do {
-                            for try await message in inbound.messages(maxSize: ProtocolLimits.maxFrameBytes) {
+                            reading: for try await message in inbound.messages(maxSize: ProtocolLimits.maxFrameBytes) {
                                 switch message {
-                                case .text(let text): await session.receive(text)
+                                case .text(let text):
+                                    if await session.receive(text) == .close { break reading }
                                 case .binary: session.refuseBinary()
                                 }
                             }

@@ -10,13 +10,20 @@ import Foundation
 public struct ServerClock: Sendable {
     /// The current moment.
     public var now: @Sendable () -> Timestamp
+    /// Time since some fixed start, finer than `now` and never going back: what message rates
+    /// are measured by.
+    public var elapsed: @Sendable () -> Duration
     /// How often turn timeouts and challenge expiries are looked for. Deadlines are whole
     /// seconds, so a quarter of a second is late by at most that much.
     public var tick: Duration
 
-    /// Creates a clock.
-    public init(tick: Duration = .milliseconds(250), now: @escaping @Sendable () -> Timestamp) {
+    /// Creates a clock; `elapsed` is the system's monotonic clock unless given.
+    public init(
+        tick: Duration = .milliseconds(250), elapsed: @escaping @Sendable () -> Duration = Self.monotonic,
+        now: @escaping @Sendable () -> Timestamp
+    ) {
         self.now = now
+        self.elapsed = elapsed
         self.tick = tick
     }
 
@@ -24,4 +31,11 @@ public struct ServerClock: Sendable {
     public static let system = ServerClock {
         Timestamp(secondsSince1970: Int64(Date().timeIntervalSince1970.rounded(.down)))
     }
+
+    /// The system's monotonic clock, from the first time it was read.
+    @Sendable public static func monotonic() -> Duration {
+        let start = monotonicStart
+        return ContinuousClock.now - start
+    }
+    private static let monotonicStart = ContinuousClock.now
 }

@@ -1,0 +1,71 @@
+import FightEngine
+
+// MARK: - RateLimiter
+
+/// A token bucket: `perSecond` messages a second on average, bursts of up to `burst`.
+///
+/// Time is passed in (`ServerClock.elapsed`), so that tests move it.
+struct RateLimiter: Hashable, Sendable {
+    let perSecond: Int
+    let burst: Int
+    private var tokens: Double
+    private var last: Duration?
+
+    init(perSecond: Int, burst: Int) {
+        self.perSecond = perSecond
+        self.burst = burst
+        tokens = Double(burst)
+    }
+
+    /// Takes a token at `now` if there is one.
+    mutating func allow(at now: Duration) -> Bool {
+        tokens = tokens(at: now)
+        last = Swift.max(last ?? now, now)  // a reading that went back refills nothing, later either
+        guard tokens >= 1 else { return false }
+        tokens -= 1
+        return true
+    }
+
+    /// Whether the bucket has refilled by `now`: then it is as good as a new one.
+    func isFull(at now: Duration) -> Bool { tokens(at: now) >= Double(burst) }
+
+    private func tokens(at now: Duration) -> Double {
+        guard let last, now > last else { return tokens }
+        let elapsed = (now - last) / .seconds(1)
+        return min(Double(burst), tokens + elapsed * Double(perSecond))
+    }
+}
+
+// MARK: - FighterRateLimits
+
+/// One bucket a fighter, shared by all their connections, so that opening more sockets does not
+/// buy more messages.
+struct FighterRateLimits: Sendable {
+    let perSecond: Int
+    let burst: Int
+    private var buckets: [FighterID: RateLimiter] = [:]
+    /// The number of buckets at which full ones are next dropped.
+    private var pruneAt = 1024
+
+    init(perSecond: Int, burst: Int) {
+        self.perSecond = perSecond
+        self.burst = burst
+    }
+
+    /// Takes one of `fighter`'s tokens at `now` if there is one.
+    mutating func allow(_ fighter: FighterID, at now: Duration) -> Bool {
+        var bucket = buckets[fighter] ?? RateLimiter(perSecond: perSecond, burst: burst)
+        let allowed = bucket.allow(at: now)
+        buckets[fighter] = bucket
+        if buckets.count >= pruneAt {
+            // A bucket that has refilled is the same as none: dropping those keeps one bucket per
+            // fighter active lately, not per fighter ever seen. Doubling the mark keeps it cheap.
+            buckets = buckets.filter { !$0.value.isFull(at: now) }
+            pruneAt = max(1024, 2 * buckets.count)
+        }
+        return allowed
+    }
+
+    /// How many fighters have a bucket.
+    var count: Int { buckets.count }
+}

@@ -1,0 +1,114 @@
+import FightEngine
+import GRDB
+
+// MARK: - Accounts and sessions
+
+extension FightStore {
+    /// Whether `fighter` has a password.
+    public func hasAccount(_ fighter: FighterID) throws -> Bool {
+        try database.read { db in
+            try Bool.fetchOne(
+                db.cachedStatement(sql: "SELECT 1 FROM accounts WHERE fighter_id = ?"), arguments: [fighter.rawValue])
+                ?? false
+        }
+    }
+
+    /// Saves `passwordHash` (the server's stored form; the store does not read it) as `fighter`'s
+    /// password, unless the fighter already has one.
+    /// - Returns: whether it was saved.
+    public func createAccount(_ fighter: FighterID, passwordHash: String, at now: Timestamp) throws -> Bool {
+        try immediateTransaction { db in
+            try db.cachedStatement(
+                sql: "INSERT OR IGNORE INTO accounts (fighter_id, password_hash, created_at) VALUES (?, ?, ?)"
+            ).execute(arguments: [fighter.rawValue, passwordHash, now.secondsSince1970])
+            return db.changesCount == 1
+        }
+    }
+
+    /// `fighter`'s password hash as saved, if they have an account.
+    public func passwordHash(of fighter: FighterID) throws -> String? {
+        try database.read { db in
+            try String.fetchOne(
+                db.cachedStatement(sql: "SELECT password_hash FROM accounts WHERE fighter_id = ?"),
+                arguments: [fighter.rawValue])
+        }
+    }
+
+    /// Saves a new session.
+    public func openSession(_ session: SavedSession) throws {
+        try immediateTransaction { db in
+            try db.cachedStatement(
+                sql: "INSERT INTO sessions (token_hash, fighter_id, created_at, last_used_at) VALUES (?, ?, ?, ?)"
+            ).execute(arguments: [
+                session.key, session.fighter.rawValue, session.createdAt.secondsSince1970,
+                session.lastUsedAt.secondsSince1970,
+            ])
+        }
+    }
+
+    /// The session saved under `key`, if any.
+    public func session(key: String) throws -> SavedSession? {
+        try database.read { db in
+            try Row.fetchOne(
+                db.cachedStatement(
+                    sql: "SELECT fighter_id, created_at, last_used_at FROM sessions WHERE token_hash = ?"),
+                arguments: [key]
+            ).map { row in
+                SavedSession(
+                    key: key, fighter: FighterID(row["fighter_id"]),
+                    createdAt: Timestamp(secondsSince1970: row["created_at"]),
+                    lastUsedAt: Timestamp(secondsSince1970: row["last_used_at"]))
+            }
+        }
+    }
+
+    /// Saves `now` as the moment session `key` was last used (nothing when there is no such session).
+    public func noteUse(ofSession key: String, at now: Timestamp) throws {
+        try immediateTransaction { db in
+            try db.cachedStatement(sql: "UPDATE sessions SET last_used_at = ? WHERE token_hash = ?").execute(
+                arguments: [now.secondsSince1970, key])
+        }
+    }
+
+    /// Deletes session `key`.
+    /// - Returns: whether there was one.
+    @discardableResult
+    public func closeSession(key: String) throws -> Bool {
+        try immediateTransaction { db in
+            try db.cachedStatement(sql: "DELETE FROM sessions WHERE token_hash = ?").execute(arguments: [key])
+            return db.changesCount == 1
+        }
+    }
+
+    /// Deletes every session last used before `cutoff`.
+    /// - Returns: how many there were.
+    @discardableResult
+    public func forgetSessions(unusedSince cutoff: Timestamp) throws -> Int {
+        try immediateTransaction { db in
+            try db.cachedStatement(sql: "DELETE FROM sessions WHERE last_used_at < ?").execute(
+                arguments: [cutoff.secondsSince1970])
+            return db.changesCount
+        }
+    }
+}
+
+/// A session as the store keeps it: under a key the server derives from the token (a hash), so
+/// that the file never holds a token that could be used to log in.
+public struct SavedSession: Hashable, Sendable {
+    /// What the session is found by: the server's hash of its token.
+    public var key: String
+    /// The fighter it was opened for.
+    public var fighter: FighterID
+    /// When it was opened.
+    public var createdAt: Timestamp
+    /// When it was last used, as far as the server noted it.
+    public var lastUsedAt: Timestamp
+
+    /// Creates a session to save; one just opened (`lastUsedAt` left out) was last used when opened.
+    public init(key: String, fighter: FighterID, createdAt: Timestamp, lastUsedAt: Timestamp? = nil) {
+        self.key = key
+        self.fighter = fighter
+        self.createdAt = createdAt
+        self.lastUsedAt = lastUsedAt ?? createdAt
+    }
+}

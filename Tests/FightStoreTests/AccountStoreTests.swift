@@ -1,0 +1,99 @@
+import FightEngine
+import GRDB
+import Testing
+
+@testable import FightStore
+
+/// Accounts and sessions are the store's tables, made by its migrator, on its one pool.
+@Suite struct AccountStoreTests {
+    @Test func anAccountIsCreatedOnceAndItsHashReadBack() throws {
+        let directory = try TemporaryDirectory()
+        let store = try FightStore(path: directory.path("fights.sqlite"))
+        let alice = try store.register("alice")
+        #expect(try !store.hasAccount(alice))
+        #expect(try store.passwordHash(of: alice) == nil)
+        #expect(try store.createAccount(alice, passwordHash: "first", at: start))
+        #expect(try !store.createAccount(alice, passwordHash: "second", at: start + 1))
+        #expect(try store.hasAccount(alice))
+        #expect(try store.passwordHash(of: alice) == "first")
+    }
+
+    @Test func aSessionIsFoundByItsKeyOnly() throws {
+        let directory = try TemporaryDirectory()
+        let store = try FightStore(path: directory.path("fights.sqlite"))
+        let alice = try store.register("alice")
+        let session = SavedSession(key: "k1", fighter: alice, createdAt: start)
+        try store.openSession(session)
+        #expect(try store.session(key: "k1") == session)
+        #expect(try store.session(key: "k2") == nil)
+        #expect(throws: DatabaseError.self) { try store.openSession(session) }  // a key is never issued twice
+    }
+
+    @Test func aSessionsUseIsNotedAndItCanBeClosedOrForgotten() throws {
+        let directory = try TemporaryDirectory()
+        let store = try FightStore(path: directory.path("fights.sqlite"))
+        let alice = try store.register("alice")
+        for (key, opened) in [("old", start), ("used", start), ("new", start + 100)] {
+            try store.openSession(SavedSession(key: key, fighter: alice, createdAt: opened))
+        }
+        try store.noteUse(ofSession: "used", at: start + 50)
+        try store.noteUse(ofSession: "missing", at: start + 50)  // nothing to note: no error, no row
+        #expect(try store.session(key: "used")?.lastUsedAt == start + 50)
+        #expect(try store.session(key: "used")?.createdAt == start)
+        #expect(try store.session(key: "missing") == nil)
+
+        #expect(try store.forgetSessions(unusedSince: start + 50) == 1)
+        #expect(try store.session(key: "old") == nil)
+        #expect(try store.session(key: "used") != nil)
+        #expect(try store.closeSession(key: "used"))
+        #expect(try !store.closeSession(key: "used"))
+        #expect(try store.session(key: "used") == nil)
+        #expect(try store.session(key: "new")?.lastUsedAt == start + 100)
+    }
+
+    /// A file an older server wrote: the store's first two migrations, then the two tables the
+    /// server's accounts made for themselves beside them, with rows. Opening it migrates it, and
+    /// every password and session is still there.
+    @Test func anOldFileKeepsItsAccountsAndSessions() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("fights.sqlite")
+        do {
+            let old = try DatabaseQueue(path: path)
+            try Schema.migrator.migrate(old, upTo: "v2: each open fight's missed turns, counted from its log")
+            try old.write { db in
+                // What `Accounts.init` ran before the tables moved into the store's migrations.
+                try db.execute(
+                    sql: """
+                        CREATE TABLE IF NOT EXISTS accounts (
+                            fighter_id INTEGER PRIMARY KEY, password_hash TEXT NOT NULL, created_at INTEGER NOT NULL);
+                        CREATE TABLE IF NOT EXISTS sessions (
+                            token_hash TEXT PRIMARY KEY, fighter_id INTEGER NOT NULL, created_at INTEGER NOT NULL);
+                        INSERT INTO accounts VALUES (1, 'pbkdf2-sha256$1000$c2FsdA==$a2V5', 1800000000);
+                        INSERT INTO sessions VALUES ('oldkey', 1, 1800000001);
+                        """)
+                #expect(
+                    try !Set(String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")).contains {
+                        $0.hasPrefix("v3")
+                    })
+            }
+        }
+        let store = try FightStore(path: path)
+        #expect(try store.hasAccount(FighterID(1)))
+        #expect(try store.passwordHash(of: FighterID(1)) == "pbkdf2-sha256$1000$c2FsdA==$a2V5")
+        #expect(try store.session(key: "oldkey")?.fighter == FighterID(1))
+        #expect(try store.session(key: "oldkey")?.createdAt == start + 1)
+        #expect(try store.session(key: "oldkey")?.lastUsedAt == start + 1)  // its opening: the one use known
+        let migrated = try store.database.read { db in
+            try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
+        }
+        #expect(migrated.contains { $0.hasPrefix("v3") })
+    }
+
+    @Test func aNewFileHasTheTablesFromTheMigrator() throws {
+        let directory = try TemporaryDirectory()
+        let store = try FightStore(path: directory.path("fights.sqlite"))
+        for table in ["accounts", "sessions"] {
+            #expect(try store.database.read { db in try db.tableExists(table) }, "\(table) missing")
+        }
+    }
+}
