@@ -107,9 +107,9 @@ struct Play: ParsableCommand {
             printError("no password: give --password, set HITTHAT_PASSWORD, or run on a terminal")
             throw ExitCode.validationFailure
         }
-        let punches: PunchFeed?
+        let punches: SensorPunches?
         do {
-            punches = try sensorSource.map { try PunchFeed.open($0, detector: detectorOptions.configuration) }
+            punches = try sensorSource.map { try SensorPunches($0, detector: detectorOptions.configuration) }
         } catch let error as Reported {
             throw error.status
         } catch let failure as PlayFailure {
@@ -172,7 +172,7 @@ struct Play: ParsableCommand {
     /// Where punches come from, or `nil` for the keyboard. A path named like an input node
     /// (`event3`, `js0`) or a character device is read as `listen` reads it; anything else is a trace
     /// unless --raw-events says it holds events.
-    private var sensorSource: PunchFeed.Source? {
+    private var sensorSource: SensorPunches.Source? {
         if sensor == "keyboard" { return nil }
         if rawEvents { return .motion(sensor, rawEvents: true, motionOptions) }
         let named = (sensor.split(separator: "/").last ?? "").wholeMatch(of: /(event|js)[0-9]+/) != nil
