@@ -28,4 +28,10 @@ public struct Backoff: Hashable, Sendable {
     public mutating func reset() {
         current = first
     }
+
+    /// The same waits, each `factor` times as long. Clients dropped together (a server restart)
+    /// would all come back at the same instants; each drawing its own factor once spreads them.
+    public func scaled(by factor: Double) -> Backoff {
+        Backoff(first: first * factor, longest: longest * factor)
+    }
 }

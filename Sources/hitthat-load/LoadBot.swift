@@ -105,7 +105,10 @@ actor LoadBot {
         var configuration = PlayerSession.Configuration(
             mode: .screen, username: credentials.username, server: address.description, hasSensor: true,
             showsCards: false)
+        // Each bot its own pace, so that bots dropped together (a server kill) do not all
+        // reconnect at the same instants.
         configuration.backoff = Backoff(first: .milliseconds(100), longest: .seconds(2))
+            .scaled(by: .random(in: 0.5...1.5))
         let driver = PlayerDriver(
             address: address, credentials: credentials, configuration: configuration,
             display: Observer(observations: observer), punches: ThinkingPuncher(think: plan.think))

@@ -127,12 +127,15 @@ struct Play: ParsableCommand {
             printError("\(error)")
             throw ExitCode.failure
         }
+        var configuration = PlayerSession.Configuration(
+            mode: script ? .script : .screen, username: user, server: address.description,
+            hasSensor: punches != nil, showsCards: output.showsCards)
+        // Each player its own pace, so that players a server restart dropped together do not
+        // all come back at the same instants.
+        configuration.backoff = configuration.backoff.scaled(by: .random(in: 0.75...1.25))
         let player = PlayerDriver(
             address: address, credentials: Credentials(username: user, password: password),
-            configuration: PlayerSession.Configuration(
-                mode: script ? .script : .screen, username: user, server: address.description,
-                hasSensor: punches != nil, showsCards: output.showsCards),
-            display: output, punches: punches)
+            configuration: configuration, display: output, punches: punches)
         if let location = try? at.map(Location.init(parsing:)) {
             // Queued until the server says welcome; it answers with `moved`.
             _ = await player.perform("move \(location.latitude) \(location.longitude)")

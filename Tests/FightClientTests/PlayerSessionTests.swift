@@ -167,6 +167,14 @@ import Testing
         #expect(backoff.next() == .milliseconds(250))
     }
 
+    @Test func aScaledBackoffWaitsThatMuchLongerAtEveryStep() {
+        var backoff = Backoff(first: .milliseconds(250), longest: .seconds(1)).scaled(by: 1.2)
+        #expect(
+            (0..<4).map { _ in backoff.next() } == [
+                .milliseconds(300), .milliseconds(600), .milliseconds(1200), .milliseconds(1200),
+            ])
+    }
+
     @Test func aScriptThatNeverReachesTheServerFails() throws {
         var player = try Player(.script)
         _ = player.handle(.start)
