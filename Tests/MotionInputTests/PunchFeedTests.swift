@@ -77,15 +77,15 @@ final class GatedSamples: SampleSource, @unchecked Sendable {
         let gated = GatedSamples()
         let feed = PunchFeed(live: gated, configuration: .init())
         #expect(feed.isLive)
-        // Everything up to just after the second punch is decided, before the turn begins.
-        let (early, late) = split(at: expected[1].decidedAt + 0.01)
+        // The first two punches are decided before the turn begins, the third after it.
+        let (early, rest) = split(at: expected[1].decidedAt + 0.01)
         gated.release(early)
         await gated.batchRead()
         let turn = ContinuousClock.now
-        gated.release(late)
-        gated.end()
+        gated.release(rest.filter { $0.time < expected[2].decidedAt + 0.01 })
         let first = await feed.next(since: turn)
         #expect(first?.punch.time == expected[2].time)
+        gated.end()
         #expect(await feed.stopped() == nil)
     }
 
