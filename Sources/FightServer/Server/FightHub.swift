@@ -200,13 +200,17 @@ actor FightHub {
 
     /// Pushes `events`, already saved, to every connection of the fighters each one concerns.
     private func publish(_ events: [Event], ref: Int?, sender: Int?) {
+        // One command's events are mostly of one fight (a knockout's `punched` and `ended`, the
+        // turns a restart settles): its corners are looked up once.
+        var cornersOf: [FightID: Both<FighterID>] = [:]
         for event in events {
+            let wire = WireEvent(event)
             let recipients: [FighterID]
             switch event {
             case .fight(let fightEvent):
                 let corners: Both<FighterID>?
                 do {
-                    corners = try store.corners(ofFight: fightEvent.fight)
+                    corners = try cornersOf[fightEvent.fight] ?? store.corners(ofFight: fightEvent.fight)
                 } catch {
                     // The command is saved and stays so; its fighters find the event by `replay`.
                     logger.error(
@@ -215,17 +219,17 @@ actor FightHub {
                     continue
                 }
                 guard let corners else { continue }
+                cornersOf[fightEvent.fight] = corners
                 recipients = [corners.challenger, corners.opponent]
                 logger.info(
                     "fight event",
                     metadata: [
                         "fight": "\(fightEvent.fight.rawValue)", "sequence": "\(fightEvent.sequence)",
-                        "event": "\(WireEvent(event).kind)",
+                        "event": "\(wire.kind)",
                     ])
             case .fighter(let fighterEvent):
                 recipients = [fighterEvent.fighter]
             }
-            let wire = WireEvent(event)
             let plain = MessageCodec.encode(ServerMessage(.event(wire)))
             let answered = ref == nil ? plain : MessageCodec.encode(ServerMessage(ref: ref, .event(wire)))
             for fighter in recipients {
