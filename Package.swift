@@ -28,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // MARK: - Punches (standard library only)
@@ -41,7 +42,9 @@ let package = Package(
         .target(name: "CInputDevicesShims"),
         .target(name: "InputDevices", dependencies: ["CInputDevicesShims"]),
         // Samples from a trace file or any motion sensor, and the one loop that feeds the detector.
-        .target(name: "MotionInput", dependencies: ["PunchKit", "InputDevices"]),
+        .target(
+            name: "MotionInput",
+            dependencies: ["PunchKit", "InputDevices", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
 
         // MARK: - Fights
         .target(name: "FightEngine"),

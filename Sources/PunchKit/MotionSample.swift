@@ -1,20 +1,26 @@
 // MARK: - MotionSample
 
-/// One accelerometer reading, in the units the detector works in.
+/// One motion reading, in the units the detector works in.
 ///
 /// `acceleration` is the sensor's reading in g in the device's own frame: with gravity included
 /// (a phone at rest reads about 1 g) or removed (it reads about 0), as the source delivered it.
+/// `rotationRate` is the gyroscope's reading at the same time, in radians per second about the
+/// device's own axes (right-handed: positive is anticlockwise looking down the axis), or nil
+/// where the source has no gyroscope.
 public struct MotionSample: Hashable, Sendable {
     /// Seconds on the source's clock. Only differences matter; they must not decrease.
     public var time: Double
     /// The reading in g, device frame.
     public var acceleration: Vector3
+    /// The rotation rate in rad/s, device frame, when the source has a gyroscope.
+    public var rotationRate: Vector3?
 
     /// Creates a sample.
     @inlinable
-    public init(time: Double, acceleration: Vector3) {
+    public init(time: Double, acceleration: Vector3, rotationRate: Vector3? = nil) {
         self.time = time
         self.acceleration = acceleration
+        self.rotationRate = rotationRate
     }
 }
 

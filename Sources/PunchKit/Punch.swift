@@ -18,11 +18,17 @@ public struct Punch: Hashable, Sendable {
     public var clipped: Bool
     /// The source's time of the sample that decided the punch, in seconds.
     public var decidedAt: Double
+    /// How far the device turned over the punch (its thrust and stop), in degrees, where the
+    /// source has a gyroscope.
+    public var turn: Double?
+    /// The angle between the axis of that turn and the vertical, in degrees: 0 a turn round
+    /// the vertical (a hook's swing), 90 round a level axis (an uppercut's arc, a jab's twist).
+    public var turnAxisFromVertical: Double?
 
     /// Creates a punch.
     public init(
         time: Double, kind: PunchKind, damage: Int, peakG: Double, speed: Double, rise: Double,
-        clipped: Bool, decidedAt: Double
+        clipped: Bool, decidedAt: Double, turn: Double? = nil, turnAxisFromVertical: Double? = nil
     ) {
         self.time = time
         self.kind = kind
@@ -32,5 +38,7 @@ public struct Punch: Hashable, Sendable {
         self.rise = rise
         self.clipped = clipped
         self.decidedAt = decidedAt
+        self.turn = turn
+        self.turnAxisFromVertical = turnAxisFromVertical
     }
 }

@@ -27,6 +27,9 @@ public struct PunchDetector: ~Copyable, Sendable {
     public let configuration: DetectorConfiguration
     /// The gravity estimate, in g, device frame.
     public private(set) var gravity: GravityTracker
+    /// Up through the swing, from the gyroscope and the accelerometer, where the source has a
+    /// gyroscope: what the kind is told against.
+    public private(set) var orientation: OrientationFilter
 
     private var recent = RecentMotion()
     /// The last sample taken; before the first, none.
@@ -48,6 +51,7 @@ public struct PunchDetector: ~Copyable, Sendable {
     public init(configuration: DetectorConfiguration = DetectorConfiguration()) {
         self.configuration = configuration
         self.gravity = GravityTracker(timeConstant: configuration.gravityTimeConstant)
+        self.orientation = configuration.orientationFilter
     }
 
     /// The trigger in force now, in g of strength of motion: the floor, or more after hard punches.
@@ -70,8 +74,10 @@ public struct PunchDetector: ~Copyable, Sendable {
         guard sample.isFinite else { return nil }
         // An absurd but finite reading must not overflow the sums: no sensor reads 1,000 g.
         let reading = sample.acceleration.clamped(to: 1000)
+        // A gyroscope's absurd or broken reading is no reading: the acceleration still counts.
+        let rotation = sample.rotationRate.flatMap { $0.isFinite ? $0.clamped(to: 200) : nil }
         guard let previous = previousSample else {
-            take(MotionSample(time: sample.time, acceleration: reading), interval: 0)
+            take(MotionSample(time: sample.time, acceleration: reading, rotationRate: rotation), interval: 0)
             return nil
         }
         guard sample.time >= previous.time else { return nil }
@@ -81,19 +87,26 @@ public struct PunchDetector: ~Copyable, Sendable {
             // a punch waiting for its confirmation is decided, and the look backs start afresh.
             let punch = candidate.flatMap { decide($0, at: previous.time) }
             restart()
-            take(MotionSample(time: sample.time, acceleration: reading), interval: 0)
+            take(MotionSample(time: sample.time, acceleration: reading, rotationRate: rotation), interval: 0)
             return punch
         }
         guard reading != previous.acceleration else { return nil }
-        take(MotionSample(time: sample.time, acceleration: reading), interval: interval)
+        take(MotionSample(time: sample.time, acceleration: reading, rotationRate: rotation), interval: interval)
         return follow()
     }
 
-    /// Takes a sample in: gravity, then its entry in the recent motion.
+    /// Takes a sample in: gravity and up, then its entry in the recent motion.
     private mutating func take(_ sample: MotionSample, interval: Double) {
         previousSample = sample
         gravity.update(with: sample.acceleration, interval: interval)
-        append(time: sample.time, interval: interval, raw: sample.acceleration)
+        var up = Vector3.zero
+        if let rotation = sample.rotationRate {
+            // The rate over the interval: the mean of its two ends, where the one before is known.
+            let before = recent.isEmpty || recent.newest.up == .zero ? rotation : recent.newest.rotation
+            orientation.update(reading: sample.acceleration, rotationRate: (rotation + before) * 0.5, interval: interval)
+            up = orientation.up
+        }
+        append(time: sample.time, interval: interval, raw: sample.acceleration, rotation: sample.rotationRate ?? .zero, up: up)
     }
 
     /// Takes samples in order and calls `found` with each punch they decide, as `process(_:)` on
@@ -113,7 +126,7 @@ public struct PunchDetector: ~Copyable, Sendable {
     // MARK: - Strength of motion
 
     /// Appends a sample's entry, with the strength of motion over the window that ends with it.
-    private mutating func append(time: Double, interval: Double, raw: Vector3) {
+    private mutating func append(time: Double, interval: Double, raw: Vector3, rotation: Vector3, up: Vector3) {
         let linear = raw - gravity.estimate
         let magnitude = linear.length
         // The entry about to be overwritten leaves the window too, should the ring be that short.
@@ -129,12 +142,16 @@ public struct PunchDetector: ~Copyable, Sendable {
         windowSum += magnitude
         let strength = windowSum / Double(recent.endIndex - windowStart + 1)
         recent.append(
-            .init(time: time, interval: interval, raw: raw, linear: linear, magnitude: magnitude, strength: strength))
+            .init(
+                time: time, interval: interval, raw: raw, linear: linear, magnitude: magnitude, strength: strength,
+                rotation: rotation, up: up))
     }
 
     /// Forgets the recent motion, after a silence.
     private mutating func restart() {
         recent.removeAll()
+        // The device may have turned any way in the silence.
+        orientation = configuration.orientationFilter
         windowStart = recent.endIndex
         windowSum = 0
         candidate = nil
@@ -199,15 +216,42 @@ public struct PunchDetector: ~Copyable, Sendable {
         remember(hump.strength)
 
         let motion = motion(around: peak)
-        let score =
+        let turn = turn(around: peak)
+        var score =
             motion.rise * abs(motion.rise) + configuration.stopWidthWeight * motion.stopWidth
             + configuration.bendWeight * motion.bend
+        if let turn {
+            score += configuration.turnAxisWeight * (45 - turn.axisFromVertical) / 45
+        }
+        let threshold = turn == nil ? configuration.uppercutScore : configuration.turningUppercutScore
         let peakG = recent[peak].magnitude
         let damage = min(max((peakG * configuration.damagePerG).rounded(), 1), Double(configuration.maximumDamage))
         return Punch(
-            time: time, kind: score > configuration.uppercutScore ? .uppercut : .jab, damage: Int(damage),
+            time: time, kind: score > threshold ? .uppercut : .jab, damage: Int(damage),
             peakG: peakG, speed: motion.speed * standardGravity, rise: motion.rise,
-            clipped: isFullScale(recent[peak].raw), decidedAt: decisionTime)
+            clipped: isFullScale(recent[peak].raw), decidedAt: decisionTime, turn: turn?.degrees,
+            turnAxisFromVertical: turn?.axisFromVertical)
+    }
+
+    /// How the device turned around the stop's peak at entry `peak`, from `thrustWindow` before
+    /// it to `followThrough` after, where the gyroscope saw all of it and gravity tells up: the
+    /// angle, and the angle between the turn's axis and the vertical at the start, in degrees
+    /// (0 a turn round the vertical, as a hook swings; 90 round a level axis, as an uppercut's
+    /// arc or a jab's twist). An angle between two directions in one frame: the grip and the
+    /// hand do not change it.
+    private func turn(around peak: Int) -> (degrees: Double, axisFromVertical: Double)? {
+        guard gravity.seesGravity else { return nil }
+        let peakTime = recent[peak].time
+        let span = recent.indices(since: peakTime - configuration.thrustWindow)
+        guard let first = span.first, recent[first].up != .zero else { return nil }
+        var turn = Turn()
+        for index in span.dropFirst() where recent[index].time <= peakTime + configuration.followThrough {
+            guard recent[index].up != .zero else { return nil }
+            let rate = (recent[index].rotation + recent[index - 1].rotation) * 0.5
+            turn.follow(rate: rate, interval: recent[index].interval)
+        }
+        let axisFromVertical = arcCosine(abs(turn.axis.dot(recent[first].up))) * 180 / Double.pi
+        return (turn.degrees, turn.axis == .zero ? 90 : axisFromVertical)
     }
 
     /// What tells the kind, around the stop's peak at entry `peak`:

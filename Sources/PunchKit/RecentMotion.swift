@@ -21,6 +21,11 @@ struct RecentMotion: Sendable {
         var magnitude: Double
         /// The strength of motion over the strength window that ends with this sample.
         var strength: Double
+        /// The rotation rate, in rad/s, device frame; zero where the source has no gyroscope.
+        var rotation: Vector3
+        /// Up as the orientation filter had it after this sample (a unit vector, device frame),
+        /// or zero where the source has no gyroscope or no gravity.
+        var up: Vector3
     }
 
     /// How many entries the ring holds: a power of two, so that wrapping is a mask.
@@ -32,7 +37,8 @@ struct RecentMotion: Sendable {
     private var firstIndex = 0
 
     init() {
-        let blank = Entry(time: 0, interval: 0, raw: .zero, linear: .zero, magnitude: 0, strength: 0)
+        let blank = Entry(
+            time: 0, interval: 0, raw: .zero, linear: .zero, magnitude: 0, strength: 0, rotation: .zero, up: .zero)
         entries = ContiguousArray(repeating: blank, count: Self.capacity)
     }
 

@@ -36,6 +36,43 @@ public enum AccelerationUnit: String, CaseIterable, Hashable, Sendable {
     }
 }
 
+// MARK: - MotionSensor
+
+/// The sensor whose readings a trace file is read for.
+public enum MotionSensor: String, CaseIterable, Hashable, Sendable {
+    /// Acceleration, in g or m/s²: what punches are found in. A file may carry a gyroscope's
+    /// columns beside it (a generic `t,ax,ay,az,gx,gy,gz`), read too.
+    case accelerometer
+    /// Rotation rate, in rad/s or °/s: one file of an export whose acceleration is in another
+    /// (Sensor Logger's and phyphox's `Gyroscope.csv`, MetaBase's `…_Gyroscope_….csv`).
+    case gyroscope
+}
+
+// MARK: - RotationUnit
+
+/// The unit a trace's rotation rate is written in.
+public enum RotationUnit: String, CaseIterable, Hashable, Sendable {
+    /// Radians per second, as phones report it.
+    case radiansPerSecond = "rad/s"
+    /// Degrees per second, as MetaWear sensors and game controllers report it.
+    case degreesPerSecond = "°/s"
+
+    /// How many of this unit make one radian per second.
+    public var perRadianPerSecond: Double {
+        switch self {
+        case .radiansPerSecond: 1
+        case .degreesPerSecond: 180 / Double.pi
+        }
+    }
+
+    /// The unit that makes sense of a rotation rate's largest length in an unknown unit: no
+    /// arm turns at 40 rad/s (2,300 °/s, beyond most gyroscopes' range), while a hand that
+    /// moves at all turns at more than 40 °/s.
+    static func guess(largestRate: Double) -> RotationUnit {
+        largestRate > 40 ? .degreesPerSecond : .radiansPerSecond
+    }
+}
+
 // MARK: - TimeUnit
 
 /// The unit of a trace's time column.

@@ -10,13 +10,17 @@ public struct TraceColumns: Hashable, Sendable {
     public var y: String
     /// The column read as the device's Z axis.
     public var z: String
+    /// The gyroscope's columns (X, Y, Z) read beside the acceleration, when the file has them.
+    public var rotation: [String]
 
-    /// Creates a set of column names.
-    public init(time: String, x: String, y: String, z: String) {
+    /// Creates a set of column names: those of the sensor the file was read for (the
+    /// acceleration's, or a gyroscope file's rotation rate), and any rotation read beside them.
+    public init(time: String, x: String, y: String, z: String, rotation: [String] = []) {
         self.time = time
         self.x = x
         self.y = y
         self.z = z
+        self.rotation = rotation
     }
 }
 
@@ -27,18 +31,26 @@ public struct TraceColumns: Hashable, Sendable {
 struct TraceLayout {
     var format: TraceFormat
     var separator: TraceSeparator
-    /// The 0-based field of each role: time, x, y, z.
+    /// The 0-based field of each role: time, x, y, z (of the sensor read), then the rotation's
+    /// x, y, z when a gyroscope's columns are read beside the acceleration.
     var fields: [Int]
-    /// The header's name of each role's column: time, x, y, z.
+    /// The header's name of each role's column, in the same order.
     var names: [String]
     var timeUnit: TimeUnit?
     var units: AccelerationUnit?
+    /// The rotation rate's unit (of a gyroscope's file, or of the columns beside acceleration).
+    var rotationUnit: RotationUnit?
     var gravityIncluded: Bool?
     /// Whether an empty field means "no value here" rather than a broken row: phyphox leaves
     /// fields empty where a sensor delivered nothing, and that is no error in the file.
     var allowsMissingValues: Bool
 
-    var columns: TraceColumns { TraceColumns(time: names[0], x: names[1], y: names[2], z: names[3]) }
+    /// Whether a gyroscope's columns are read beside the acceleration.
+    var hasRotationBeside: Bool { fields.count == 7 }
+
+    var columns: TraceColumns {
+        TraceColumns(time: names[0], x: names[1], y: names[2], z: names[3], rotation: Array(names.dropFirst(4)))
+    }
 
     /// For each field up to the last needed one, the role it plays, or -1 when it is ignored.
     var rolesByField: [Int] {
@@ -65,13 +77,28 @@ extension TraceLayout {
     /// - Throws: `TraceError.Kind.notAcceleration` for another sensor's file (a gyroscope's…),
     ///   `TraceError.Kind.unknownHeader` for a header no format fits.
     static func read(
-        header: String, format: TraceFormat?, source: String, line: Int
+        header: String, format: TraceFormat?, sensor: MotionSensor = .accelerometer, sharedClock: Bool = false,
+        source: String, line: Int
     ) throws(TraceError) -> TraceLayout {
         let separator = detectSeparator(header)
         let names = splitHeader(header, separator: separator, limit: maximumHeaderFields).map(ColumnName.init)
         let candidates = format.map { [$0] } ?? [.sensorLogger, .physicsToolbox, .phyphox, .generic]
+        if sensor == .gyroscope {
+            guard
+                let layout = candidates.lazy.compactMap({
+                    matchRotation(names, as: $0, separator: separator, sharedClock: sharedClock, sourceName: source)
+                }).first
+            else {
+                throw TraceError(
+                    .unknownHeader, source: source, line: line,
+                    expected: "a gyroscope's header: a time column and x, y, z rotation rates "
+                        + "(\"X (rad/s)\", \"X-Axis (°/s)\", gx…, or Sensor Logger's Gyroscope.csv)",
+                    found: TraceError.quoted(header))
+            }
+            return layout
+        }
         let layout = candidates.lazy.compactMap {
-            match(names, as: $0, separator: separator, sourceName: source)
+            match(names, as: $0, separator: separator, sharedClock: sharedClock, sourceName: source)
         }.first
         if let (sensor, field) = otherSensor(names, layout: layout, sourceName: source) {
             // The column that says so, or else the file's name.
@@ -110,7 +137,8 @@ extension TraceLayout {
     }
 
     private static func match(
-        _ names: [ColumnName], as format: TraceFormat, separator: TraceSeparator, sourceName: String
+        _ names: [ColumnName], as format: TraceFormat, separator: TraceSeparator, sharedClock: Bool,
+        sourceName: String
     ) -> TraceLayout? {
         func first(_ matches: (ColumnName) -> Bool) -> Int? { names.firstIndex(where: matches) }
         func firstAxes(_ matches: (ColumnName, String) -> Bool) -> [Int]? {
@@ -159,9 +187,7 @@ extension TraceLayout {
             // Also MetaWear/MetaBase exports: `epoch (ms),time (-08:00),elapsed (s),x-axis (g),…`,
             // whose `time` is a wall-clock string and `elapsed` the seconds to use.
             let axisPrefixes = ["", "a", "acc", "accel", "acceleration"]
-            guard
-                let found = first({ $0.compact == "elapsed" })
-                    ?? first({ ["t", "time", "timestamp"].contains($0.compact) }),
+            guard let found = genericTime(names, sharedClock: sharedClock),
                 let foundAxes = firstAxes({ name, axis in
                     axisPrefixes.contains { name.compact == $0 + axis } || name.compact == axis + "axis"
                 })
@@ -172,10 +198,68 @@ extension TraceLayout {
             gravity = nil
         }
 
-        let fields = [time] + axes
+        // A gyroscope's columns beside the acceleration, when the header has them all three.
+        let rotation = ["x", "y", "z"].map { axis in first { $0.isRotation(axis: axis) } }
+        let besides = rotation.allSatisfy { $0 != nil } ? rotation.compactMap { $0 } : []
+        let fields = [time] + axes + besides
         return TraceLayout(
             format: format, separator: separator, fields: fields, names: fields.map { names[$0].original },
-            timeUnit: timeUnit, units: units, gravityIncluded: gravity, allowsMissingValues: format == .phyphox)
+            timeUnit: timeUnit, units: units, rotationUnit: besides.first.flatMap { names[$0].rotationUnit },
+            gravityIncluded: gravity, allowsMissingValues: format == .phyphox)
+    }
+
+    /// A generic file's time column: `elapsed`, or else `t`, `time` or `timestamp`. MetaBase's
+    /// `elapsed (s)` starts at 0 in each sensor's file; where files of one export are to share a
+    /// clock, its `epoch (ms)` does.
+    private static func genericTime(_ names: [ColumnName], sharedClock: Bool) -> Int? {
+        (sharedClock ? names.firstIndex { $0.compact == "epoch" } : nil)
+            ?? names.firstIndex { $0.compact == "elapsed" }
+            ?? names.firstIndex { ["t", "time", "timestamp"].contains($0.compact) }
+    }
+
+    /// The layout of a gyroscope's file in `format`: its time and x, y, z rotation rates.
+    private static func matchRotation(
+        _ names: [ColumnName], as format: TraceFormat, separator: TraceSeparator, sharedClock: Bool,
+        sourceName: String
+    ) -> TraceLayout? {
+        func axes(_ matches: (ColumnName, String) -> Bool) -> [Int]? {
+            let found = ["x", "y", "z"].map { axis in names.firstIndex { matches($0, axis) } }
+            guard let x = found[0], let y = found[1], let z = found[2] else { return nil }
+            return [x, y, z]
+        }
+        let time: Int
+        let found: [Int]
+        let timeUnit: TimeUnit?
+        let unit: RotationUnit?
+        switch format {
+        case .sensorLogger:
+            // The very columns of its acceleration files: the file's name says what it holds.
+            guard fileName(sourceName).lowercased().contains("gyroscope"),
+                let elapsed = names.firstIndex(where: { $0.compact == "secondselapsed" }),
+                let rates = axes({ $0.compact == $1 })
+            else { return nil }
+            (time, found, timeUnit, unit) = (elapsed, rates, .seconds, .radiansPerSecond)
+        case .phyphox:
+            // Per-sensor export: `"Time (s)","X (rad/s)",…`; "Raw Data.csv": `Gyroscope x (rad/s)`.
+            guard let clock = names.firstIndex(where: { $0.base == "time" }),
+                let rates = axes({ ($0.base == $1 || $0.base == "gyroscope " + $1) && $0.rotationUnit != nil })
+            else { return nil }
+            (time, found, timeUnit) = (clock, rates, names[clock].timeUnit ?? .seconds)
+            unit = names[rates[0]].rotationUnit
+        case .physicsToolbox:
+            return nil
+        case .generic:
+            guard let clock = genericTime(names, sharedClock: sharedClock),
+                let rates = axes({ $0.isRotation(axis: $1) || ($0.compact == $1 + "axis" && $0.rotationUnit != nil) })
+            else { return nil }
+            (time, found, timeUnit) = (clock, rates, names[clock].timeUnit)
+            unit = found.lazy.compactMap { names[$0].rotationUnit }.first
+        }
+        let fields = [time] + found
+        return TraceLayout(
+            format: format, separator: separator, fields: fields, names: fields.map { names[$0].original },
+            timeUnit: timeUnit, units: nil, rotationUnit: unit, gravityIncluded: nil,
+            allowsMissingValues: format == .phyphox)
     }
 
     /// Sensor Logger writes the same columns for total and for linear acceleration; only the
@@ -196,7 +280,7 @@ extension TraceLayout {
         // are called. When no format fits (a phyphox `Gyroscope x (rad/s)`), so is one anywhere,
         // unless acceleration is there too: that header's fault is elsewhere (its time column).
         let suspects =
-            layout.map { Array($0.fields.dropFirst()) }
+            layout.map { Array($0.fields[1...3]) }
             ?? (names.contains(where: \.mayBeAcceleration) ? [] : Array(names.indices))
         if let field = suspects.first(where: { names[$0].isRotationRate }) { return (.gyroscope, field) }
         // Sensor Logger (the one format whose every file has `seconds_elapsed`) writes a
@@ -310,7 +394,9 @@ struct ColumnName {
             base = base[..<open]
         } else if let underscore = base.lastIndex(of: "_") {
             let suffix = base[base.index(after: underscore)...]
-            if Self.timeUnits[String(suffix)] != nil || Self.accelerationUnits[String(suffix)] != nil {
+            if Self.timeUnits[String(suffix)] != nil || Self.accelerationUnits[String(suffix)] != nil
+                || Self.rotationRateUnits[String(suffix)] != nil
+            {
                 unit = suffix
                 base = base[..<underscore]
             }
@@ -321,10 +407,18 @@ struct ColumnName {
     }
 
     var timeUnit: TimeUnit? { unit.flatMap { Self.timeUnits[$0] } }
+    /// The unit of a rotation rate's column, when its header writes one.
+    var rotationUnit: RotationUnit? { unit.flatMap { Self.rotationRateUnits[$0] } }
+    /// Whether the column is a gyroscope's rate about `axis` by its name: `gx`, `gyro_x`,
+    /// `gyroscope x`, `wx` (Physics Toolbox), `rotationRateX`, or `x` with a rotation unit.
+    func isRotation(axis: String) -> Bool {
+        ["g", "gyro", "gyroscope", "gyr", "w", "rotationrate"].contains { compact == $0 + axis }
+            || (compact == axis && rotationUnit != nil)
+    }
     /// Whether the column is a gyroscope's: a rotation rate by its unit (`X (rad/s)`) or by its
     /// name (`gyro_x`, `Gyroscope x`).
     var isRotationRate: Bool {
-        unit.map(Self.rotationRateUnits.contains) == true || compact.hasPrefix("gyro")
+        rotationUnit != nil || compact.hasPrefix("gyro")
     }
     var accelerationUnit: AccelerationUnit? { unit.flatMap { Self.accelerationUnits[$0] } }
     /// Whether the column may be acceleration, by its unit or its name (`ax`, `acc_x`, `Linear
@@ -341,7 +435,11 @@ struct ColumnName {
         "ns": .nanoseconds, "nsec": .nanoseconds, "nanos": .nanoseconds, "nanoseconds": .nanoseconds,
     ]
 
-    static let rotationRateUnits: Set<String> = ["rad/s", "deg/s", "°/s", "dps", "rad/sec", "deg/sec"]
+    static let rotationRateUnits: [String: RotationUnit] = [
+        "rad/s": .radiansPerSecond, "rad/sec": .radiansPerSecond, "rads": .radiansPerSecond,
+        "deg/s": .degreesPerSecond, "°/s": .degreesPerSecond, "dps": .degreesPerSecond,
+        "deg/sec": .degreesPerSecond, "degs": .degreesPerSecond,
+    ]
 
     static let accelerationUnits: [String: AccelerationUnit] = [
         "g": .g,

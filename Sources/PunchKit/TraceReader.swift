@@ -4,6 +4,8 @@
 public struct TraceSummary: Hashable, Sendable {
     /// The name the caller gave the source.
     public var source: String
+    /// The sensor the file was read for: acceleration, or a gyroscope's file of an export.
+    public var sensor: MotionSensor = .accelerometer
     /// The format, once the header is read (the caller's, when it forced one).
     public var format: TraceFormat?
     /// The field separator, once the header is read.
@@ -18,6 +20,11 @@ public struct TraceSummary: Hashable, Sendable {
     public var units: AccelerationUnit?
     /// Whether the units were guessed from the data (nothing else said what they are).
     public var unitsFromData = false
+    /// The rotation rate's unit, for a gyroscope's file or rotation columns beside the
+    /// acceleration: from the header or the format, or from the first rows' largest rate.
+    public var rotationUnit: RotationUnit?
+    /// Whether the rotation rate's unit was guessed from the data.
+    public var rotationUnitFromData = false
     /// Whether the acceleration includes gravity: from the header, the format or the file's name,
     /// or from the first rows' resting magnitude; nil while undecided, or when there were no rows.
     public var gravityIncluded: Bool?
@@ -33,9 +40,10 @@ public struct TraceSummary: Hashable, Sendable {
     /// The lines read so far.
     public var lineCount = 0
 
-    /// An empty summary for a source.
-    public init(source: String) {
+    /// An empty summary for a source read for `sensor`'s readings.
+    public init(source: String, sensor: MotionSensor = .accelerometer) {
         self.source = source
+        self.sensor = sensor
     }
 }
 
@@ -74,6 +82,9 @@ public struct TraceReader: Sendable {
     private let forcedFormat: TraceFormat?
     private let forcedUnits: AccelerationUnit?
     private let isLenient: Bool
+    private let sharedClock: Bool
+    /// Whether the rows' rates need a unit: a gyroscope's file, or one with rotation columns.
+    private var hasRotation = false
 
     /// The start of a line whose end has not arrived yet.
     private var pending: [UInt8] = []
@@ -86,6 +97,7 @@ public struct TraceReader: Sendable {
     private var previousTime: Double?
     private var timeDivisor = 1.0
     private var accelerationDivisor = 1.0
+    private var rotationDivisor = 1.0
     /// The array the rows of a chunk's second half are read into, kept from chunk to chunk (as
     /// large as the most rows half a chunk held).
     private var spareRows: [MotionSample] = []
@@ -99,11 +111,20 @@ public struct TraceReader: Sendable {
     ///   - format: the format to read, or nil to detect it from the header.
     ///   - units: the acceleration's unit, or nil to take it from the header, the format or the data.
     ///   - lenient: whether broken rows are skipped and counted instead of thrown.
-    public init(source: String, format: TraceFormat? = nil, units: AccelerationUnit? = nil, lenient: Bool = false) {
-        summary = TraceSummary(source: source)
+    ///   - sensor: what the file is read for: acceleration (with any gyroscope columns beside
+    ///     it), or a gyroscope's file, whose samples carry only a rotation rate.
+    ///   - sharedClock: whether to read the time from a column every file of one export shares
+    ///     (MetaBase's `epoch (ms)`), so that its sensors' files line up, rather than one that
+    ///     starts at 0 in each file.
+    public init(
+        source: String, format: TraceFormat? = nil, units: AccelerationUnit? = nil, lenient: Bool = false,
+        sensor: MotionSensor = .accelerometer, sharedClock: Bool = false
+    ) {
+        summary = TraceSummary(source: source, sensor: sensor)
         forcedFormat = format
         forcedUnits = units
         isLenient = lenient
+        self.sharedClock = sharedClock
     }
 
     // MARK: - Feeding bytes
@@ -165,9 +186,10 @@ public struct TraceReader: Sendable {
     /// Reads a whole file held in memory.
     public static func readAll(
         bytes: [UInt8], source: String, format: TraceFormat? = nil, units: AccelerationUnit? = nil,
-        lenient: Bool = false
+        lenient: Bool = false, sensor: MotionSensor = .accelerometer, sharedClock: Bool = false
     ) throws -> [MotionSample] {
-        var reader = TraceReader(source: source, format: format, units: units, lenient: lenient)
+        var reader = TraceReader(
+            source: source, format: format, units: units, lenient: lenient, sensor: sensor, sharedClock: sharedClock)
         var samples: [MotionSample] = []
         try bytes.withUnsafeBytes { try reader.feed($0) { samples.append($0) } }
         try reader.finish { samples.append($0) }
@@ -237,15 +259,21 @@ public struct TraceReader: Sendable {
     private mutating func readHeader(_ line: UnsafeRawBufferPointer) throws {
         let header = String(decoding: line, as: UTF8.self)
         let layout = try TraceLayout.read(
-            header: header, format: forcedFormat, source: summary.source, line: summary.lineCount)
+            header: header, format: forcedFormat, sensor: summary.sensor, sharedClock: sharedClock,
+            source: summary.source, line: summary.lineCount)
         rowParser = TraceRowParser(layout: layout, source: summary.source)
         summary.format = layout.format
         summary.separator = layout.separator
         summary.columns = layout.columns
         summary.timeUnit = layout.timeUnit
-        summary.units = forcedUnits ?? layout.units
-        summary.gravityIncluded = layout.gravityIncluded
-        if summary.timeUnit != nil && summary.units != nil && summary.gravityIncluded != nil {
+        summary.rotationUnit = layout.rotationUnit
+        hasRotation = summary.sensor == .gyroscope || layout.hasRotationBeside
+        if summary.sensor == .accelerometer {
+            summary.units = forcedUnits ?? layout.units
+            summary.gravityIncluded = layout.gravityIncluded
+        }
+        let accelerationKnown = summary.sensor == .gyroscope || (summary.units != nil && summary.gravityIncluded != nil)
+        if summary.timeUnit != nil && accelerationKnown && (!hasRotation || summary.rotationUnit != nil) {
             // Nothing to hold rows back for.
             _ = decideUnits()
         }
@@ -285,8 +313,17 @@ public struct TraceReader: Sendable {
 
     private mutating func deliver(_ reading: MotionSample, _ emit: (MotionSample) throws -> Void) throws {
         summary.sampleCount += 1
-        try emit(
-            MotionSample(time: reading.time / timeDivisor, acceleration: reading.acceleration / accelerationDivisor))
+        let time = reading.time / timeDivisor
+        switch summary.sensor {
+        case .accelerometer:
+            try emit(
+                MotionSample(
+                    time: time, acceleration: reading.acceleration / accelerationDivisor,
+                    rotationRate: reading.rotationRate.map { $0 / rotationDivisor }))
+        case .gyroscope:
+            // A gyroscope's file: its three axes were read where acceleration goes.
+            try emit(MotionSample(time: time, acceleration: .zero, rotationRate: reading.acceleration / rotationDivisor))
+        }
     }
 
     /// Decides what the header left open from the rows held back, and returns them for delivery.
@@ -295,7 +332,12 @@ public struct TraceReader: Sendable {
         lookAhead = nil
         if !held.isEmpty {
             if summary.timeUnit == nil { summary.timeUnit = TimeUnit(spacing: held) }
-            if let resting = restingMagnitude(held) {
+            if hasRotation && summary.rotationUnit == nil {
+                let rates = summary.sensor == .gyroscope ? held.map(\.acceleration) : held.compactMap(\.rotationRate)
+                summary.rotationUnit = RotationUnit.guess(largestRate: rates.map(\.length).max() ?? 0)
+                summary.rotationUnitFromData = true
+            }
+            if summary.sensor == .accelerometer, let resting = restingMagnitude(held) {
                 if summary.units == nil {
                     let guess = AccelerationUnit.guess(restingMagnitude: resting)
                     summary.units = guess.units
@@ -308,6 +350,7 @@ public struct TraceReader: Sendable {
         }
         timeDivisor = (summary.timeUnit ?? .seconds).perSecond
         accelerationDivisor = (summary.units ?? .g).perG
+        rotationDivisor = (summary.rotationUnit ?? .radiansPerSecond).perRadianPerSecond
         return held
     }
 
@@ -365,6 +408,7 @@ extension TraceReader {
         copy.summary.errors = []
         copy.timeDivisor = 1
         copy.accelerationDivisor = 1
+        copy.rotationDivisor = 1
         copy.spareRows = []
         copy.previousTime = lastRowTime(in: firstHalf)
         let half = HalfReading(reader: copy, rows: spareRows, lines: secondHalf)

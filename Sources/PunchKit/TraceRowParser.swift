@@ -3,7 +3,7 @@
 /// Reads the needed fields of one data row straight from its bytes.
 ///
 /// It walks the fields up to the last one it needs and parses only those; later fields (a
-/// gyroscope, a label) are never looked at.
+/// magnetometer, a label) are never looked at.
 struct TraceRowParser {
     /// What one row gave.
     enum Outcome {
@@ -18,8 +18,10 @@ struct TraceRowParser {
     private let separator: UInt8
     private let acceptsDecimalComma: Bool
     private let allowsMissingValues: Bool
-    /// For each field up to the last needed one: 0 time, 1 x, 2 y, 3 z, or -1 when ignored.
+    /// For each field up to the last needed one: 0 time, 1 x, 2 y, 3 z, 4–6 the rotation's x, y,
+    /// z beside the acceleration, or -1 when ignored.
     private let roles: [Int]
+    private let hasRotation: Bool
     private let names: [String]
     private let source: String
 
@@ -28,6 +30,7 @@ struct TraceRowParser {
         acceptsDecimalComma = layout.separator != .comma
         allowsMissingValues = layout.allowsMissingValues
         roles = layout.rolesByField
+        hasRotation = layout.hasRotationBeside
         names = layout.names
         self.source = source
     }
@@ -38,6 +41,7 @@ struct TraceRowParser {
         // memory and reading the whole vector back stalls on every field.
         var time = 0.0
         var acceleration = Vector3.zero
+        var rotation = Vector3.zero
         var fieldStart = 0
         for field in roles.indices {
             guard fieldStart <= row.count else {
@@ -74,11 +78,15 @@ struct TraceRowParser {
             case 0: time = value
             case 1: acceleration.x = value
             case 2: acceleration.y = value
-            default: acceleration.z = value
+            case 3: acceleration.z = value
+            case 4: rotation.x = value
+            case 5: rotation.y = value
+            default: rotation.z = value
             }
             fieldStart = fieldEnd + 1
         }
-        return .reading(MotionSample(time: time, acceleration: acceleration))
+        return .reading(
+            MotionSample(time: time, acceleration: acceleration, rotationRate: hasRotation ? rotation : nil))
     }
 
     /// The index of the separator ending the field that starts at `start`, or the row's end.

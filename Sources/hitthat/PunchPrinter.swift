@@ -50,6 +50,10 @@ func jsonLine(_ punch: Punch, since origin: Double, extra: [(String, String)] = 
     line += ",\"speed_ms\":" + jsonNumber(punch.speed, decimals: 2)
     line += ",\"elevation_deg\":" + jsonNumber(asin(max(-1, min(1, punch.rise))) * 180 / .pi, decimals: 1)
     line += ",\"clipped\":" + (punch.clipped ? "true" : "false")
+    if let turn = punch.turn, let axis = punch.turnAxisFromVertical {
+        line += ",\"turn_deg\":" + jsonNumber(turn, decimals: 1)
+        line += ",\"turn_axis_deg\":" + jsonNumber(axis, decimals: 1)
+    }
     for (name, value) in extra { line += ",\"" + name + "\":" + value }
     return line + "}"
 }
