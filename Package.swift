@@ -146,9 +146,14 @@ let package = Package(
         .testTarget(name: "PunchKitTests", dependencies: ["PunchKit", "PunchSimulator", "FuzzTestSupport"]),
         .testTarget(name: "PunchSimulatorTests", dependencies: ["PunchKit", "PunchSimulator"]),
         .testTarget(name: "TracePlotTests", dependencies: ["TracePlot", "PunchKit"]),
-        .testTarget(name: "MotionInputTests", dependencies: ["MotionInput", "PunchKit", "PunchSimulator", "InputDevices"]),
+        .testTarget(
+            name: "MotionInputTests",
+            dependencies: [
+                "MotionInput", "PunchKit", "PunchSimulator", "InputDevices",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]),
         // The detector scored on ../shared/recordings when it is there (Foundation, for the truth files' JSON).
-        .testTarget(name: "RealRecordingsTests", dependencies: ["PunchKit"]),
+        .testTarget(name: "RealRecordingsTests", dependencies: ["PunchKit", "MotionInput"]),
         // Serves fake input nodes through FUSE, for the library's tests and the CLI's.
         .target(name: "InputDevicesTestSupport", path: "Tests/InputDevicesTestSupport"),
         .testTarget(

@@ -104,6 +104,10 @@ func detectorBenchmarks() {
             ("Detector-core-per-sample", allocationMetrics, true, { simulatedRecording(sampleCount: $0) }),
             // Not a target: the share of the core's time that every sample pays, whatever it holds.
             ("Detector-core-calm", allocationMetrics, false, { calmRecording(sampleCount: $0) }),
+            // The same recording with a gyroscope: the orientation filter follows up at every
+            // sample, and each punch's turn is added up. The ratio to Detector-core, in the same
+            // run, is what the fusion costs.
+            ("Detector-core-gyroscope", allocationMetrics, false, { withRotation(simulatedRecording(sampleCount: $0)) }),
         ]
     for (name, metrics, bySample, make) in recordings {
         Benchmark(name, configuration: configuration(metrics, maxIterations: 10)) { benchmark, recording in
@@ -266,4 +270,15 @@ func rate(_ count: Int, per elapsed: Duration) -> Int {
 func nanoseconds(_ duration: Duration) -> Int {
     let (seconds, attoseconds) = duration.components
     return Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+}
+
+/// `samples` with a rotation rate that follows the motion (2 rad/s a g of each pair of axes'
+/// difference): turning all the time, as a hand does, with no trigonometry to set up.
+func withRotation(_ samples: [MotionSample]) -> [MotionSample] {
+    samples.map { sample in
+        let a = sample.acceleration
+        var turning = sample
+        turning.rotationRate = Vector3(a.y - a.z, a.z - a.x, a.x - a.y) * 2
+        return turning
+    }
 }

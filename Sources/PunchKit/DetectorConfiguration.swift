@@ -78,6 +78,22 @@ public struct DetectorConfiguration: Hashable, Sendable {
     /// The uppercut score's threshold where the source has a gyroscope (the turn's axis is in
     /// the score): above it, an uppercut.
     public var turningUppercutScore: Double = 0.0
+    /// Where the source has a gyroscope: how long before the stop's peak the path is followed
+    /// for a hook's sideways bend, in seconds (a hook's swing is longer than a jab's thrust).
+    public var hookWindow: Double = 0.6
+    /// The sideways share of a punch's acceleration (see the README) above which a punch that
+    /// scores as a jab is a hook. Straight punches bend little (the median jab 0.1–0.2), hooks a
+    /// lot (0.35–0.7); a glove on a bag, whose hooks are short, at the low end.
+    public var hookSideways: Double = 0.325
+    /// The sideways share, less `hookScoreSlope` × the uppercut score above its threshold, above
+    /// which a punch that scores as an uppercut is a hook: most hooks turn about a tilted axis as
+    /// uppercuts do, so there the bend must beat how uppercut-like the rest is.
+    public var hookSidewaysOverUppercut: Double = 0.10
+    /// See `hookSidewaysOverUppercut`.
+    public var hookScoreSlope: Double = 0.25
+    /// The share of the top level speed below which the path's bend is not counted: a fist at
+    /// rest has no direction to bend from.
+    public var hookSpeedShare: Double = 0.3
     /// How long the orientation filter's accelerometer takes to pull up back to the measured
     /// gravity, in seconds (0.3–3 s give the same kinds).
     public var orientationCorrectionTime: Double = 1.0

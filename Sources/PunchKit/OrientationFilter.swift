@@ -113,6 +113,12 @@ struct Turn: Sendable {
         (w, axisPart) = (newW / length, newAxis / length)
     }
 
+    /// `vector`, given in the frame the turn reached, in the frame it began in.
+    func rotate(_ vector: Vector3) -> Vector3 {
+        let twice = axisPart.cross(vector) * 2
+        return vector + twice * w + axisPart.cross(twice)
+    }
+
     /// The axis turned about, a unit vector in the frame the turn began in (zero for no turn).
     var axis: Vector3 { axisPart.normalized }
 

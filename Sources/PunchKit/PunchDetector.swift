@@ -16,7 +16,8 @@
 /// - The **kind**: an uppercut rises, swings an arc and ends slowly (muscles stop it), while a jab
 ///   goes straight and ends on the elbow's lockout, a spike: the motion's share along up, the
 ///   width of the stop's peak and the bend between thrust and stop make the score that tells
-///   them apart.
+///   them apart. Where the source has a gyroscope, the axis the fist turned about joins the
+///   score, and a path that bends sideways in the level plane (the turns undone) is a **hook**.
 ///
 /// Memory is bounded (a fixed ring of recent samples) and `process(_:)` allocates nothing.
 ///
@@ -224,13 +225,60 @@ public struct PunchDetector: ~Copyable, Sendable {
             score += configuration.turnAxisWeight * (45 - turn.axisFromVertical) / 45
         }
         let threshold = turn == nil ? configuration.uppercutScore : configuration.turningUppercutScore
+        var kind: PunchKind = score > threshold ? .uppercut : .jab
+        if turn != nil, let sideways = sidewaysShare(before: peak) {
+            // A hook's fist swings round: its path bends sideways. Many hooks also score as
+            // uppercuts (they turn about a tilted axis), so the bend must beat the score there.
+            let hook =
+                kind == .jab
+                ? sideways > configuration.hookSideways
+                : sideways - configuration.hookScoreSlope * (score - threshold) > configuration.hookSidewaysOverUppercut
+            if hook { kind = .hook }
+        }
         let peakG = recent[peak].magnitude
         let damage = min(max((peakG * configuration.damagePerG).rounded(), 1), Double(configuration.maximumDamage))
         return Punch(
-            time: time, kind: score > threshold ? .uppercut : .jab, damage: Int(damage),
+            time: time, kind: kind, damage: Int(damage),
             peakG: peakG, speed: motion.speed * standardGravity, rise: motion.rise,
             clipped: isFullScale(recent[peak].raw), decidedAt: decisionTime, turn: turn?.degrees,
             turnAxisFromVertical: turn?.axisFromVertical)
+    }
+
+    /// How much of the fist's acceleration on its way to the stop's peak at entry `peak` bends
+    /// its path sideways, in the level plane: 0 for a straight line or a vertical arc, up to 1
+    /// for a swing round, as a hook's. Over `hookWindow` before the peak, in the frame of the
+    /// window's start (the gyroscope's turns undone), with gravity taken out along the filter's
+    /// up there: the share, weighted by speed, of the motion across the level velocity, while the
+    /// fist moves at 30 % of its top level speed or more. A share and a sum's absolute value:
+    /// neither the grip, nor the hand, nor how hard the person punches changes it. Nil where
+    /// the gyroscope or up is missing from the window.
+    private func sidewaysShare(before peak: Int) -> Double? {
+        let span = recent.indices(since: recent[peak].time - configuration.hookWindow).prefix { $0 <= peak }
+        guard let first = span.first, span.allSatisfy({ recent[$0].up != .zero }) else { return nil }
+        let up = recent[first].up
+        // Twice over the window: first for the top level speed, then for the share.
+        func walk(_ body: (_ motion: Vector3, _ level: Vector3) -> Void) {
+            var turn = Turn()
+            var velocity = Vector3.zero
+            for index in span.dropFirst() {
+                let entry = recent[index]
+                turn.follow(rate: (entry.rotation + recent[index - 1].rotation) * 0.5, interval: entry.interval)
+                let motion = turn.rotate(entry.raw) - up
+                velocity += motion * (entry.interval * standardGravity)
+                body(motion, velocity - up * velocity.dot(up))
+            }
+        }
+        var topSpeed = 0.0
+        walk { _, level in topSpeed = max(topSpeed, level.length) }
+        var across = 0.0
+        var whole = 0.0
+        walk { motion, level in
+            let speed = level.length
+            guard speed > configuration.hookSpeedShare * topSpeed, speed > 0 else { return }
+            across += motion.dot(up.cross(level / speed)) * speed
+            whole += motion.length * speed
+        }
+        return whole > 0 ? abs(across) / whole : nil
     }
 
     /// How the device turned around the stop's peak at entry `peak`, from `thrustWindow` before

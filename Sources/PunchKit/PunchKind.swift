@@ -6,8 +6,8 @@ public enum PunchKind: String, CaseIterable, Hashable, Sendable, Codable {
     case jab
     /// An upward punch, stopped by the muscles rather than the elbow's lockout.
     case uppercut
-    /// A horizontal arc. The detector reports hooks as jabs (their curve could not be told from
-    /// a jab's twist on real recordings); the kind is kept for labels, fights and the wire.
+    /// A horizontal arc. Told where the source has a gyroscope (the path's sideways bend, with
+    /// the turns undone); without one the detector reports hooks as jabs or uppercuts.
     case hook
 }
 

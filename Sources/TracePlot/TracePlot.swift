@@ -25,6 +25,13 @@ public struct TracePlot: Sendable {
     public let punches: [Punch]
     /// The labelled punches: the trace's ground truth.
     public let labels: [PunchLabel]
+    /// The gyroscope's rotation rate at each of `times`, in rad/s, device frame; empty where the
+    /// source has no gyroscope. Drawn in a panel of its own under the acceleration, in °/s.
+    public let rotation: [Vector3]
+    /// Up as the orientation filter followed it at each of `times` (a unit vector, device
+    /// frame); empty where it was not followed. Drawn in a panel under the rotation: a punch's
+    /// kind is told against it.
+    public let up: [Vector3]
     /// The times drawn; samples, punches and labels outside them are left out.
     public let range: ClosedRange<Double>
     /// The picture's width in pixels. The plot area is one column a pixel, and each column draws
@@ -46,16 +53,21 @@ public struct TracePlot: Sendable {
     ///
     /// - Parameters:
     ///   - times, linear, strengths, thresholds: one entry a sample, the same number of each.
+    ///   - rotation, up: one entry a sample too, or none.
     ///   - range: the times to draw; by default from the first sample to the last.
     ///   - width: the picture's width, at least 200 pixels; by default 60 pixels a second of
     ///     `range`, from about 800 to 3,700 pixels.
     public init(
         title: String, times: [Double], linear: [Vector3], strengths: [Double], thresholds: [Double],
-        punches: [Punch], labels: [PunchLabel], range: ClosedRange<Double>? = nil, width: Int? = nil
+        punches: [Punch], labels: [PunchLabel], rotation: [Vector3] = [], up: [Vector3] = [],
+        range: ClosedRange<Double>? = nil, width: Int? = nil
     ) {
         precondition(
-            times.count == linear.count && times.count == strengths.count && times.count == thresholds.count,
+            times.count == linear.count && times.count == strengths.count && times.count == thresholds.count
+                && (rotation.isEmpty || rotation.count == times.count) && (up.isEmpty || up.count == times.count),
             "one entry a sample in each")
+        self.rotation = rotation
+        self.up = up
         self.title = title
         self.times = times
         self.linear = linear
@@ -81,7 +93,8 @@ public struct TracePlot: Sendable {
         let visible = times.indices.filter { range.contains(times[$0]) }
         let frame = Frame(width: Double(width), range: range, gRange: gRange(of: visible))
         let legend = legendEntries(visible, frame)
-        let height = fixed(Self.height + Double(legend.last?.row ?? 0) * Self.legendRow, 0)
+        let panelsTop = Self.height + Double(legend.last?.row ?? 0) * Self.legendRow
+        let height = fixed(panelsTop + Double(panels.count) * Self.panelHeight, 0)
         var svg = SVGText()
         svg.open(
             "svg",
@@ -98,6 +111,7 @@ public struct TracePlot: Sendable {
         svg.element("rect", [("class", "plot-area")] + frame.rectangle + [("fill", "none"), ("stroke", "#444")])
         drawHeading(visible, untold: untold, frame, &svg)
         drawLegend(legend, frame, &svg)
+        drawPanels(visible, below: panelsTop, frame, &svg)
         svg.close("svg")
         return svg.text
     }

@@ -36,7 +36,7 @@ struct Detect: ParsableCommand {
                     output.write(punch, since: tally.firstTime)
                 }
             }
-            printError(tally.summary(of: trace, source.summary))
+            printError(tally.summary(of: trace, detail: describe(source)))
             for error in source.summary.errors { printError("  skipped: \(error)") }
         }
     }
@@ -76,6 +76,30 @@ struct PunchTally {
         if let detail, !detail.isEmpty { line += "; " + detail }
         return line
     }
+}
+
+/// What was read of a trace or an export, in a few words: for an export, its sensors and their
+/// rates first ("acceleration 100 Hz + gyroscope 100 Hz"), then what the acceleration's reader
+/// found out.
+func describe(_ file: TraceFile) -> String {
+    func hertz(_ span: SampleSpan) -> String {
+        span.rate.map { " " + formatted($0, decimals: 0) + " Hz" } ?? ""
+    }
+    var parts: [String] = []
+    if let rotation = file.rotation {
+        var gyroscope = "gyroscope" + hertz(rotation.span)
+        if rotation.summary.rotationUnitFromData, let unit = rotation.summary.rotationUnit {
+            gyroscope += " (\(unit.rawValue) from the data)"
+        }
+        parts.append("acceleration" + hertz(file.accelerationSpan) + " + " + gyroscope)
+    } else if file.export != nil {
+        parts.append("acceleration" + hertz(file.accelerationSpan) + ", no gyroscope")
+    } else if let rotation = file.summary.columns?.rotation, !rotation.isEmpty {
+        parts.append("acceleration and gyroscope (\(rotation.joined(separator: ", ")))")
+    }
+    let trace = describe(file.summary)
+    if !trace.isEmpty { parts.append(trace) }
+    return parts.joined(separator: ", ")
 }
 
 /// What the reader found out about a trace, in a few words.

@@ -54,6 +54,10 @@ struct Listen: ParsableCommand {
             source = try openSource()
         } catch let error as Reported {
             throw error.status
+        } catch let error as EvemuSyntaxError {
+            // A malformed capture is malformed input, as a malformed trace is to `detect`.
+            printError("\(error)")
+            throw ExitCode.dataError
         } catch {
             printError("\(error)")
             throw ExitCode.failure

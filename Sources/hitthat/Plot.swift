@@ -71,6 +71,8 @@ struct Plot: ParsableCommand {
             var linear: [Vector3] = []
             var strengths: [Double] = []
             var thresholds: [Double] = []
+            var rotation: [Vector3] = []
+            var up: [Vector3] = []
             var punches: [Punch] = []
             let shown = (from ?? 0)...(to ?? .infinity)
             func found(_ punch: Punch?) {
@@ -92,6 +94,18 @@ struct Plot: ParsableCommand {
                     linear.append(detector.linearAcceleration)
                     strengths.append(detector.strength)
                     thresholds.append(detector.threshold)
+                    if let rate = sample.rotationRate {
+                        // A gyroscope from a later sample on: the samples before it drawn as still.
+                        if rotation.count < times.count - 1 {
+                            rotation += Array(repeating: .zero, count: times.count - 1 - rotation.count)
+                            up += Array(repeating: .zero, count: times.count - 1 - up.count)
+                        }
+                        rotation.append(rate)
+                        up.append(detector.orientation.up)
+                    } else if !rotation.isEmpty {
+                        rotation.append(.zero)
+                        up.append(.zero)
+                    }
                 }
             }
             found(detector.finish())
@@ -112,14 +126,15 @@ struct Plot: ParsableCommand {
             let plot = TracePlot(
                 title: trace == "-" ? "standard input" : String(trace.split(separator: "/").last ?? ""),
                 times: times, linear: linear, strengths: centred, thresholds: thresholds,
-                punches: punches, labels: labelList, range: (from ?? 0)...(to ?? max(end, from ?? 0)))
+                punches: punches, labels: labelList, rotation: rotation, up: up,
+                range: (from ?? 0)...(to ?? max(end, from ?? 0)))
             let svg = plot.svg()
             let sink = try destination == "-" ? FileSink.standardOutput : FileSink(path: destination)
             try sink.write(svg)
             let wrote = destination == "-" ? "drawn to standard output" : "drawn to \(destination)"
             printError(
                 tally.summary(
-                    of: trace, detail: [describe(source.summary), wrote].filter { !$0.isEmpty }.joined(separator: ", "))
+                    of: trace, detail: [describe(source), wrote].filter { !$0.isEmpty }.joined(separator: ", "))
             )
             for error in source.summary.errors { printError("  skipped: \(error)") }
         }

@@ -67,6 +67,21 @@ import Testing
         #expect(try punches(piped.output) == punches(try hitthat(["detect", "--json", files.csv]).output))
     }
 
+    /// A malformed capture is malformed input: exit status 65, as `detect` gives a malformed
+    /// trace, with the file, line and column.
+    @Test func aMalformedEvemuCaptureExitsWithTheDataErrorStatus() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let files = try session(seed: 9, in: directory)
+        let text = try String(contentsOfFile: files.evemu, encoding: .utf8)
+        let broken = directory.appendingPathComponent("broken.evemu")
+        try text.replacingOccurrences(of: "\nE: ", with: "\nE: oops ", options: [], range: nil)
+            .write(to: broken, atomically: true, encoding: .utf8)
+        let result = try hitthat(["listen", "--evemu", broken.path])
+        #expect(result.status == 65, "\(result.error)")
+        #expect(result.error.contains("broken.evemu:"), "\(result.error)")
+    }
+
     @Test func aTruncatedEventEndsWithAClearMessage() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -441,3 +441,78 @@ func summary(_ punches: [Punch]) -> [String] {
         #expect(sample.isFinite == (sample.time.isFinite && sample.acceleration.isFinite))
     }
 }
+
+/// Where the source has a gyroscope, the kind is also told by the axis the fist turned about.
+@Suite struct PunchDetectorGyroscopeTests {
+    /// A level straight jab, its device turning at 400 °/s about `axis` from 0.9 to 1.25 s.
+    func jab(turningAbout axis: Vector3?, configuration: DetectorConfiguration = DetectorConfiguration()) -> [Punch] {
+        var detector = PunchDetector(configuration: configuration)
+        var punches: [Punch] = []
+        for index in 0..<600 {
+            let t = Double(index) / 200
+            // A sensor's noise: a reading repeated exactly is a held sample, passed over.
+            var a = Vector3(0, 0, index % 2 == 0 ? 1.001 : 0.999)
+            if t > 1.0 && t < 1.15 { a.x += 4 * _sin(Double.pi * (t - 1.0) / 0.15) }
+            if t > 1.15 && t < 1.2 { a.x -= 10 * _sin(Double.pi * (t - 1.15) / 0.05) }
+            let turning = t > 0.9 && t < 1.25
+            let rate = axis.map { turning ? $0.normalized * (400 * Double.pi / 180) : .zero }
+            if let punch = detector.process(MotionSample(time: t, acceleration: a, rotationRate: rate)) {
+                punches.append(punch)
+            }
+        }
+        if let punch = detector.finish() { punches.append(punch) }
+        return punches
+    }
+
+    @Test func aTurnAboutANearlyVerticalAxisMakesAnUppercut() throws {
+        // 20° from the vertical: an uppercut's arc turns the fist about an axis 40–50° from it.
+        let tilted = Vector3(_sin(20 * Double.pi / 180), 0, _cos(20 * Double.pi / 180))
+        // A turn about a nearly vertical axis also bends the path sideways, as a hook's: with
+        // hooks left out, what the axis alone says.
+        var withoutHooks = DetectorConfiguration()
+        withoutHooks.hookSideways = .infinity
+        withoutHooks.hookSidewaysOverUppercut = .infinity
+        let punch = try #require(jab(turningAbout: tilted, configuration: withoutHooks).first)
+        #expect(punch.kind == .uppercut)
+        #expect(punch.turnAxisFromVertical.map { abs($0 - 20) < 1 } == true)
+        #expect(punch.turn.map { abs($0 - 140) < 3 } == true)
+    }
+
+    @Test func aTurnAboutALevelAxisLeavesAJab() throws {
+        let punch = try #require(jab(turningAbout: Vector3(1, 0, 0)).first)
+        #expect(punch.kind == .jab)
+        #expect(punch.turnAxisFromVertical.map { abs($0 - 90) < 1 } == true)
+    }
+
+    @Test func withoutAGyroscopeTheKindIsToldAsBefore() throws {
+        let punch = try #require(jab(turningAbout: nil).first)
+        #expect(punch.kind == .jab)
+        #expect(punch.turn == nil)
+    }
+}
+
+/// A hook's path bends sideways in the level plane: thrust forward, stopped across.
+@Suite struct PunchDetectorHookTests {
+    func punch(stop: Vector3, gyroscope: Bool) -> [Punch] {
+        var detector = PunchDetector()
+        var punches: [Punch] = []
+        for index in 0..<600 {
+            let t = Double(index) / 200
+            var a = Vector3(0, 0, index % 2 == 0 ? 1.001 : 0.999)
+            if t > 1.0 && t < 1.15 { a.x += 3 * _sin(Double.pi * (t - 1.0) / 0.15) }
+            if t > 1.15 && t < 1.37 { a += stop * _sin(Double.pi * (t - 1.15) / 0.22) }
+            let sample = MotionSample(time: t, acceleration: a, rotationRate: gyroscope ? .zero : nil)
+            if let punch = detector.process(sample) { punches.append(punch) }
+        }
+        if let punch = detector.finish() { punches.append(punch) }
+        return punches
+    }
+
+    @Test func aLevelPathStoppedAcrossIsAHookWhereTheGyroscopeSaysNothingTurned() {
+        #expect(punch(stop: Vector3(0, -5, 0), gyroscope: true).map(\.kind) == [.hook])
+        // Stopped straight back, it is no hook.
+        #expect(punch(stop: Vector3(-5, 0, 0), gyroscope: true).map(\.kind) != [.hook])
+        // Without a gyroscope hooks are not told.
+        #expect(punch(stop: Vector3(0, -5, 0), gyroscope: false).map(\.kind) == [.uppercut])
+    }
+}

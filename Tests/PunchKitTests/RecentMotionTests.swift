@@ -4,7 +4,9 @@ import Testing
 
 @Suite struct RecentMotionTests {
     func entry(time: Double) -> RecentMotion.Entry {
-        .init(time: time, interval: 0.01, raw: Vector3(time, 0, 1), linear: .zero, magnitude: time, strength: 0)
+        .init(
+            time: time, interval: 0.01, raw: Vector3(time, 0, 1), linear: .zero, magnitude: time, strength: 0,
+            rotation: .zero, up: .zero)
     }
 
     @Test func looksBackFromTheNewestToATime() {

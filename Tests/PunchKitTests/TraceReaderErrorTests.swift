@@ -55,7 +55,11 @@ import Testing
 
     @Test func readsAccelerationBesideAGyroscope() throws {
         let reading = try readTrace("t,ax,ay,az,gyro_x,gyro_y,gyro_z\n0,0,0,1,0.5,0.5,0.5\n")
-        #expect(reading.samples == [MotionSample(time: 0, acceleration: Vector3(0, 0, 1))])
+        // The gyroscope's columns are read too, their unit (none written) from the data.
+        #expect(
+            reading.samples == [
+                MotionSample(time: 0, acceleration: Vector3(0, 0, 1), rotationRate: Vector3(0.5, 0.5, 0.5))
+            ])
     }
 
     @Test(arguments: ["ts,ax,ay,az,gyro_x,gyro_y,gyro_z", "when,Acceleration x (m/s^2),Gyroscope x (rad/s)"])

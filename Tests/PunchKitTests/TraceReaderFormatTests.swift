@@ -48,6 +48,7 @@ private func restingRows(count: Int, timeScale: Double = 1, accelerationScale: D
     }
 
     @Test func takesColumnsByNameInAnyOrderAndIgnoresExtraOnes() throws {
+        // gx, gy, gz are a gyroscope's, read beside the acceleration in whatever order they come.
         let text = """
             label,z,gx,x,t,y,gy,gz,note
             rest,1,0.1,0.2,0.5,0.3,0.2,0.3,"quoted, with a comma"
@@ -57,10 +58,11 @@ private func restingRows(count: Int, timeScale: Double = 1, accelerationScale: D
         let reading = try readTrace(text)
         #expect(
             reading.samples == [
-                MotionSample(time: 0.5, acceleration: Vector3(0.2, 0.3, 1)),
-                MotionSample(time: 0.51, acceleration: Vector3(0.4, 0.6, 2)),
+                MotionSample(time: 0.5, acceleration: Vector3(0.2, 0.3, 1), rotationRate: Vector3(0.1, 0.2, 0.3)),
+                MotionSample(time: 0.51, acceleration: Vector3(0.4, 0.6, 2), rotationRate: Vector3(0.1, 0.2, 0.3)),
             ])
-        #expect(reading.summary.columns == TraceColumns(time: "t", x: "x", y: "y", z: "z"))
+        #expect(
+            reading.summary.columns == TraceColumns(time: "t", x: "x", y: "y", z: "z", rotation: ["gx", "gy", "gz"]))
     }
 
     @Test func readsRowsWithoutTheColumnsAfterTheLastNeededOne() throws {

@@ -32,6 +32,8 @@ struct RecordingTruth: Decodable, Sendable {
     var duration: Double?
     /// Windows whose kinds are not to be scored.
     var untyped: Bool?
+    /// Whether the recording has a gyroscope (whole exports in `motion/`).
+    var gyroscope: Bool?
 }
 
 /// A punch as the scorer sees it: `detect --json`'s `t` and `type`.
@@ -59,6 +61,11 @@ struct DatasetTally: Sendable {
     /// Punches whose kind is scored, and how many of them were given the right one.
     var typed = 0
     var typedRight = 0
+    /// Punches with a truth of any kind (hooks too), and how many were given it.
+    var typed3 = 0
+    var typed3Right = 0
+    /// Recordings with a gyroscope.
+    var withGyroscope = 0
     /// Detections in the sessions with no punch, and those sessions' length in seconds.
     var restFalse = 0
     var restSeconds = 0.0
@@ -66,9 +73,12 @@ struct DatasetTally: Sendable {
     /// Scores one recording's detections against its truth.
     mutating func add(_ detections: [Detection], truth: RecordingTruth) {
         cases += 1
+        if truth.gyroscope == true { withGyroscope += 1 }
         switch truth.mode {
         case .type:
             // Only the kinds: how many punches there were is not known.
+            typed3 += detections.count
+            typed3Right += detections.count(where: { $0.kind.rawValue == truth.type })
             guard let type = truth.type, Self.scoredKinds.contains(type) else { return }
             typed += detections.count
             typedRight += detections.count(where: { $0.kind.rawValue == type })
@@ -82,6 +92,8 @@ struct DatasetTally: Sendable {
             truePositives += min(expected, detections.count)
             falseNegatives += max(0, expected - detections.count)
             falsePositives += max(0, detections.count - expected)
+            typed3 += min(expected, detections.count)
+            typed3Right += detections.prefix(expected).count(where: { $0.kind.rawValue == truth.type })
             guard let type = truth.type, Self.scoredKinds.contains(type) else { return }
             typed += min(expected, detections.count)
             typedRight += detections.prefix(expected).count(where: { $0.kind.rawValue == type })
@@ -92,6 +104,7 @@ struct DatasetTally: Sendable {
     mutating func addFailure(truth: RecordingTruth) {
         cases += 1
         failed += 1
+        if truth.gyroscope == true { withGyroscope += 1 }
         falseNegatives += truth.mode == .windows ? truth.punches?.count ?? 0 : truth.count ?? 0
     }
 
@@ -110,6 +123,10 @@ struct DatasetTally: Sendable {
             }
             taken.insert(hit)
             truePositives += 1
+            if typed {
+                typed3 += 1
+                if detections[hit].kind.rawValue == window.type { typed3Right += 1 }
+            }
             if typed && Self.scoredKinds.contains(window.type) {
                 self.typed += 1
                 if detections[hit].kind.rawValue == window.type { typedRight += 1 }
@@ -122,6 +139,8 @@ struct DatasetTally: Sendable {
     var recall: Double { ratio(truePositives, truePositives + falseNegatives) }
     var f1: Double { precision + recall > 0 ? 2 * precision * recall / (precision + recall) : 0 }
     var kindAccuracy: Double { ratio(typedRight, typed) }
+    /// The share of punches given the right one of three kinds.
+    var kind3Accuracy: Double { ratio(typed3Right, typed3) }
     /// Whether there was anything to score detection on (a set of "type" and no-punch sessions has not).
     var isScored: Bool { truePositives + falsePositives + falseNegatives > 0 }
 
@@ -137,6 +156,9 @@ struct DatasetTally: Sendable {
         sum.falseNegatives += b.falseNegatives
         sum.typed += b.typed
         sum.typedRight += b.typedRight
+        sum.typed3 += b.typed3
+        sum.typed3Right += b.typed3Right
+        sum.withGyroscope += b.withGyroscope
         sum.restFalse += b.restFalse
         sum.restSeconds += b.restSeconds
         return sum
@@ -169,6 +191,11 @@ struct RecordingScore: Sendable {
     var macroF1: Double { mean(byName.map(\.tally).filter(\.isScored).map(\.f1)) }
     /// The mean kind accuracy of the datasets with kinds to score.
     var macroKindAccuracy: Double { mean(byName.map(\.tally).filter { $0.typed > 0 }.map(\.kindAccuracy)) }
+    /// The mean three-kind accuracy of the datasets with a gyroscope, as score.py's "three kinds
+    /// over the sets with a gyroscope" (an unreadable set counts as 0).
+    var macroKind3AccuracyWithGyroscope: Double {
+        mean(byName.map(\.tally).filter { $0.withGyroscope > 0 }.map(\.kind3Accuracy))
+    }
 
     private func mean(_ values: [Double]) -> Double {
         values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count)
@@ -192,6 +219,9 @@ struct RecordingScore: Sendable {
             String(
                 format: "macro (each dataset weighs the same): F1 %.3f, type accuracy %.3f", macroF1,
                 macroKindAccuracy))
+        if total.withGyroscope > 0 {
+            lines.append(String(format: "three kinds over the sets with a gyroscope: %.3f", macroKind3AccuracyWithGyroscope))
+        }
         if total.restSeconds > 0 {
             lines.append(
                 String(
