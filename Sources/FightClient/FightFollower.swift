@@ -100,7 +100,11 @@ extension FightView {
             deadline = event.deadline
         case .declined, .expired, .ended:
             phase = .finished
-            ending = event.decision ?? event.kind.rawValue
+            switch event.kind {
+            case .declined: ending = .known(.declined)
+            case .expired: ending = .known(.expired)
+            default: ending = event.decision.map(OpenEnum.init)
+            }
             winner = event.winner
             finishedAt = event.at
             turn = nil

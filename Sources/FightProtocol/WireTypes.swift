@@ -122,8 +122,9 @@ public struct FightView: Hashable, Sendable, Codable {
     public var turn: Int64?
     /// While `active`: when the turn passes if nobody punches.
     public var deadline: WireTime?
-    /// When `finished`: `declined`, `expired`, `knockout`, `forfeit` or `points`.
-    public var ending: String?
+    /// When `finished`: `declined`, `expired`, `knockout`, `forfeit` or `points` (or, from a newer
+    /// server, a way to end this build does not know).
+    public var ending: OpenEnum<Ending>?
     /// When `finished` with a winner.
     public var winner: Int64?
     /// When `finished`: when.
@@ -161,10 +162,10 @@ public struct FightView: Hashable, Sendable, Codable {
             phase = .finished
             finishedAt = WireTime(at)
             switch ending {
-            case .declined: self.ending = "declined"
-            case .expired: self.ending = "expired"
+            case .declined: self.ending = .known(.declined)
+            case .expired: self.ending = .known(.expired)
             case .decided(let result):
-                self.ending = result.decision.rawValue
+                self.ending = .known(Ending(result.decision))
                 winner = result.winner?.rawValue
             }
         }
@@ -180,6 +181,49 @@ extension FightView {
         case active
         /// The fight is over (`ending`, `winner`, `finishedAt`).
         case finished
+    }
+
+    /// How a fight ended, as `ending` names it on the wire: the challenge's two ways not to be
+    /// fought, then the engine's decisions.
+    public enum Ending: String, Hashable, Sendable, CaseIterable {
+        /// The challenge was declined.
+        case declined
+        /// The challenge lapsed unanswered.
+        case expired
+        /// A punch took the loser's stamina to zero.
+        case knockout
+        /// The loser gave up.
+        case forfeit
+        /// Decided on stamina after every punch was thrown.
+        case points
+
+        /// Whether the fight was fought to a result, which changed both records (not declined or
+        /// expired).
+        public var isDecided: Bool {
+            switch self {
+            case .declined, .expired: false
+            case .knockout, .forfeit, .points: true
+            }
+        }
+
+        /// The ending a fight fought to `decision` has.
+        public init(_ decision: FightResult.Decision) {
+            switch decision {
+            case .knockout: self = .knockout
+            case .forfeit: self = .forfeit
+            case .points: self = .points
+            }
+        }
+    }
+}
+
+extension OpenEnum where Known == FightView.Ending {
+    /// The ending of a fight decided by `decision`, a name this build does not know kept as it came.
+    public init(_ decision: OpenEnum<FightResult.Decision>) {
+        switch decision {
+        case .known(let decision): self = .known(FightView.Ending(decision))
+        case .unknown(let name): self = .unknown(name)
+        }
     }
 }
 
@@ -219,8 +263,9 @@ public struct WireEvent: Hashable, Sendable, Codable {
     public var missedTurns: Int?
     /// `ended`: the winner (absent for a draw) and how it was decided.
     public var winner: Int64?
-    /// `ended`: `knockout`, `forfeit` or `points`.
-    public var decision: String?
+    /// `ended`: `knockout`, `forfeit` or `points` (or, from a newer server, a decision this build
+    /// does not know).
+    public var decision: OpenEnum<FightResult.Decision>?
     /// `moved`: degrees north.
     public var latitude: Double?
     /// `moved`: degrees east.
@@ -274,7 +319,7 @@ public struct WireEvent: Hashable, Sendable, Codable {
             challenger = result.challenger.rawValue
             opponent = result.opponent.rawValue
             winner = result.winner?.rawValue
-            decision = result.decision.rawValue
+            decision = .known(result.decision)
         }
         fight = event.fight.rawValue
         sequence = event.sequence

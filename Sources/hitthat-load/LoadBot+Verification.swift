@@ -47,7 +47,7 @@ extension LoadBot {
                     "\(name): fight \(view.id) sequence \(key.sequence): saw \(event.kind), the log has \(logged[key.sequence].map { "\($0.kind)" } ?? "nothing")")
             }
             recorder.count("eventsChecked", log.events.count)
-            if view.ending == "knockout" || view.ending == "forfeit" || view.ending == "points" {
+            if view.ending?.known?.isDecided == true {
                 if view.winner == me { record.wins += 1 } else if view.winner == nil { record.draws += 1 } else { record.losses += 1 }
             }
         }

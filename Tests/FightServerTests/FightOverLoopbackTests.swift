@@ -67,11 +67,11 @@ import Testing
         }
         for player in [alice, bob] {
             let ended = try await player.event(.ended, fight: fight)
-            #expect(ended.winner == alice.id.rawValue && ended.decision == "knockout")
+            #expect(ended.winner == alice.id.rawValue && ended.decision == .known(.knockout))
         }
 
         // A forfeit after the end changes nothing: records and statistics count the fight once.
-        #expect(try await bob.command(.forfeit(FightRef(fight: fight))).error?.reason == "fightNotActive")
+        #expect(try await bob.command(.forfeit(FightRef(fight: fight))).error?.reason == .known(.fightNotActive))
         let aliceCard = try #require(try await alice.request(.profile(ProfileRequest())).profileCard)
         let bobCard = try #require(try await bob.request(.profile(ProfileRequest())).profileCard)
         #expect((aliceCard.wins, aliceCard.losses) == (1, 0))
@@ -96,7 +96,7 @@ import Testing
         #expect((bobStats.fighter.qtyBattles, bobStats.fighter.qtyWins) == (1, 0))
         guard case .history(let history) = try await bob.request(.history).body else { throw TestFailure("no history") }
         #expect(history.fights.map(\.id) == [fight])
-        #expect(history.fights.first?.ending == "knockout")
+        #expect(history.fights.first?.ending == .known(.knockout))
         try await server.stop()
     }
 

@@ -31,7 +31,7 @@ import Testing
         clock.advance(by: 30 * Self.day)
         let lapsed = try #require(try await again.request(.profile(ProfileRequest())).error)
         #expect(lapsed.code == .unauthorized)
-        #expect(lapsed.reason == "sessionExpired")
+        #expect(lapsed.reason == .known(.sessionExpired))
         #expect(lapsed.field == "token")
         #expect(lapsed.message == "token: the session lapsed after 30 days unused; log in again")
 

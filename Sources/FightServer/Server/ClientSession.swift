@@ -76,7 +76,7 @@ struct ClientSession {
                 let days = accounts.sessionLifetime / 86_400
                 let error = ProtocolError(
                     .unauthorized, "token: the session lapsed after \(days) days unused; log in again", field: "token",
-                    reason: "sessionExpired")
+                    reason: .sessionExpired)
                 reply(ServerMessage(ref: message.ref, .error(error)))
                 return .read
             }
