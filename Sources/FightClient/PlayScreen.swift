@@ -59,8 +59,8 @@ public struct KeyReader: Sendable {
     public enum Action: Equatable, Sendable {
         /// Nothing to send (a key without a meaning, or one that changed the input line).
         case nothing
-        /// A `--script` command line to perform.
-        case command(String)
+        /// A command for the session.
+        case command(PlayerCommand)
         /// Challenge the opponent on the versus screen, if any.
         case challengeShown
         /// A message for the note line (the location typed was not one).
@@ -91,25 +91,25 @@ public struct KeyReader: Sendable {
         switch question {
         case .forfeit:
             question = nil
-            return key == UInt8(ascii: "y") || key == UInt8(ascii: "Y") ? .command("forfeit") : .nothing
+            return key == UInt8(ascii: "y") || key == UInt8(ascii: "Y") ? .command(.answer(.forfeit, fight: nil)) : .nothing
         case .location(let typed):
             return type(key, after: typed)
         case nil:
             break
         }
         switch Character(Unicode.Scalar(key)) {
-        case "j": return .command("jab")
-        case "u": return .command("uppercut")
-        case "k": return .command("hook")
-        case "n": return .command("next")
-        case "b": return .command("back")
+        case "j": return .command(.keyboardPunch(.jab))
+        case "u": return .command(.keyboardPunch(.uppercut))
+        case "k": return .command(.keyboardPunch(.hook))
+        case "n": return .command(.request(.nextOpponent))
+        case "b": return .command(.request(.backDown))
         case "c": return .challengeShown
-        case "a": return .command("accept")
-        case "d": return .command("decline")
-        case "m": return .command("quick")
+        case "a": return .command(.answer(.accept, fight: nil))
+        case "d": return .command(.answer(.decline, fight: nil))
+        case "m": return .command(.request(.quickMatch))
         case "l": question = .location(typed: "")
         case "f": question = .forfeit
-        case "q": return .command("quit")
+        case "q": return .command(.quit)
         default: break
         }
         return .nothing
@@ -123,7 +123,7 @@ public struct KeyReader: Sendable {
             do {
                 let location = try Location(parsing: typed)
                 question = nil
-                return .command("move \(location.latitude) \(location.longitude)")
+                return .command(.request(.move(location)))
             } catch {
                 return .note("location: \(error)")
             }
@@ -203,7 +203,7 @@ public struct ScreenModel: Sendable {
             log = Array(log.suffix(Self.height))
             if event.kind == .punched, event.by != me { bell = true }
         case .error(let error):
-            note = error.reason == "noLocation" ? "set your location first: press l" : error.message
+            note = error.reason == .known(.noLocation) ? "set your location first: press l" : error.message
         default:
             break
         }
@@ -262,7 +262,7 @@ public struct ScreenModel: Sendable {
             lines.append(fight.opponent == me ? "  challenged: a accept, d decline" : "  waiting for an answer")
         case .finished:
             let result = fight.winner == nil ? "a draw" : fight.winner == me ? "YOU WIN" : "you lose"
-            lines.append("  \(result) (\(fight.ending ?? "over"))")
+            lines.append("  \(result) (\(fight.ending?.rawValue ?? "over"))")
         }
         return lines + [""]
     }
@@ -284,7 +284,7 @@ public struct ScreenModel: Sendable {
         case .accepted, .matched: return "the fight is on: \(name(event.turn)) first"
         case .turnPassed: return "the turn passed to \(name(event.turn))"
         case .ended:
-            return event.winner == nil ? "a draw" : "\(name(event.winner)) won by \(event.decision ?? "decision")"
+            return event.winner == nil ? "a draw" : "\(name(event.winner)) won by \(event.decision?.rawValue ?? "decision")"
         case .declined, .expired: return "the challenge was \(event.kind)"
         case .openedRoom: return "waiting for anyone to fight…"
         case .moved:

@@ -175,9 +175,9 @@ public actor PlayerDriver {
         await withCheckedContinuation { waitingForTheEnd.append($0) }
     }
 
-    /// Acts on one line of input. `false` once the player quit: read no more.
-    public func perform(_ line: String) -> Bool {
-        handle(.line(line, at: .now))
+    /// Acts on what the player asked for. `false` once the player quit: read no more.
+    public func perform(_ command: PlayerCommand) -> Bool {
+        handle(.command(command, at: .now))
         return !session.isQuitting
     }
 
@@ -191,13 +191,13 @@ public actor PlayerDriver {
         handle(.interrupted)
     }
 
-    /// Sends `request` as it is (`PlayerSession.Event.request`): no command read, no turn checked.
+    /// Sends `request` as it is (`PlayerCommand.request`): no turn checked.
     /// - Returns: the `ref` it went with, which its answers carry; `nil` when it waits for the
     ///   server's `welcome` (the `send` effect `PlayerDisplay.handled` sees then carries the ref)
     ///   or the session is over.
     @discardableResult
     public func send(_ request: ClientRequest) -> Int? {
-        handle(.request(request)).lazy.compactMap { effect in
+        handle(.command(.request(request), at: .now)).lazy.compactMap { effect in
             if case .send(request, let ref) = effect { ref } else { nil }
         }.first
     }

@@ -76,12 +76,11 @@ public struct PlayerSession: Sendable {
         case disconnected(reason: String?)
         /// The server sent `text`, received at `at`.
         case received(String, at: Instant)
-        /// A line of input: a script's, or the command a key stands for.
-        case line(String, at: Instant)
-        /// A request from the program driving the session (`hitthat-load`), sent as it is: no
-        /// command to read, no turn checked, so that it can be one the server must refuse. Held
-        /// until the server says `welcome`, as the player's are; its `ref` is the `send` effect's.
-        case request(ClientRequest)
+        /// What the player asked for: a key, a script's line or a program's request, at `at`.
+        /// Requests are held until the server says `welcome`; a `.request` goes as it is (no turn
+        /// checked, so that it can be one the server must refuse), and its `ref` is the `send`
+        /// effect's.
+        case command(PlayerCommand, at: Instant)
         /// Input ended: finish when the fights do.
         case inputEnded
         /// The sensor's next punch, asked for by `awaitPunch(fight:after:since:)`, at `at`; `nil`
@@ -197,9 +196,9 @@ public struct PlayerSession: Sendable {
     private var punching: (fight: Int64, after: Int)?
     /// When this player's turn began in fights whose state is still to come.
     private var turnStarts = TurnStarts<Instant>()
-    /// A typed punch waiting for the state of a fight an event named; the lines after it wait too.
+    /// A typed punch waiting for the state of a fight an event named; the commands after it wait too.
     private var heldPunch: (verb: String, kind: PunchType, damage: Int)?
-    private var heldLines: [(line: String, at: Instant)] = []
+    private var heldCommands: [(command: PlayerCommand, at: Instant)] = []
     private var inputOver = false
     /// Whether a script's `quit` waits for replies.
     private var quitDeadlineSet = false
@@ -245,14 +244,12 @@ public struct PlayerSession: Sendable {
             connectionLost(reason: reason, &effects)
         case .received(let text, let at):
             receive(text, at: at, &effects)
-        case .line(let line, let at):
+        case .command(let command, let at):
             if heldPunch != nil {
-                heldLines.append((line, at))
+                heldCommands.append((command, at))
             } else {
-                perform(line, at: at, &effects)
+                perform(command, at: at, &effects)
             }
-        case .request(let request):
-            if !isQuitting { sendForPlayer(.request(request), &effects) }
         case .inputEnded:
             inputOver = true
         case .punchDetected(let punch, let fight, let after, let at):
@@ -370,19 +367,10 @@ public struct PlayerSession: Sendable {
 
     // MARK: Input
 
-    /// Acts on one line of input.
-    private mutating func perform(_ line: String, at: Instant, _ effects: inout [Effect]) {
+    /// Acts on one command of the player's.
+    private mutating func perform(_ command: PlayerCommand, at: Instant, _ effects: inout [Effect]) {
         guard !isQuitting else { return }
-        let command: ScriptCommand?
-        do {
-            command = try ScriptCommand(line)
-        } catch {
-            effects.append(.note(error.description))
-            return
-        }
         switch command {
-        case nil:
-            break
         case .quit:
             quit(&effects)
         case .request(let request):
@@ -433,9 +421,9 @@ public struct PlayerSession: Sendable {
         }
         heldPunch = nil
         effects.append(.cancelTimer(.typedPunchWait))
-        while heldPunch == nil, !heldLines.isEmpty {
-            let next = heldLines.removeFirst()
-            perform(next.line, at: next.at, &effects)
+        while heldPunch == nil, !heldCommands.isEmpty {
+            let next = heldCommands.removeFirst()
+            perform(next.command, at: next.at, &effects)
         }
     }
 

@@ -160,7 +160,7 @@ actor LoadBot {
             break
         }
         // A punch the bot did not send itself is the session's, thrown in turn.
-        let sentByTheBot = if case .request = event { true } else { false }
+        let sentByTheBot = if case .command(.request, _) = event { true } else { false }
         var thrown: PunchRequest?
         for effect in effects {
             switch effect {
@@ -257,8 +257,8 @@ actor LoadBot {
             recorder.punchRefused(key, error.code)
         case .quickMatch:
             // A reply lost with a dropped connection leaves the client unsure whether it waits in a room.
-            if error.reason == "alreadyWaiting" { inRoom = true }
-            if error.reason == "notWaiting" { inRoom = false }
+            if error.reason == .known(.alreadyWaiting) { inRoom = true }
+            if error.reason == .known(.notWaiting) { inRoom = false }
             recorder.error(error.code)
         case nil where !hadRef && !expectedUnreferenced.isEmpty && error.code != .rateLimited:
             check(error, against: expectedUnreferenced.removeFirst())

@@ -226,7 +226,7 @@ func readKeys(from keyboard: Int32, into player: PlayerDriver, screen: any PlayO
     let screen = screen as? ScreenOutput
     var reader = KeyReader()
     for await key in keys {
-        let command: String
+        let command: PlayerCommand
         switch reader.press(key) {
         case .nothing:
             screen?.ask(reader.prompt)
@@ -239,12 +239,12 @@ func readKeys(from keyboard: Int32, into player: PlayerDriver, screen: any PlayO
                 screen?.note("nobody to challenge yet: n shows the next opponent")
                 continue
             }
-            command = "challenge \(id)"
-        case .command(let line):
-            command = line
+            command = .request(.challenge(OpponentRef(opponent: id)))
+        case .command(let typed):
+            command = typed
         }
         screen?.ask(reader.prompt)
         if await !player.perform(command) { return }
     }
-    _ = await player.perform("quit")
+    _ = await player.perform(.quit)
 }

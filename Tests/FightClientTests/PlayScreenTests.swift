@@ -43,7 +43,7 @@ import Testing
         #expect(Self.press("l48.8x", on: &reader).isEmpty, "typed, not commands")
         #expect(reader.prompt?.hasSuffix("cancels): 48.8x_") == true)
         #expect(Self.press("\u{7F},2.35", on: &reader).isEmpty)
-        #expect(Self.press("\n", on: &reader) == [.command("move 48.8 2.35")])
+        #expect(Self.press("\n", on: &reader) == [.command(.request(.move(Location(latitude: 48.8, longitude: 2.35))))])
         #expect(reader.prompt == nil && reader.question == nil)
     }
 
@@ -52,14 +52,14 @@ import Testing
         let actions = Self.press("l91,0\r", on: &reader)
         #expect(actions == [.note("location: latitude 91 is not within -90…90")])
         #expect(reader.question == .location(typed: "91,0"), "still asking, with the text to correct")
-        #expect(Self.press("\u{7F}\u{7F}\u{7F}\u{7F}1,0\r", on: &reader) == [.command("move 1.0 0.0")])
+        #expect(Self.press("\u{7F}\u{7F}\u{7F}\u{7F}1,0\r", on: &reader) == [.command(.request(.move(Location(latitude: 1, longitude: 0))))])
     }
 
     @Test func escapeGivesUpTheLocation() {
         var reader = KeyReader()
         #expect(Self.press("l12\u{1B}", on: &reader).isEmpty)
         #expect(reader.question == nil)
-        #expect(Self.press("q", on: &reader) == [.command("quit")], "keys are commands again")
+        #expect(Self.press("q", on: &reader) == [.command(.quit)], "keys are commands again")
     }
 
     @Test func fAsksBeforeForfeiting() {
@@ -68,16 +68,25 @@ import Testing
         #expect(reader.prompt?.contains("y forfeits") == true)
         #expect(Self.press("n", on: &reader).isEmpty, "n answers the question; it is not `next`")
         #expect(reader.question == nil)
-        #expect(Self.press("fy", on: &reader) == [.command("forfeit")])
+        #expect(Self.press("fy", on: &reader) == [.command(.answer(.forfeit, fight: nil))])
     }
 
-    @Test func theOtherKeysAreCommands() {
+    /// Each key is the command its script line is: the two ways in meet at one typed command.
+    @Test func theOtherKeysAreTheirScriptLinesCommands() throws {
         var reader = KeyReader()
+        let lines = ["jab", "uppercut", "hook", "back", "next", "quick", "accept", "decline", "quit"]
+        let typed = try lines.map { try #require(try PlayerCommand(parsing: $0)) }
         #expect(
-            Self.press("jukbnmadcq", on: &reader) == [
-                .command("jab"), .command("uppercut"), .command("hook"), .command("back"), .command("next"),
-                .command("quick"), .command("accept"), .command("decline"), .challengeShown, .command("quit"),
-            ])
+            Self.press("jukbnmadq", on: &reader) == typed.map(KeyReader.Action.command),
+            "\(typed)")
+        #expect(Self.press("c", on: &reader) == [.challengeShown])
+        #expect(typed[0] == .punch(verb: "jab", fight: nil, kind: .jab, damage: PlayerCommand.keyboardDamage))
+    }
+
+    /// A location typed at `l` is the command `move LAT LON` is, from the same numbers.
+    @Test func aTypedLocationIsTheScriptsMove() throws {
+        var reader = KeyReader()
+        #expect(Self.press("l-33.9, 18.4\r", on: &reader) == [.command(try #require(try PlayerCommand(parsing: "move -33.9 18.4")))])
     }
 
     // MARK: The screen

@@ -111,7 +111,7 @@ import Testing
 
         init(
             _ mode: PlayerSession.Mode, quitWait: Duration = .seconds(60),
-            failures: [PlayerSession.ConnectionFailure] = [], beforeRunning: [String] = []
+            failures: [PlayerSession.ConnectionFailure] = [], beforeRunning: [PlayerCommand] = []
         ) async throws {
             let bout = try FightFollowerTests.Bout()
             let fighter = try #require(bout.state.fighters.values.first)
@@ -123,7 +123,7 @@ import Testing
             configuration.quitWait = quitWait
             let driver = PlayerDriver(
                 connector: connector, configuration: configuration, display: display, punches: nil)
-            for line in beforeRunning { _ = await driver.perform(line) }
+            for command in beforeRunning { _ = await driver.perform(command) }
             self.driver = driver
             let finished = self.finished
             running = Task {
@@ -170,7 +170,7 @@ import Testing
     // MARK: - Writing
 
     @Test func writesGoOutOneAtATimeInTheOrderTheSessionGaveThem() async throws {
-        let player = try await Harness(.screen, beforeRunning: ["profile", "history", "stats"])
+        let player = try await Harness(.screen, beforeRunning: [.request(.profile(ProfileRequest())), .request(.history), .request(.statistics(StatisticsRequest()))])
         let connection = try await player.connection(0)
         try await player.welcome(on: connection)
         // The hello took 30 ms, the profile 20, the history 10: written at once, the later ones
@@ -200,7 +200,7 @@ import Testing
             try await player.written(on: connection, count: 3) == [
                 .request(.hello, ref: 1), .request(.history, ref: 2), .request(.punch(punch), ref: 3),
             ])
-        #expect(player.display.handledEvents.withLock { $0.contains { if case .request = $0 { true } else { false } } })
+        #expect(player.display.handledEvents.withLock { $0.contains { if case .command(.request, _) = $0 { true } else { false } } })
         await player.driver.interrupt()
     }
 
@@ -215,7 +215,7 @@ import Testing
         #expect(await player.driver.dropConnection())
         // The failed attempt said it once; the drop says it again.
         try await eventually { player.display.statuses.withLock { $0.count { $0.hasPrefix("server gone") } == 2 } }
-        _ = await player.driver.perform("history")  // while away: queued
+        _ = await player.driver.perform(.request(.history))  // while away: queued
         let second = try await player.connection(1)
         #expect(await first.isClosed)
         try await player.welcome(on: second)
@@ -231,7 +231,7 @@ import Testing
     // MARK: - Quitting
 
     @Test func aScriptsQuitWaitsForTheWelcomeAndTheReplyThenEnds() async throws {
-        let player = try await Harness(.script, beforeRunning: ["profile", "quit"])
+        let player = try await Harness(.script, beforeRunning: [.request(.profile(ProfileRequest())), .quit])
         let connection = try await player.connection(0)
         _ = try await player.written(on: connection, count: 1)
         try await Task.sleep(for: .milliseconds(30))
@@ -249,10 +249,10 @@ import Testing
         let player = try await Harness(.script, quitWait: .milliseconds(50))
         let connection = try await player.connection(0)
         try await player.welcome(on: connection)
-        _ = await player.driver.perform("profile")
+        _ = await player.driver.perform(.request(.profile(ProfileRequest())))
         _ = try await player.written(on: connection, count: 2)
         let quitAt = ContinuousClock.now
-        #expect(await player.driver.perform("quit") == false, "quit: read no more")
+        #expect(await player.driver.perform(.quit) == false, "quit: read no more")
         try await eventually { player.isFinished }
         let waited = quitAt.duration(to: .now)
         #expect(waited >= .milliseconds(50), "it waited for the reply: \(waited)")
