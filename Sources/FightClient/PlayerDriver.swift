@@ -102,7 +102,7 @@ public actor Connector: PlayerConnecting {
             return .notConnected(.refused(refusal))
         } catch {
             return .notConnected(
-                ConnectionError(unreachable: address, error).map { .unreachable($0.description) } ?? .other("\(error)"))
+                ConnectionError(unreachable: address, error).map { .unreachable($0) } ?? .other("\(error)"))
         }
         do {
             for try await text in client.texts {
@@ -246,8 +246,8 @@ public actor PlayerDriver {
             }
         case .status(let text):
             display.status(text)
-        case .note(let text):
-            display.note(text)
+        case .note(let note):
+            display.note(note.description)
         case .show(let message, let text, let answersPlayer):
             display.show(
                 message, text: text, fights: session.follower.fights, me: session.me, answersPlayer: answersPlayer)

@@ -31,9 +31,13 @@ actor LoadBot {
 
     /// The session signed in with, once connected: the check at the end connects with it again.
     private(set) var session: Session?
-    /// The fights as the play session followed them, as of the last thing it handled.
-    private(set) var follower = FightFollower()
-    private(set) var me: Int64?
+    /// The play session as of the last thing it handled: its fights, whether it is welcomed and
+    /// whether it waits in a room. The bot keeps none of that itself.
+    private var played: PlayerSession?
+    /// The fights as the play session followed them.
+    var follower: FightFollower { played?.follower ?? FightFollower() }
+    /// The bot's fighter, once signed in.
+    var me: Int64? { played?.me }
     /// Every fight event received, live or replayed.
     private(set) var seen: [LoadRecorder.EventKey: WireEvent] = [:]
     /// What the requests this bot cares about went out for, by `ref`.
@@ -43,12 +47,9 @@ actor LoadBot {
     /// The last punch thrown, to throw again as a duplicate.
     var lastPunch: PunchRequest?
     private var forfeited: Set<Int64> = []
-    /// Whether the client waits in a quick-match room; nil when a request about it was on its
-    /// way as the connection dropped, since `welcome` does not say.
-    private var inRoom: Bool? = false
+    /// When the bot last asked to join or leave a quick-match room, until it is answered (or
+    /// five seconds pass, and it asks again).
     private var matchAsked: ContinuousClock.Instant?
-    /// Whether the server said `welcome` on the open connection: until then requests would wait.
-    private var welcomed = false
     /// Whether the bot dropped the connection itself, so that its end is not counted as a loss.
     private var droppingOnPurpose = false
     private var rng = SystemRandomNumberGenerator()
@@ -70,7 +71,7 @@ actor LoadBot {
     /// Whether the client is done: past the time to stop matching, in no room, every fight it has
     /// heard of known and over.
     private var isDone: Bool {
-        recorder.clock.now >= plan.stopMatching && inRoom == false && matchAsked == nil
+        recorder.clock.now >= plan.stopMatching && played?.isWaitingInRoom == false && matchAsked == nil
             && follower.awaitingState.isEmpty
             && follower.fights.values.allSatisfy { $0.phase == .finished }
     }
@@ -131,14 +132,15 @@ actor LoadBot {
         }
         ticker.cancel()
         await playing.value
-        if case .refused(let reason) = await driver.failure { recorder.problem("cannot sign in: \(reason)") }
+        if let failure = await driver.failure, case .refused = failure {
+            recorder.problem("cannot sign in: \(failure)")
+        }
     }
 
     private func take(
         _ event: PlayerSession.Event, _ effects: [PlayerSession.Effect], _ state: PlayerSession, _ driver: PlayerDriver
     ) async {
-        follower = state.follower
-        me = state.me
+        played = state
         switch event {
         case .connected(let signedIn):
             session = signedIn
@@ -153,8 +155,8 @@ actor LoadBot {
             recorder.count("messagesReceived")
             // What the session could not decode it says in a note. (A message that arrives after
             // the session is over gives no effect at all, and is no problem.)
-            for case .note(let note) in effects where note.hasPrefix("unreadable message") {
-                recorder.problem("\(credentials.username): \(note)")
+            for case .note(let note) in effects {
+                if case .unreadableMessage = note { recorder.problem("\(credentials.username): \(note)") }
             }
         default:
             break
@@ -196,12 +198,12 @@ actor LoadBot {
 
     /// The connection dropped: what was on its way is not answered.
     private func forgetTheConnection() {
-        welcomed = false
         sent.removeAll()
         expectedUnreferenced.removeAll()
-        // The server may or may not have taken the request: ask again to find out. Otherwise a
-        // client that stops believing it is in no room can still be matched, and never hear of it.
-        if matchAsked != nil { inRoom = nil }
+        // The server may or may not have taken a room request on its way: the session no longer
+        // knows whether it waits in a room (`isWaitingInRoom` is nil), and the bot asks again to
+        // find out. Otherwise a client that stops believing it is in no room can still be
+        // matched, and never hear of it.
         matchAsked = nil
     }
 
@@ -216,8 +218,6 @@ actor LoadBot {
     private func receive(_ message: ServerMessage) {
         let purpose = message.ref.flatMap { sent.removeValue(forKey: $0) }
         switch message.body {
-        case .welcome:
-            welcomed = true
         case .event(let event):
             follow(event, live: true)
         case .events(let reply):
@@ -241,11 +241,6 @@ actor LoadBot {
             if live, event.kind == .punched, event.by != me { recorder.punchReceived(key) }
             if event.kind == .ended { recorder.count("fightsEndedSeen") }
         }
-        switch event.kind {
-        case .openedRoom: inRoom = true
-        case .leftRoom, .matched: inRoom = false
-        default: break
-        }
     }
 
     private func refused(_ error: ProtocolError, purpose: Sent?, hadRef: Bool) {
@@ -256,9 +251,8 @@ actor LoadBot {
             // The session asks for the fight's state when the punch went stale.
             recorder.punchRefused(key, error.code)
         case .quickMatch:
-            // A reply lost with a dropped connection leaves the client unsure whether it waits in a room.
-            if error.reason == .known(.alreadyWaiting) { inRoom = true }
-            if error.reason == .known(.notWaiting) { inRoom = false }
+            // `alreadyWaiting` and `notWaiting` tell the session whether it waits in a room, when
+            // a reply lost with a dropped connection left it unsure.
             recorder.error(error.code)
         case nil where !hadRef && !expectedUnreferenced.isEmpty && error.code != .rateLimited:
             check(error, against: expectedUnreferenced.removeFirst())
@@ -288,7 +282,8 @@ actor LoadBot {
     /// ending, and forfeits when it is over. The session throws the punches.
     private func act(_ driver: PlayerDriver) async {
         if isDone { return await driver.interrupt() }
-        guard welcomed else { return }
+        guard let played, played.isWelcomed else { return }
+        let inRoom = played.isWaitingInRoom
         let now = recorder.clock.now
         let open = follower.fights.values.filter { $0.phase != .finished }
         if now >= plan.giveUp {

@@ -79,6 +79,58 @@ import Testing
         #expect(Player.sent(try player.line("history")).map { $0.request } == [.history], "welcomed: sent at once")
     }
 
+    /// What a program driving the session (`hitthat-load`) reads off it rather than keeping
+    /// itself: whether requests go at once, and whether the player waits in a room, which a room
+    /// request lost with the connection makes unknown until the server says.
+    @Test func theSessionSaysWhetherItIsWelcomedAndWaitsInARoom() throws {
+        var player = try Player(.screen, inTurn: false)
+        let me = try player.card.id
+        func room(_ kind: WireEvent.Kind) -> ServerBody {
+            var event = WireEvent(kind: kind, at: Timestamp(secondsSince1970: 1_800_000_000))
+            event.fighter = me
+            return .event(event)
+        }
+        _ = player.handle(.start)
+        _ = player.handle(.connected(Session(token: "t", fighter: try player.card)))
+        #expect(!player.session.isWelcomed, "connected, not welcomed yet")
+        _ = player.receive(.welcome(Welcome(fighter: try player.card, openFights: [])), ref: 1)
+        #expect(player.session.isWelcomed)
+        #expect(player.session.isWaitingInRoom == false)
+
+        let asked = try #require(Player.sent(player.handle(.command(.request(.quickMatch), at: player.t0))).first)
+        _ = player.receive(room(.openedRoom), ref: asked.ref)
+        #expect(player.session.isWaitingInRoom == true)
+        _ = player.receive(room(.leftRoom))
+        #expect(player.session.isWaitingInRoom == false)
+
+        _ = player.handle(.command(.request(.quickMatch), at: player.t0))
+        _ = player.handle(.disconnected(reason: nil))
+        #expect(!player.session.isWelcomed)
+        #expect(player.session.isWaitingInRoom == nil, "the request went with the connection, answered or not")
+
+        _ = player.handle(.connected(Session(token: "t", fighter: try player.card)))
+        _ = player.receive(.welcome(Welcome(fighter: try player.card, openFights: [])), ref: 4)
+        #expect(player.session.isWaitingInRoom == nil, "welcome does not say")
+        let again = try #require(Player.sent(player.handle(.command(.request(.quickMatch), at: player.t0))).first)
+        _ = player.receive(.error(ProtocolError(.refused, "already waiting", reason: .alreadyWaiting)), ref: again.ref)
+        #expect(player.session.isWaitingInRoom == true, "the refusal says it")
+    }
+
+    /// A message that does not read is a typed note, so that a program can count it whatever the
+    /// words; the words name the problem.
+    @Test func anUnreadableMessageIsATypedNote() throws {
+        var player = try Player()
+        _ = try player.connectAndWelcome()
+        let effects = player.handle(.received(#"{"type":"welcome","v":1}"#, at: player.t0))
+        guard case .note(.unreadableMessage(let error)) = try #require(effects.first), effects.count == 1 else {
+            Issue.record("expected one unreadable-message note, got \(effects)")
+            return
+        }
+        #expect(error.code == .invalid)
+        #expect(
+            PlayerSession.Note.unreadableMessage(error).description.hasPrefix("unreadable message from the server: "))
+    }
+
     @Test func rawMessagesWaitForTheWelcomeTooAndGoAsTheyAre() throws {
         var player = try Player()
         #expect(try player.line(#"{"type":"dance","v":1}"#).isEmpty)
@@ -95,7 +147,7 @@ import Testing
         #expect(Player.sent(try player.line("forfeit")).map { $0.request } == [.forfeit(FightRef(fight: fight))])
         var alone = try Player()
         _ = try alone.connectAndWelcome(openFights: [])
-        #expect(try alone.line("accept") == [.note("accept: expected a fight id (no single fight to assume)")])
+        #expect(try alone.line("accept") == [.note(.noSingleFight(.accept))])
         #expect(Player.sent(try alone.line("decline 9")).map { $0.request } == [.decline(FightRef(fight: 9))])
     }
 
@@ -109,7 +161,7 @@ import Testing
         #expect(Player.sent(welcomed).map { $0.request } == [.history])
         // Out of turn, in a fight it does not know, past any damage: a line would be refused here.
         let punch = PunchRequest(fight: 999, kind: .jab, damage: 5_000, after: 1)
-        #expect(try player.line("punch 999 jab 10") == [.note("punch: it is not your turn in any fight")])
+        #expect(try player.line("punch 999 jab 10") == [.note(.notYourTurn(verb: "punch"))])
         #expect(player.handle(.command(.request(.punch(punch)), at: player.t0)) == [.send(.punch(punch), ref: hello.ref + 2)])
     }
 
@@ -118,7 +170,7 @@ import Testing
         var player = try Player(.screen)
         _ = try player.connectAndWelcome()
         let lost = player.handle(.disconnected(reason: "connection reset by peer"))
-        #expect(lost.first == .note("connection reset by peer"))
+        #expect(lost.first == .note(.connectionFailed("connection reset by peer")))
         #expect(lost.contains(.startTimer(.reconnect, after: .milliseconds(250))))
     }
 
@@ -132,9 +184,9 @@ import Testing
                 .startTimer(.reconnect, after: .milliseconds(250)),
             ])
         #expect(player.handle(.timerFired(.reconnect, at: player.t0)) == [.connect])
-        let failed = player.handle(.connectionFailed(.unreachable("cannot reach the server")))
+        let failed = player.handle(.connectionFailed(.unreachable(ConnectionError("cannot reach the server"))))
         #expect(failed.contains(.startTimer(.reconnect, after: .milliseconds(500))), "twice as long: \(failed)")
-        #expect(!failed.contains(.note("cannot reach the server")), "it was reached before: the server is gone")
+        #expect(!failed.contains { if case .note = $0 { true } else { false } }, "it was reached before: the server is gone")
         // Back: hello again, and what happened meanwhile is asked for rather than skipped.
         try player.bout.punch(10)
         _ = player.handle(.timerFired(.reconnect, at: player.t0))
@@ -171,22 +223,24 @@ import Testing
     @Test func aScriptThatNeverReachesTheServerFails() throws {
         var player = try Player(.script)
         _ = player.handle(.start)
-        #expect(player.handle(.connectionFailed(.unreachable("cannot reach the server at h:1"))) == [.finish])
-        #expect(player.session.failure == .unreachable("cannot reach the server at h:1"))
+        let unreachable = ConnectionError("cannot reach the server at h:1")
+        #expect(player.handle(.connectionFailed(.unreachable(unreachable))) == [.finish])
+        #expect(player.session.failure == .unreachable(unreachable))
+        #expect(player.session.failure?.description == "cannot reach the server at h:1")
     }
 
     @Test func aScreenThatNeverReachedTheServerSaysWhyAndKeepsTrying() throws {
         var player = try Player(.screen)
         _ = player.handle(.start)
         #expect(
-            player.handle(.connectionFailed(.unreachable("cannot reach the server at h:1"))) == [
-                .note("cannot reach the server at h:1"),
+            player.handle(.connectionFailed(.unreachable(ConnectionError("cannot reach the server at h:1")))) == [
+                .note(.unreachable(ConnectionError("cannot reach the server at h:1"))),
                 .status("could not connect; retrying in \(Duration.milliseconds(250))"),
                 .startTimer(.reconnect, after: .milliseconds(250)),
             ])
         #expect(player.session.failure == nil)
         let connected = player.handle(.connected(Session(token: "t", fighter: try player.card)))
-        #expect(connected.first == .note(""), "the reason is cleared once connected")
+        #expect(connected.first == .note(.cleared), "the reason is cleared once connected")
     }
 
     @Test func aRefusedLoginEndsTheSession() throws {
@@ -194,7 +248,8 @@ import Testing
         _ = player.handle(.start)
         let refusal = ProtocolError(.unauthorized, "username or password does not match")
         #expect(player.handle(.connectionFailed(.refused(refusal))) == [.finish])
-        #expect(player.session.failure == .refused("alice: username or password does not match"))
+        #expect(player.session.failure == .refused(username: "alice", refusal))
+        #expect(player.session.failure?.description == "alice: username or password does not match")
         #expect(try player.line("profile").isEmpty, "over: nothing more")
     }
 
@@ -213,7 +268,7 @@ import Testing
             ])
         var waiting = try Player(inTurn: false)
         _ = try waiting.connectAndWelcome()
-        #expect(try waiting.line("jab") == [.note("jab: it is not your turn in any fight")])
+        #expect(try waiting.line("jab") == [.note(.notYourTurn(verb: "jab"))])
     }
 
     @Test func aTypedPunchWaitsForTheStateOfAFightJustMatchedAndTheLinesAfterItWait() throws {
@@ -241,7 +296,7 @@ import Testing
         _ = try player.line("jab")
         #expect(
             player.handle(.timerFired(.typedPunchWait, at: player.t0 + .seconds(5))) == [
-                .note("jab: it is not your turn in any fight"), .cancelTimer(.typedPunchWait),
+                .note(.notYourTurn(verb: "jab")), .cancelTimer(.typedPunchWait),
             ])
     }
 
