@@ -3,7 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "HitThat",
-    platforms: [.macOS(.v13)],
+    // macOS 14: PlayerDriver owns its tasks in a discarding task group.
+    platforms: [.macOS(.v14)],
     products: [
         .library(name: "PunchKit", targets: ["PunchKit"]),
         .library(name: "PunchSimulator", targets: ["PunchSimulator"]),

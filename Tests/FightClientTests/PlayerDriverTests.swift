@@ -58,16 +58,21 @@ import Testing
         }
     }
 
-    /// Connections made on demand: the attempts listed in `failures` fail first, in order.
+    /// Connections made on demand: the attempts listed in `failures` fail first, in order. With
+    /// `hangs`, an attempt never connects: it waits until its task is cancelled.
     actor FakeConnector: PlayerConnecting {
         let session: Session
         private var failures: [PlayerSession.ConnectionFailure]
+        private let hangs: Bool
         private(set) var connections: [FakeConnection] = []
         private(set) var attempts = 0
+        /// Attempts begun and not returned yet.
+        private(set) var attemptsUnderWay = 0
 
-        init(session: Session, failures: [PlayerSession.ConnectionFailure] = []) {
+        init(session: Session, failures: [PlayerSession.ConnectionFailure] = [], hangs: Bool = false) {
             self.session = session
             self.failures = failures
+            self.hangs = hangs
         }
 
         func connectAndRead(
@@ -75,6 +80,12 @@ import Testing
             received: @Sendable (String) async -> Bool
         ) async -> Connector.Ending {
             attempts += 1
+            attemptsUnderWay += 1
+            defer { attemptsUnderWay -= 1 }
+            if hangs {
+                try? await Task.sleep(for: .seconds(3600))
+                return .notConnected(.other("cancelled"))
+            }
             if !failures.isEmpty { return .notConnected(failures.removeFirst()) }
             let connection = FakeConnection()
             connections.append(connection)
@@ -100,6 +111,30 @@ import Testing
         }
     }
 
+    /// A sensor that never punches and never stops: only cancellation ends a wait on it. It
+    /// counts the waits under way.
+    final class SilentSensor: PunchSource {
+        let waits = Mutex(0)
+
+        func next(since start: ContinuousClock.Instant) async -> DetectedPunch? {
+            await waitUntilCancelled()
+            return nil
+        }
+
+        var failure: String? { nil }
+
+        func stopped() async -> String? {
+            await waitUntilCancelled()
+            return nil
+        }
+
+        private func waitUntilCancelled() async {
+            waits.withLock { $0 += 1 }
+            try? await Task.sleep(for: .seconds(3600))
+            waits.withLock { $0 -= 1 }
+        }
+    }
+
     /// A driver for a fake server, its connector, its display, and the task running it.
     struct Harness {
         let card: FighterCard
@@ -111,18 +146,22 @@ import Testing
 
         init(
             _ mode: PlayerSession.Mode, quitWait: Duration = .seconds(60),
-            failures: [PlayerSession.ConnectionFailure] = [], beforeRunning: [PlayerCommand] = []
+            failures: [PlayerSession.ConnectionFailure] = [], connectorHangs: Bool = false,
+            backoff: Backoff = Backoff(first: .milliseconds(1), longest: .milliseconds(4)),
+            punches: (any PunchSource)? = nil, beforeRunning: [PlayerCommand] = []
         ) async throws {
             let bout = try FightFollowerTests.Bout()
             let fighter = try #require(bout.state.fighters.values.first)
             card = FighterCard(fighter, showingLocation: true)
-            connector = FakeConnector(session: Session(token: "t", fighter: card), failures: failures)
+            connector = FakeConnector(
+                session: Session(token: "t", fighter: card), failures: failures, hangs: connectorHangs)
             var configuration = PlayerSession.Configuration(
-                mode: mode, username: card.username, server: "ws://fake:1", hasSensor: false, showsCards: false)
-            configuration.backoff = Backoff(first: .milliseconds(1), longest: .milliseconds(4))
+                mode: mode, username: card.username, server: "ws://fake:1", hasSensor: punches != nil,
+                showsCards: false)
+            configuration.backoff = backoff
             configuration.quitWait = quitWait
             let driver = PlayerDriver(
-                connector: connector, configuration: configuration, display: display, punches: nil)
+                connector: connector, configuration: configuration, display: display, punches: punches)
             for command in beforeRunning { _ = await driver.perform(command) }
             self.driver = driver
             let finished = self.finished
@@ -226,6 +265,36 @@ import Testing
         await player.driver.interrupt()
         try await eventually { player.isFinished }
         #expect(await player.driver.dropConnection() == false, "over: nothing left to drop")
+    }
+
+    // MARK: - Ending
+
+    /// `run()` owns what the driver starts: once it returns, the sensor's wait and a connection
+    /// attempt that would never end on its own have ended too, cancelled.
+    @Test func nothingTheDriverStartedOutlivesIt() async throws {
+        let sensor = SilentSensor()
+        let player = try await Harness(.screen, connectorHangs: true, punches: sensor)
+        try await eventually {
+            let attempts = await player.connector.attemptsUnderWay
+            return sensor.waits.withLock { $0 } == 1 && attempts == 1
+        }
+        await player.driver.interrupt()
+        try await eventually { player.isFinished }
+        #expect(sensor.waits.withLock { $0 } == 0, "the sensor's wait ended with run()")
+        #expect(await player.connector.attemptsUnderWay == 0, "the connection attempt ended with run()")
+    }
+
+    /// A timer running when the session finishes (here the wait before connecting again, an
+    /// hour long) is cancelled with the rest: `run()` does not wait it out.
+    @Test func aRunningTimerDoesNotKeepTheDriverRunning() async throws {
+        let player = try await Harness(
+            .screen, failures: [.other("reset while connecting")], backoff: Backoff(first: .seconds(3600), longest: .seconds(3600)))
+        try await eventually {
+            player.display.statuses.withLock { $0.contains { $0.hasPrefix("server gone; retrying in") } }
+        }
+        await player.driver.interrupt()
+        try await eventually { player.isFinished }
+        #expect(await player.connector.attempts == 1, "the timer never fired")
     }
 
     // MARK: - Quitting
