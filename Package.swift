@@ -171,6 +171,8 @@ let package = Package(
             dependencies: [
                 "FightServer", "FightClient", "FightProtocol", "FightEngine", "hitthat", "hitthat-load",
                 "InputDevicesTestSupport",
+                // A second connection to a server's file, to make its writes fail.
+                .product(name: "GRDB", package: "GRDB.swift"),
                 // Locks ThreadSanitizer can see (pthread); it cannot see Synchronization.Mutex.
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]),

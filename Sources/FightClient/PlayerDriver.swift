@@ -98,6 +98,9 @@ public actor Connector: PlayerConnecting {
             let session = try await signedIn()
             client = try await FightClient.connect(session, to: address)
             guard await opened(client, session) else { return .closed(reason: nil) }
+        } catch let busy as ProtocolError where busy.code == .rateLimited {
+            // Too many sign-ins from this address for now: later it will take them.
+            return .notConnected(.rateLimited(busy))
         } catch let refusal as ProtocolError {
             return .notConnected(.refused(refusal))
         } catch {

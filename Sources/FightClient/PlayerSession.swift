@@ -100,6 +100,8 @@ public struct PlayerSession: Sendable {
         case refused(ProtocolError)
         /// Nothing answered at the address (`ConnectionError(unreachable:_:)`).
         case unreachable(ConnectionError)
+        /// The server took too many sign-ins from this address lately: trying later can help.
+        case rateLimited(ProtocolError)
         /// Anything else (a connection made and lost while being set up, say), in words.
         case other(String)
     }
@@ -403,6 +405,9 @@ public struct PlayerSession: Sendable {
             retry("could not connect", &effects)
         case .unreachable:
             retry("server gone", &effects)
+        case .rateLimited(let error):
+            effects.append(.note(.connectionFailed(error.message)))
+            retry("server busy", &effects)
         case .other(let reason):
             effects.append(.note(.connectionFailed(reason)))
             retry("server gone", &effects)

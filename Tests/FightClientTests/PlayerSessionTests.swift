@@ -243,6 +243,22 @@ import Testing
         #expect(connected.first == .note(.cleared), "the reason is cleared once connected")
     }
 
+    /// A server that took too many sign-ins from this address is busy, not refusing: even a
+    /// script waits and signs in again.
+    @Test func aRateLimitedSignInIsTriedAgainLater() throws {
+        var player = try Player(.script)
+        _ = player.handle(.start)
+        let busy = ProtocolError(.rateLimited, "more than 1 account request a second from this address")
+        #expect(
+            player.handle(.connectionFailed(.rateLimited(busy))) == [
+                .note(.connectionFailed(busy.message)),
+                .status("server busy; retrying in \(Duration.milliseconds(250))"),
+                .startTimer(.reconnect, after: .milliseconds(250)),
+            ])
+        #expect(player.session.failure == nil && !player.session.isOver)
+        #expect(player.handle(.timerFired(.reconnect, at: player.t0)) == [.connect])
+    }
+
     @Test func aRefusedLoginEndsTheSession() throws {
         var player = try Player(.screen)
         _ = player.handle(.start)
