@@ -1,3 +1,4 @@
+import FightEngine
 import FightProtocol
 import Foundation
 
@@ -154,6 +155,10 @@ public struct ScreenModel: Sendable {
     /// when it is the player's turn: all of them here would not fit 80 columns.
     public static let keyBar = "n next  b back down  c challenge  m quick match  l location  f forfeit  q quit"
 
+    /// How far away opponents are looked for, as the note says it ("50 km"): the engine's rule,
+    /// which `hitthat serve` plays by (the server does not send it).
+    public static let reach = "\(Rules().matchRadiusKm.formatted(.number)) km"
+
     /// The player's username, on the top line.
     public var user: String
     /// The player's fighter, once signed in.
@@ -193,7 +198,7 @@ public struct ScreenModel: Sendable {
         case .opponent(let reply):
             shown = reply.matchup
             if let card = reply.matchup?.opponent { cards[card.id] = card }
-            if reply.matchup == nil { note = "nobody else within reach (50 km) for now" }
+            if reply.matchup == nil { note = "nobody else within reach (\(Self.reach)) for now" }
         case .event(let event):
             if event.kind == .moved, let id = event.fighter {
                 cards[id]?.latitude = event.latitude

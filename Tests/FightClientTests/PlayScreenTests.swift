@@ -1,3 +1,4 @@
+import FightEngine
 import FightProtocol
 import Foundation
 import Testing
@@ -140,7 +141,7 @@ import Testing
         #expect(model.note != "", "the client's own request is not the player's action")
         let nobody = #"{"ref":5,"type":"opponent","v":1}"#
         _ = model.apply(try Self.message(nobody), answersPlayer: true, fights: [:], me: 1)
-        #expect(model.note.hasPrefix("nobody else within reach"))
+        #expect(model.note == "nobody else within reach (\(Int(Rules().matchRadiusKm)) km) for now")
         let moved =
             #"{"at":"2026-11-22T05:01:30Z","fighter":1,"kind":"moved","latitude":1,"longitude":2,"ref":6,"type":"event","v":1}"#
         _ = model.apply(try Self.message(moved), answersPlayer: true, fights: [:], me: 1)
