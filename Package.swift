@@ -103,7 +103,7 @@ let package = Package(
         .executableTarget(
             name: "hitthat-load",
             dependencies: [
-                "FightProtocol", "FightClient",
+                "FightProtocol", "FightClient", "FightEngine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]

@@ -162,14 +162,14 @@ public struct ScreenModel: Sendable {
     /// The player's username, on the top line.
     public var user: String
     /// The player's fighter, once signed in.
-    public var me: Int64?
+    public var me: FighterID?
     /// The player's fights as the client follows them.
-    public var fights: [Int64: FightView] = [:]
+    public var fights: [FightID: FightView] = [:]
     /// The opponent on the versus screen.
     public var shown: WireMatchup?
     /// Fighters' cards by id: names for the log and the fight, stats for the versus screen, and
     /// this player's location.
-    public var cards: [Int64: FighterCard] = [:]
+    public var cards: [FighterID: FighterCard] = [:]
     /// The latest events, described when drawn: a name that arrives after its event still shows.
     public var log: [WireEvent] = []
     /// The connection's state.
@@ -185,7 +185,7 @@ public struct ScreenModel: Sendable {
     /// Takes in a message; `answersPlayer` when it answers a request the player made. Returns
     /// whether to ring the bell (the player was hit).
     public mutating func apply(
-        _ message: ServerMessage, answersPlayer: Bool, fights: [Int64: FightView], me: Int64?
+        _ message: ServerMessage, answersPlayer: Bool, fights: [FightID: FightView], me: FighterID?
     ) -> Bool {
         self.fights = fights
         self.me = me
@@ -250,10 +250,10 @@ public struct ScreenModel: Sendable {
         return lines + [""]
     }
 
-    private func fight(_ fight: FightView, me: Int64, now: Int64) -> [String] {
+    private func fight(_ fight: FightView, me: FighterID, now: Int64) -> [String] {
         let mine = fight.challenger == me
         var lines = [
-            "Fight \(fight.id) against \(name(mine ? fight.opponent : fight.challenger)): \(fight.phase)",
+            "Fight \(fight.id.rawValue) against \(name(mine ? fight.opponent : fight.challenger)): \(fight.phase)",
             "  you   \(Self.bar(mine ? fight.staminaChallenger : fight.staminaOpponent))",
             "  them  \(Self.bar(mine ? fight.staminaOpponent : fight.staminaChallenger))",
         ]
@@ -273,9 +273,9 @@ public struct ScreenModel: Sendable {
     }
 
     /// A fighter's name: "you", the display name once the card is in, a number until then.
-    public func name(_ id: Int64?) -> String {
+    public func name(_ id: FighterID?) -> String {
         guard let id else { return "?" }
-        return id == me ? "you" : cards[id]?.displayName ?? "fighter \(id)"
+        return id == me ? "you" : cards[id]?.displayName ?? id.description
     }
 
     /// One line of the log, or `nil` for events not worth a line.

@@ -12,11 +12,11 @@ public enum PlayerCommand: Equatable, Sendable {
     /// server must refuse.
     case request(ClientRequest)
     /// `accept`, `decline` or `forfeit`: a fight, or `nil` for the only open one.
-    case answer(FightAnswer, fight: Int64?)
+    case answer(FightAnswer, fight: FightID?)
     /// A punch thrown in the player's turn: in `fight`, or `nil` for the one awaiting this
     /// player's punch. `verb` is the word it was asked for with (`punch`, or the kind), for what is
     /// said when it cannot be thrown.
-    case punch(verb: String, fight: Int64?, kind: PunchType, damage: Int)
+    case punch(verb: String, fight: FightID?, kind: PunchType, damage: Int)
     /// A JSON message, sent as it is.
     case raw(String)
     /// Stop.
@@ -32,7 +32,7 @@ public enum PlayerCommand: Equatable, Sendable {
         case forfeit
 
         /// The request for `fight`.
-        public func request(_ fight: Int64) -> ClientRequest {
+        public func request(_ fight: FightID) -> ClientRequest {
             switch self {
             case .accept: .accept(FightRef(fight: fight))
             case .decline: .decline(FightRef(fight: fight))
@@ -74,14 +74,15 @@ public enum PlayerCommand: Equatable, Sendable {
             }
             return value
         }
-        func optionalFight() throws(ParseError) -> Int64? {
-            arguments.isEmpty ? nil : try integer(0, "a fight id")
-        }
+        func fight(_ index: Int) throws(ParseError) -> FightID { FightID(try integer(index, "a fight id")) }
+        func fighter(_ index: Int) throws(ParseError) -> FighterID { FighterID(try integer(index, "a fighter id")) }
+        func optionalFight() throws(ParseError) -> FightID? { arguments.isEmpty ? nil : try fight(0) }
+        func optionalFighter() throws(ParseError) -> FighterID? { arguments.isEmpty ? nil : try fighter(0) }
         switch verb {
         case "quit": self = .quit
         case "hello": self = .request(.hello)
         case "profile":
-            self = .request(.profile(ProfileRequest(fighter: arguments.isEmpty ? nil : try integer(0, "a fighter id"))))
+            self = .request(.profile(ProfileRequest(fighter: try optionalFighter())))
         case "move":
             do {
                 // The same check as `--at` and the screen's `l`: "move 48.8 2.3" or "move 48.8,2.3".
@@ -91,28 +92,28 @@ public enum PlayerCommand: Equatable, Sendable {
             }
         case "next": self = .request(.nextOpponent)
         case "back": self = .request(.backDown)
-        case "challenge": self = .request(.challenge(OpponentRef(opponent: try integer(0, "a fighter id"))))
+        case "challenge": self = .request(.challenge(OpponentRef(opponent: try fighter(0))))
         case "accept": self = .answer(.accept, fight: try optionalFight())
         case "decline": self = .answer(.decline, fight: try optionalFight())
         case "quick": self = .request(.quickMatch)
         case "leave": self = .request(.leaveQuickMatch)
         case "forfeit": self = .answer(.forfeit, fight: try optionalFight())
-        case "fight": self = .request(.fight(FightRef(fight: try integer(0, "a fight id"))))
+        case "fight": self = .request(.fight(FightRef(fight: try fight(0))))
         case "replay":
             self = .request(
                 .replay(
-                    ReplayRequest(fight: try integer(0, "a fight id"), after: Int(try integer(1, "a sequence number"))))
+                    ReplayRequest(fight: try fight(0), after: Int(try integer(1, "a sequence number"))))
             )
         case "history": self = .request(.history)
         case "stats":
             self = .request(
-                .statistics(StatisticsRequest(versus: arguments.isEmpty ? nil : try integer(0, "a fighter id"))))
+                .statistics(StatisticsRequest(versus: try optionalFighter())))
         case "jab", "uppercut", "hook", "punch":
             // punch [FIGHT] KIND [DAMAGE]
             var rest = verb == "punch" ? arguments : [verb] + arguments
-            var fightID: Int64?
+            var fightID: FightID?
             if let first = rest.first, let id = Int64(first) {
-                fightID = id
+                fightID = FightID(id)
                 rest.removeFirst()
             }
             guard let kindName = rest.first, let kind = PunchType(rawValue: kindName) else {

@@ -1,3 +1,4 @@
+import FightEngine
 import FightProtocol
 
 // MARK: - What the driver talks to
@@ -10,7 +11,7 @@ public protocol PlayerDisplay: Sendable {
     func note(_ text: String)
     /// A message arrived; `fights` and `me` are the session's view after it. `answersPlayer` when
     /// it is the first answer to a request the player made (not one the client made itself).
-    func show(_ message: ServerMessage, text: String, fights: [Int64: FightView], me: Int64?, answersPlayer: Bool)
+    func show(_ message: ServerMessage, text: String, fights: [FightID: FightView], me: FighterID?, answersPlayer: Bool)
     /// The session took in `event` and gave out `effects`, and is now `session`: for a caller that
     /// acts on more than is shown (`hitthat-load` notes which `ref` each punch went out with, and
     /// when a connection opened or dropped). Called before the effects are performed; nothing by

@@ -85,7 +85,7 @@ public struct PlayerSession: Sendable {
         case inputEnded
         /// The sensor's next punch, asked for by `awaitPunch(fight:after:since:)`, at `at`; `nil`
         /// when it has no more and did not fail (a failure is `sensorFailed`).
-        case punchDetected(DetectedPunch?, fight: Int64, after: Int, at: Instant)
+        case punchDetected(DetectedPunch?, fight: FightID, after: Int, at: Instant)
         /// The sensor failed, for the reason given.
         case sensorFailed(String)
         /// A timer started by `startTimer` ran out, at `at`.
@@ -130,7 +130,7 @@ public struct PlayerSession: Sendable {
         /// Stop `timer` if it runs.
         case cancelTimer(Timer)
         /// Ask the sensor for its next punch; from a live sensor, one made at `since` or later.
-        case awaitPunch(fight: Int64, after: Int, since: Instant)
+        case awaitPunch(fight: FightID, after: Int, since: Instant)
         /// The connection's state changed: tell the player.
         case status(String)
         /// Something the client could not do, or a remark: tell the player (`Note.description`).
@@ -203,7 +203,7 @@ public struct PlayerSession: Sendable {
     /// The player's fights, as known from the server's events.
     public private(set) var follower = FightFollower()
     /// The player's fighter, once signed in.
-    public private(set) var me: Int64?
+    public private(set) var me: FighterID?
     /// Why the session failed, for the message and the exit status. Set before the session is
     /// over when the sensor fails at the full screen, which plays on with the keys.
     public private(set) var failure: Failure?
@@ -238,7 +238,7 @@ public struct PlayerSession: Sendable {
         /// Those of them about the quick-match room.
         var roomRefs: Set<Int> = []
         /// The sensor's punch being thrown: the fight and the sequence it is thrown at.
-        var punching: (fight: Int64, after: Int)?
+        var punching: (fight: FightID, after: Int)?
     }
 
     /// Where the player's input stands.
@@ -270,7 +270,7 @@ public struct PlayerSession: Sendable {
     /// What the player asked for while not welcomed, sent once the server says `welcome`.
     private var queued: [Outgoing] = []
     /// Fighters whose cards were asked for (or came on the versus screen): one request each.
-    private var cardsAsked: Set<Int64> = []
+    private var cardsAsked: Set<FighterID> = []
     /// When this player's turn began in fights whose state is still to come.
     private var turnStarts = TurnStarts<Instant>()
 
@@ -607,12 +607,12 @@ public struct PlayerSession: Sendable {
     }
 
     /// The sensor's punch being thrown on the open connection, if any.
-    private var punching: (fight: Int64, after: Int)? {
+    private var punching: (fight: FightID, after: Int)? {
         if case .open(let open) = connection { open.punching } else { nil }
     }
 
     /// Ends the wait for the sensor's punch being thrown, and returns what it was.
-    private mutating func takePunching() -> (fight: Int64, after: Int)? {
+    private mutating func takePunching() -> (fight: FightID, after: Int)? {
         guard case .open(var open) = connection, let thrown = open.punching else { return nil }
         open.punching = nil
         connection = .open(open)
@@ -653,7 +653,7 @@ public struct PlayerSession: Sendable {
     }
 
     private mutating func punchDetected(
-        _ punch: DetectedPunch?, in fight: Int64, after: Int, at: Instant, _ effects: inout [Effect]
+        _ punch: DetectedPunch?, in fight: FightID, after: Int, at: Instant, _ effects: inout [Effect]
     ) {
         guard let punch else { return effects.append(.note(.sensorEnded)) }
         // The turn may have passed while the sensor waited for a punch: one out of turn is not sent.

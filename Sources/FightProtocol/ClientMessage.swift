@@ -105,10 +105,10 @@ public enum ClientRequest: Hashable, Sendable {
 /// The body of `profile`.
 public struct ProfileRequest: Hashable, Sendable, Codable {
     /// Another fighter, whose card (without location) is wanted; absent for one's own profile.
-    public var fighter: Int64?
+    public var fighter: FighterID?
 
     /// Asks for one's own profile, or `fighter`'s card.
-    public init(fighter: Int64? = nil) { self.fighter = fighter }
+    public init(fighter: FighterID? = nil) { self.fighter = fighter }
 }
 
 /// The body of `updateProfile`.
@@ -151,25 +151,25 @@ public struct Location: Hashable, Sendable, Codable {
 /// The body of `challenge`: whom.
 public struct OpponentRef: Hashable, Sendable, Codable {
     /// The fighter challenged.
-    public var opponent: Int64
+    public var opponent: FighterID
 
     /// Names the fighter to challenge.
-    public init(opponent: Int64) { self.opponent = opponent }
+    public init(opponent: FighterID) { self.opponent = opponent }
 }
 
 /// The body of messages about one fight.
 public struct FightRef: Hashable, Sendable, Codable {
     /// The fight.
-    public var fight: Int64
+    public var fight: FightID
 
     /// Names a fight.
-    public init(fight: Int64) { self.fight = fight }
+    public init(fight: FightID) { self.fight = fight }
 }
 
 /// The body of `punch`.
 public struct PunchRequest: Hashable, Sendable, Codable {
     /// The fight.
-    public var fight: Int64
+    public var fight: FightID
     /// `jab`, `uppercut` or `hook`.
     public var kind: PunchType
     /// Hit points from the detector, within `Rules.punchDamage` (1…64: the peak in g × 4, at most a
@@ -181,7 +181,7 @@ public struct PunchRequest: Hashable, Sendable, Codable {
     public var after: Int
 
     /// Creates a punch.
-    public init(fight: Int64, kind: PunchType, damage: Int, after: Int) {
+    public init(fight: FightID, kind: PunchType, damage: Int, after: Int) {
         self.fight = fight
         self.kind = kind
         self.damage = damage
@@ -205,12 +205,12 @@ extension PunchRequest {
 /// The body of `replay`.
 public struct ReplayRequest: Hashable, Sendable, Codable {
     /// The fight.
-    public var fight: Int64
+    public var fight: FightID
     /// The last sequence number the client has; events after it come back (0 for all).
     public var after: Int
 
     /// Asks for the events of `fight` after `after`.
-    public init(fight: Int64, after: Int) {
+    public init(fight: FightID, after: Int) {
         self.fight = fight
         self.after = after
     }
@@ -219,10 +219,10 @@ public struct ReplayRequest: Hashable, Sendable, Codable {
 /// The body of `statistics`.
 public struct StatisticsRequest: Hashable, Sendable, Codable {
     /// Also the line against this fighter.
-    public var versus: Int64?
+    public var versus: FighterID?
 
     /// Asks for statistics, optionally against one fighter.
-    public init(versus: Int64? = nil) { self.versus = versus }
+    public init(versus: FighterID? = nil) { self.versus = versus }
 }
 
 // MARK: - Codable

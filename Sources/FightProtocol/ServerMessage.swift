@@ -1,3 +1,5 @@
+import FightEngine
+
 // MARK: - ServerMessage
 
 /// A message the server sends: replies on the WebSocket and the bodies of the HTTP routes.
@@ -134,12 +136,12 @@ public struct OpponentReply: Hashable, Sendable, Codable {
 /// The body of `events`.
 public struct EventsReply: Hashable, Sendable, Codable {
     /// The fight.
-    public var fight: Int64
+    public var fight: FightID
     /// Its events after the sequence asked for, in order.
     public var events: [WireEvent]
 
     /// Creates an events reply.
-    public init(fight: Int64, events: [WireEvent]) {
+    public init(fight: FightID, events: [WireEvent]) {
         self.fight = fight
         self.events = events
     }

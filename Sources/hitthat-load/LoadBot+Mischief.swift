@@ -1,4 +1,5 @@
 import FightClient
+import FightEngine
 import FightProtocol
 
 // MARK: - Bad messages
@@ -23,7 +24,7 @@ extension LoadBot {
             _ = await driver.perform(.raw(#"{"type":"hello","v":1,"token":"\#(session.token)","pad":"\#(padding)"}"#))
         case 3:
             // Someone else's fight, or one that does not exist.
-            let punch = PunchRequest(fight: fight.id + 1_000_000, kind: .jab, damage: 10, after: 1)
+            let punch = PunchRequest(fight: FightID(fight.id.rawValue + 1_000_000), kind: .jab, damage: 10, after: 1)
             await send(.punch(punch), as: .mischief(expected: [.refused]), through: driver)
         case 4:
             // Out of scale: more than any sensor can report.

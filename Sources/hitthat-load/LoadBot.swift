@@ -1,4 +1,5 @@
 import FightClient
+import FightEngine
 import FightProtocol
 
 // MARK: - LoadPlan
@@ -37,7 +38,7 @@ actor LoadBot {
     /// The fights as the play session followed them.
     var follower: FightFollower { played?.follower ?? FightFollower() }
     /// The bot's fighter, once signed in.
-    var me: Int64? { played?.me }
+    var me: FighterID? { played?.me }
     /// Every fight event received, live or replayed.
     private(set) var seen: [LoadRecorder.EventKey: WireEvent] = [:]
     /// What the requests this bot cares about went out for, by `ref`.
@@ -46,7 +47,7 @@ actor LoadBot {
     var expectedUnreferenced: [Set<ProtocolError.Code>] = []
     /// The last punch thrown, to throw again as a duplicate.
     var lastPunch: PunchRequest?
-    private var forfeited: Set<Int64> = []
+    private var forfeited: Set<FightID> = []
     /// When the bot last asked to join or leave a quick-match room, until it is answered (or
     /// five seconds pass, and it asks again).
     private var matchAsked: ContinuousClock.Instant?
@@ -91,7 +92,7 @@ actor LoadBot {
 
         func status(_ text: String) {}
         func note(_ text: String) {}
-        func show(_ message: ServerMessage, text: String, fights: [Int64: FightView], me: Int64?, answersPlayer: Bool) {
+        func show(_ message: ServerMessage, text: String, fights: [FightID: FightView], me: FighterID?, answersPlayer: Bool) {
         }
         func handled(_ event: PlayerSession.Event, effects: [PlayerSession.Effect], session: PlayerSession) {
             observations.yield(.handled(event, effects, session))
@@ -235,7 +236,7 @@ actor LoadBot {
             let key = LoadRecorder.EventKey(fight: fight, sequence: sequence)
             if let earlier = seen[key], earlier != event {
                 recorder.problem(
-                    "fight \(fight) sequence \(sequence): sent twice, differently: \(earlier) then \(event)")
+                    "\(fight) sequence \(sequence): sent twice, differently: \(earlier) then \(event)")
             }
             seen[key] = event
             if live, event.kind == .punched, event.by != me { recorder.punchReceived(key) }

@@ -103,7 +103,7 @@ import Testing
     /// A model that has been welcomed as fighter 1.
     static func welcomed() throws -> ScreenModel {
         var model = ScreenModel(user: "alice")
-        _ = model.apply(try message(welcome), answersPlayer: false, fights: [:], me: 1)
+        _ = model.apply(try message(welcome), answersPlayer: false, fights: [:], me: FighterID(1))
         return model
     }
 
@@ -112,7 +112,7 @@ import Testing
         #expect(model.lines(now: 0)[1].contains("No location yet: press l"))
         let moved =
             #"{"at":"2026-11-22T05:01:30Z","fighter":1,"kind":"moved","latitude":48.8566,"longitude":2.3522,"ref":3,"type":"event","v":1}"#
-        _ = model.apply(try Self.message(moved), answersPlayer: true, fights: [:], me: 1)
+        _ = model.apply(try Self.message(moved), answersPlayer: true, fights: [:], me: FighterID(1))
         #expect(model.lines(now: 0)[1] == "You are at 48.8566, 2.3522 (l changes it).")
         #expect(model.lines(now: 0).contains("  your location is now 48.8566, 2.3522"))
     }
@@ -121,10 +121,10 @@ import Testing
         var model = try Self.welcomed()
         let challenged =
             #"{"at":"2026-11-22T05:01:30Z","challenger":2,"expiresAt":"2026-11-22T05:06:30Z","fight":7,"kind":"challenged","opponent":1,"sequence":1,"type":"event","v":1}"#
-        _ = model.apply(try Self.message(challenged), answersPlayer: false, fights: [:], me: 1)
+        _ = model.apply(try Self.message(challenged), answersPlayer: false, fights: [:], me: FighterID(1))
         #expect(model.lines(now: 0).contains("  fighter 2 challenged you"), "until the card comes")
         let profile = #"{"fighter":\#(Self.card(2, "Bob")),"ref":9,"type":"profile","v":1}"#
-        _ = model.apply(try Self.message(profile), answersPlayer: false, fights: [:], me: 1)
+        _ = model.apply(try Self.message(profile), answersPlayer: false, fights: [:], me: FighterID(1))
         let lines = model.lines(now: 0)
         #expect(lines.contains("  Bob challenged you"), "\(lines)")
         #expect(!lines.contains { $0.contains("fighter 2") })
@@ -134,17 +134,17 @@ import Testing
         var model = try Self.welcomed()
         let error =
             #"{"code":"refused","message":"fighter 1 has not shared a location","reason":"noLocation","ref":4,"type":"error","v":1}"#
-        _ = model.apply(try Self.message(error), answersPlayer: true, fights: [:], me: 1)
+        _ = model.apply(try Self.message(error), answersPlayer: true, fights: [:], me: FighterID(1))
         #expect(model.note == "set your location first: press l")
         let profile = #"{"fighter":\#(Self.card(2, "Bob")),"ref":9,"type":"profile","v":1}"#
-        _ = model.apply(try Self.message(profile), answersPlayer: false, fights: [:], me: 1)
+        _ = model.apply(try Self.message(profile), answersPlayer: false, fights: [:], me: FighterID(1))
         #expect(model.note != "", "the client's own request is not the player's action")
         let nobody = #"{"ref":5,"type":"opponent","v":1}"#
-        _ = model.apply(try Self.message(nobody), answersPlayer: true, fights: [:], me: 1)
+        _ = model.apply(try Self.message(nobody), answersPlayer: true, fights: [:], me: FighterID(1))
         #expect(model.note == "nobody else within reach (\(Int(Rules().matchRadiusKm)) km) for now")
         let moved =
             #"{"at":"2026-11-22T05:01:30Z","fighter":1,"kind":"moved","latitude":1,"longitude":2,"ref":6,"type":"event","v":1}"#
-        _ = model.apply(try Self.message(moved), answersPlayer: true, fights: [:], me: 1)
+        _ = model.apply(try Self.message(moved), answersPlayer: true, fights: [:], me: FighterID(1))
         #expect(model.note == "")
     }
 
@@ -168,7 +168,7 @@ import Testing
         let long = String(repeating: "W", count: 50)
         let matchup =
             #"{"matchup":{"decimalOdds":1.6,"distanceKm":49.9,"opponent":\#(Self.card(2, long, #","heightCm":200,"reachCm":280,"weightKg":150"#)),"winChance":0.625},"ref":4,"type":"opponent","v":1}"#
-        _ = model.apply(try Self.message(matchup), answersPlayer: true, fights: [:], me: 1)
+        _ = model.apply(try Self.message(matchup), answersPlayer: true, fights: [:], me: FighterID(1))
         let fight = try JSONDecoder().decode(
             FightView.self,
             from: Data(
@@ -177,7 +177,7 @@ import Testing
         for sequence in 1...30 {
             let punched =
                 #"{"at":"2026-11-22T05:01:30Z","by":2,"damage":64,"fight":70000,"kind":"punched","punch":"uppercut","sequence":\#(sequence),"staminaLeft":100,"type":"event","v":1}"#
-            _ = model.apply(try Self.message(punched), answersPlayer: false, fights: [fight.id: fight], me: 1)
+            _ = model.apply(try Self.message(punched), answersPlayer: false, fights: [fight.id: fight], me: FighterID(1))
         }
         model.note = String(repeating: "n", count: 200)
         model.status = "could not connect; retrying in 8.0 seconds"

@@ -104,7 +104,7 @@ import Testing
 
         func status(_ text: String) { statuses.withLock { $0.append(text) } }
         func note(_ text: String) {}
-        func show(_ message: ServerMessage, text: String, fights: [Int64: FightView], me: Int64?, answersPlayer: Bool) {
+        func show(_ message: ServerMessage, text: String, fights: [FightID: FightView], me: FighterID?, answersPlayer: Bool) {
         }
         func handled(_ event: PlayerSession.Event, effects: [PlayerSession.Effect], session: PlayerSession) {
             handledEvents.withLock { $0.append(event) }
@@ -232,7 +232,7 @@ import Testing
         try await player.welcome(on: connection)
         try await eventually { await connection.written.count == 2 }
         // Not a command: no turn is checked, so a punch the server must refuse goes out too.
-        let punch = PunchRequest(fight: 999, kind: .jab, damage: 5_000, after: 1)
+        let punch = PunchRequest(fight: FightID(999), kind: .jab, damage: 5_000, after: 1)
         let ref = await player.driver.send(.punch(punch))
         #expect(ref == 3)
         #expect(

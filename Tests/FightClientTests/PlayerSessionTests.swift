@@ -20,7 +20,7 @@ import Testing
             bout = try FightFollowerTests.Bout()
             let view = try bout.view()
             let turn = try #require(view.turn)
-            me = FighterID(inTurn ? turn : (turn == view.challenger ? view.opponent : view.challenger))
+            me = inTurn ? turn : (turn == view.challenger ? view.opponent : view.challenger)
             session = PlayerSession(
                 PlayerSession.Configuration(
                     mode: mode, username: "alice", server: "ws://127.0.0.1:8080", hasSensor: sensor, showsCards: false))
@@ -148,7 +148,7 @@ import Testing
         var alone = try Player()
         _ = try alone.connectAndWelcome(openFights: [])
         #expect(try alone.line("accept") == [.note(.noSingleFight(.accept))])
-        #expect(Player.sent(try alone.line("decline 9")).map { $0.request } == [.decline(FightRef(fight: 9))])
+        #expect(Player.sent(try alone.line("decline 9")).map { $0.request } == [.decline(FightRef(fight: FightID(9)))])
     }
 
     @Test func aProgramsRequestWaitsForTheWelcomeAndGoesAsItIsWithoutATurnChecked() throws {
@@ -160,7 +160,7 @@ import Testing
         let welcomed = player.receive(.welcome(Welcome(fighter: try player.card, openFights: [])), ref: hello.ref)
         #expect(Player.sent(welcomed).map { $0.request } == [.history])
         // Out of turn, in a fight it does not know, past any damage: a line would be refused here.
-        let punch = PunchRequest(fight: 999, kind: .jab, damage: 5_000, after: 1)
+        let punch = PunchRequest(fight: FightID(999), kind: .jab, damage: 5_000, after: 1)
         #expect(try player.line("punch 999 jab 10") == [.note(.notYourTurn(verb: "punch"))])
         #expect(player.handle(.command(.request(.punch(punch)), at: player.t0)) == [.send(.punch(punch), ref: hello.ref + 2)])
     }

@@ -106,7 +106,7 @@ final class Player: Sendable {
         let ended = NIOLockedValueBox<String?>(nil)
     }
 
-    var id: FighterID { FighterID(client.session.fighter.id) }
+    var id: FighterID { client.session.fighter.id }
     var token: String { client.session.token }
 
     private init(client: FightClient) {
@@ -163,7 +163,7 @@ final class Player: Sendable {
     }
 
     /// The next event of `kind` for fight `fight` (any fight when `nil`).
-    func event(_ kind: WireEvent.Kind, fight: Int64? = nil) async throws -> WireEvent {
+    func event(_ kind: WireEvent.Kind, fight: FightID? = nil) async throws -> WireEvent {
         let message = try await next("event \(kind)") { message in
             guard case .event(let event) = message.body else { return false }
             return event.kind == kind && (fight == nil || event.fight == fight)
