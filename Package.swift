@@ -176,7 +176,9 @@ let package = Package(
                 // Locks ThreadSanitizer can see (pthread); it cannot see Synchronization.Mutex.
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]),
-        .testTarget(name: "HitThatEndToEndTests", dependencies: ["hitthat", "InputDevicesTestSupport"]),
+        // The CLI's own tests: the built binary on files, pipes and fake nodes, and its parts
+        // (`@testable import hitthat`); FightServerTests runs it only as a process against a server.
+        .testTarget(name: "HitThatEndToEndTests", dependencies: ["hitthat", "FightServer", "InputDevicesTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -6,7 +6,6 @@ import GRDB
 import Testing
 
 @testable import FightServer
-@testable import hitthat
 
 /// Sessions lapse when unused, end at `logout`, and a fighter's messages are limited over all
 /// their connections together.
@@ -128,14 +127,6 @@ import Testing
         try await server.stop()
     }
 
-    /// `hitthat serve` sets the allowance, positive, the configuration's by default.
-    @Test func serveTakesTheAccountAllowance() throws {
-        let defaults = ServerConfiguration()
-        #expect(try Serve.parse([]).accountBurst == defaults.accountRequestBurst)
-        #expect(try Serve.parse(["--account-burst", "400", "--account-rate", "5"]).accountRate == 5)
-        #expect(throws: (any Error).self) { try Serve.parse(["--account-rate", "0"]) }
-    }
-
     @Test func aFightersMessagesAreLimitedOverAllTheirConnections() async throws {
         let clock = TestClock()
         let server = try await TestServer.start(clock: clock, messagesPerSecond: 1, messageBurst: 5)
@@ -191,12 +182,6 @@ import Testing
         #expect(
             document.contains(
                 "\(defaults.accountRequestBurst) at once, then \(defaults.accountRequestsPerSecond) a second"))
-    }
-
-    @Test func serveTakesTheLifetimeInWholeDays() throws {
-        #expect(try Serve.parse([]).sessionDays == 30)
-        #expect(try Serve.parse(["--session-days", "7"]).sessionDays == 7)
-        #expect(throws: (any Error).self) { try Serve.parse(["--session-days", "0"]) }
     }
 
     // MARK: - The buckets
