@@ -66,7 +66,9 @@ public struct FightFollower: Sendable {
         var open: Set<FightID> = []
         for view in openFights where open.insert(view.id).inserted {
             if let known = fights[view.id] {
-                if known.lastSequence < view.lastSequence { needs.append(.replay(fight: view.id, after: known.lastSequence)) }
+                if known.lastSequence < view.lastSequence {
+                    needs.append(.replay(fight: view.id, after: known.lastSequence))
+                }
             } else {
                 update(view)
             }

@@ -92,7 +92,8 @@ public struct KeyReader: Sendable {
         switch question {
         case .forfeit:
             question = nil
-            return key == UInt8(ascii: "y") || key == UInt8(ascii: "Y") ? .command(.answer(.forfeit, fight: nil)) : .nothing
+            return key == UInt8(ascii: "y") || key == UInt8(ascii: "Y")
+                ? .command(.answer(.forfeit, fight: nil)) : .nothing
         case .location(let typed):
             return type(key, after: typed)
         case nil:
@@ -289,7 +290,8 @@ public struct ScreenModel: Sendable {
         case .accepted, .matched: return "the fight is on: \(name(event.turn)) first"
         case .turnPassed: return "the turn passed to \(name(event.turn))"
         case .ended:
-            return event.winner == nil ? "a draw" : "\(name(event.winner)) won by \(event.decision?.rawValue ?? "decision")"
+            return event.winner == nil
+                ? "a draw" : "\(name(event.winner)) won by \(event.decision?.rawValue ?? "decision")"
         case .declined, .expired: return "the challenge was \(event.kind)"
         case .openedRoom: return "waiting for anyone to fight…"
         case .moved:

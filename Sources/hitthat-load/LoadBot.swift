@@ -92,7 +92,9 @@ actor LoadBot {
 
         func status(_ text: String) {}
         func note(_ text: String) {}
-        func show(_ message: ServerMessage, text: String, fights: [FightID: FightView], me: FighterID?, answersPlayer: Bool) {
+        func show(
+            _ message: ServerMessage, text: String, fights: [FightID: FightView], me: FighterID?, answersPlayer: Bool
+        ) {
         }
         func handled(_ event: PlayerSession.Event, effects: [PlayerSession.Effect], session: PlayerSession) {
             observations.yield(.handled(event, effects, session))

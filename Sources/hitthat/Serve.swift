@@ -39,7 +39,8 @@ struct Serve: ParsableCommand {
 
     @Option(
         help:
-            "Account requests (register and login together) one address may make at once; then one a second (--account-rate).")
+            "Account requests (register and login together) one address may make at once; then one a second (--account-rate)."
+    )
     var accountBurst = ServerConfiguration().accountRequestBurst
 
     @Option(help: "Account requests one address may make each second on average, after --account-burst.")

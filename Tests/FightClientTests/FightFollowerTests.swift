@@ -38,7 +38,9 @@ import Testing
         mutating func run(_ command: Command) throws {
             let transition = try referee.reduce(state, command, at: now).get()
             state = transition.state
-            for case .fight(let event) in transition.events { events[event.fight, default: []].append(WireEvent(event)) }
+            for case .fight(let event) in transition.events {
+                events[event.fight, default: []].append(WireEvent(event))
+            }
         }
 
         mutating func punch(_ damage: Int, in fight: FightID? = nil) throws {
@@ -47,7 +49,9 @@ import Testing
             try run(.punch(fight, by: turn, kind: .jab, damage: damage))
         }
 
-        func view(_ fight: FightID? = nil) throws -> FightView { FightView(try #require(state.fights[fight ?? self.fight])) }
+        func view(_ fight: FightID? = nil) throws -> FightView {
+            FightView(try #require(state.fights[fight ?? self.fight]))
+        }
         func events(_ fight: FightID? = nil) -> [WireEvent] { events[fight ?? self.fight] ?? [] }
     }
 

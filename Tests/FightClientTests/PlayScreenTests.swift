@@ -53,7 +53,10 @@ import Testing
         let actions = Self.press("l91,0\r", on: &reader)
         #expect(actions == [.note("location: latitude 91 is not within -90…90")])
         #expect(reader.question == .location(typed: "91,0"), "still asking, with the text to correct")
-        #expect(Self.press("\u{7F}\u{7F}\u{7F}\u{7F}1,0\r", on: &reader) == [.command(.request(.move(Location(latitude: 1, longitude: 0))))])
+        #expect(
+            Self.press("\u{7F}\u{7F}\u{7F}\u{7F}1,0\r", on: &reader) == [
+                .command(.request(.move(Location(latitude: 1, longitude: 0))))
+            ])
     }
 
     @Test func escapeGivesUpTheLocation() {
@@ -87,7 +90,10 @@ import Testing
     /// A location typed at `l` is the command `move LAT LON` is, from the same numbers.
     @Test func aTypedLocationIsTheScriptsMove() throws {
         var reader = KeyReader()
-        #expect(Self.press("l-33.9, 18.4\r", on: &reader) == [.command(try #require(try PlayerCommand(parsing: "move -33.9 18.4")))])
+        #expect(
+            Self.press("l-33.9, 18.4\r", on: &reader) == [
+                .command(try #require(try PlayerCommand(parsing: "move -33.9 18.4")))
+            ])
     }
 
     // MARK: The screen
@@ -177,7 +183,8 @@ import Testing
         for sequence in 1...30 {
             let punched =
                 #"{"at":"2026-11-22T05:01:30Z","by":2,"damage":64,"fight":70000,"kind":"punched","punch":"uppercut","sequence":\#(sequence),"staminaLeft":100,"type":"event","v":1}"#
-            _ = model.apply(try Self.message(punched), answersPlayer: false, fights: [fight.id: fight], me: FighterID(1))
+            _ = model.apply(
+                try Self.message(punched), answersPlayer: false, fights: [fight.id: fight], me: FighterID(1))
         }
         model.note = String(repeating: "n", count: 200)
         model.status = "could not connect; retrying in 8.0 seconds"

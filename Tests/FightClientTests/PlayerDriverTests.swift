@@ -104,7 +104,9 @@ import Testing
 
         func status(_ text: String) { statuses.withLock { $0.append(text) } }
         func note(_ text: String) {}
-        func show(_ message: ServerMessage, text: String, fights: [FightID: FightView], me: FighterID?, answersPlayer: Bool) {
+        func show(
+            _ message: ServerMessage, text: String, fights: [FightID: FightView], me: FighterID?, answersPlayer: Bool
+        ) {
         }
         func handled(_ event: PlayerSession.Event, effects: [PlayerSession.Effect], session: PlayerSession) {
             handledEvents.withLock { $0.append(event) }
@@ -209,7 +211,11 @@ import Testing
     // MARK: - Writing
 
     @Test func writesGoOutOneAtATimeInTheOrderTheSessionGaveThem() async throws {
-        let player = try await Harness(.screen, beforeRunning: [.request(.profile(ProfileRequest())), .request(.history), .request(.statistics(StatisticsRequest()))])
+        let player = try await Harness(
+            .screen,
+            beforeRunning: [
+                .request(.profile(ProfileRequest())), .request(.history), .request(.statistics(StatisticsRequest())),
+            ])
         let connection = try await player.connection(0)
         try await player.welcome(on: connection)
         // The hello took 30 ms, the profile 20, the history 10: written at once, the later ones
@@ -239,7 +245,10 @@ import Testing
             try await player.written(on: connection, count: 3) == [
                 .request(.hello, ref: 1), .request(.history, ref: 2), .request(.punch(punch), ref: 3),
             ])
-        #expect(player.display.handledEvents.withLock { $0.contains { if case .command(.request, _) = $0 { true } else { false } } })
+        #expect(
+            player.display.handledEvents.withLock {
+                $0.contains { if case .command(.request, _) = $0 { true } else { false } }
+            })
         await player.driver.interrupt()
     }
 
@@ -288,7 +297,8 @@ import Testing
     /// hour long) is cancelled with the rest: `run()` does not wait it out.
     @Test func aRunningTimerDoesNotKeepTheDriverRunning() async throws {
         let player = try await Harness(
-            .screen, failures: [.other("reset while connecting")], backoff: Backoff(first: .seconds(3600), longest: .seconds(3600)))
+            .screen, failures: [.other("reset while connecting")],
+            backoff: Backoff(first: .seconds(3600), longest: .seconds(3600)))
         try await eventually {
             player.display.statuses.withLock { $0.contains { $0.hasPrefix("server gone; retrying in") } }
         }

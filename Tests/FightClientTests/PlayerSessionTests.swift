@@ -162,9 +162,11 @@ import Testing
         // Out of turn, in a fight it does not know, past any damage: a line would be refused here.
         let punch = PunchRequest(fight: FightID(999), kind: .jab, damage: 5_000, after: 1)
         #expect(try player.line("punch 999 jab 10") == [.note(.notYourTurn(verb: "punch"))])
-        #expect(player.handle(.command(.request(.punch(punch)), at: player.t0)) == [.send(.punch(punch), ref: hello.ref + 2)])
+        #expect(
+            player.handle(.command(.request(.punch(punch)), at: player.t0)) == [
+                .send(.punch(punch), ref: hello.ref + 2)
+            ])
     }
-
 
     @Test func aConnectionThatFailedSaysWhyAndIsRetried() throws {
         var player = try Player(.screen)
@@ -186,7 +188,9 @@ import Testing
         #expect(player.handle(.timerFired(.reconnect, at: player.t0)) == [.connect])
         let failed = player.handle(.connectionFailed(.unreachable(ConnectionError("cannot reach the server"))))
         #expect(failed.contains(.startTimer(.reconnect, after: .milliseconds(500))), "twice as long: \(failed)")
-        #expect(!failed.contains { if case .note = $0 { true } else { false } }, "it was reached before: the server is gone")
+        #expect(
+            !failed.contains { if case .note = $0 { true } else { false } }, "it was reached before: the server is gone"
+        )
         // Back: hello again, and what happened meanwhile is asked for rather than skipped.
         try player.bout.punch(10)
         _ = player.handle(.timerFired(.reconnect, at: player.t0))

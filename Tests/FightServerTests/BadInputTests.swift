@@ -77,7 +77,9 @@ import Testing
                 == .known(.notInFight))
         #expect(try await carol.command(.forfeit(FightRef(fight: fight))).error?.reason == .known(.notInFight))
         #expect(try await carol.request(.fight(FightRef(fight: fight))).error?.reason == .known(.notInFight))
-        #expect(try await carol.request(.replay(ReplayRequest(fight: fight, after: 0))).error?.reason == .known(.notInFight))
+        #expect(
+            try await carol.request(.replay(ReplayRequest(fight: fight, after: 0))).error?.reason == .known(.notInFight)
+        )
         #expect(try await carol.command(.accept(FightRef(fight: FightID(999)))).error?.reason == .known(.unknownFight))
 
         // Nothing above touched the fight, and both connections still work.

@@ -82,7 +82,9 @@ import Testing
         let file = try DatabaseQueue(path: server.databasePath)
         try await file.write { db in
             try db.execute(
-                sql: "CREATE TRIGGER keep_sessions BEFORE DELETE ON sessions BEGIN SELECT RAISE(ABORT, 'disk full'); END")
+                sql:
+                    "CREATE TRIGGER keep_sessions BEFORE DELETE ON sessions BEGIN SELECT RAISE(ABORT, 'disk full'); END"
+            )
         }
         let failed = try #require(try await alice.request(.logout).error)
         #expect(failed.code == .internalError && failed.message == "could not log out; try again")

@@ -103,12 +103,16 @@ public final class FightServer: Sendable {
         router.get("health") { _, _ in Self.response(.ok, ServerMessage(.health(Health()))) }
         let accountLimits = AccountLimits(configuration)
         router.post("register") { request, context in
-            await Self.account(request, from: context.remoteAddress, limits: accountLimits, logger: logger, success: .created) {
+            await Self.account(
+                request, from: context.remoteAddress, limits: accountLimits, logger: logger, success: .created
+            ) {
                 try await gatekeeper.register($0)
             }
         }
         router.post("login") { request, context in
-            await Self.account(request, from: context.remoteAddress, limits: accountLimits, logger: logger, success: .ok) {
+            await Self.account(
+                request, from: context.remoteAddress, limits: accountLimits, logger: logger, success: .ok
+            ) {
                 try await gatekeeper.login($0)
             }
         }
