@@ -3,7 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "HitThat",
-    platforms: [.macOS(.v13)],
+    // macOS 14: PlayerDriver owns its tasks in a discarding task group.
+    platforms: [.macOS(.v14)],
     products: [
         .library(name: "PunchKit", targets: ["PunchKit"]),
         .library(name: "PunchSimulator", targets: ["PunchSimulator"]),
@@ -105,7 +106,7 @@ let package = Package(
         .executableTarget(
             name: "hitthat-load",
             dependencies: [
-                "FightProtocol", "FightClient",
+                "FightProtocol", "FightClient", "FightEngine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
@@ -178,10 +179,14 @@ let package = Package(
             dependencies: [
                 "FightServer", "FightClient", "FightProtocol", "FightEngine", "hitthat", "hitthat-load",
                 "InputDevicesTestSupport",
+                // A second connection to a server's file, to make its writes fail.
+                .product(name: "GRDB", package: "GRDB.swift"),
                 // Locks ThreadSanitizer can see (pthread); it cannot see Synchronization.Mutex.
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]),
-        .testTarget(name: "HitThatEndToEndTests", dependencies: ["hitthat", "InputDevicesTestSupport"]),
+        // The CLI's own tests: the built binary on files, pipes and fake nodes, and its parts
+        // (`@testable import hitthat`); FightServerTests runs it only as a process against a server.
+        .testTarget(name: "HitThatEndToEndTests", dependencies: ["hitthat", "FightServer", "InputDevicesTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import FightEngine
 import FightProtocol
 
 // MARK: - FightFollower
@@ -10,9 +11,9 @@ import FightProtocol
 /// client can ask for its state (`fight`), since events alone do not say a fight's starting stamina.
 public struct FightFollower: Sendable {
     /// The fights as last known, by identifier.
-    public private(set) var fights: [Int64: FightView] = [:]
+    public private(set) var fights: [FightID: FightView] = [:]
     /// Fights heard of by an event whose state has not come yet.
-    public private(set) var awaitingState: Set<Int64> = []
+    public private(set) var awaitingState: Set<FightID> = []
 
     /// Follows no fight yet.
     public init() {}
@@ -22,9 +23,9 @@ public struct FightFollower: Sendable {
         /// Nothing: the event was applied or was a duplicate.
         case nothing
         /// The fight's state: it was not known.
-        case state(fight: Int64)
+        case state(fight: FightID)
         /// The events after `after`: some are missing.
-        case replay(fight: Int64, after: Int)
+        case replay(fight: FightID, after: Int)
 
         /// The request that meets the need.
         public var request: ClientRequest? {
@@ -62,10 +63,12 @@ public struct FightFollower: Sendable {
     /// still open and in those that ended while away; fights heard of but not known are asked for.
     public mutating func catchUp(openFights: [FightView]) -> [Need] {
         var needs: [Need] = []
-        var open: Set<Int64> = []
+        var open: Set<FightID> = []
         for view in openFights where open.insert(view.id).inserted {
             if let known = fights[view.id] {
-                if known.lastSequence < view.lastSequence { needs.append(.replay(fight: view.id, after: known.lastSequence)) }
+                if known.lastSequence < view.lastSequence {
+                    needs.append(.replay(fight: view.id, after: known.lastSequence))
+                }
             } else {
                 update(view)
             }
@@ -100,7 +103,11 @@ extension FightView {
             deadline = event.deadline
         case .declined, .expired, .ended:
             phase = .finished
-            ending = event.decision ?? event.kind.rawValue
+            switch event.kind {
+            case .declined: ending = .known(.declined)
+            case .expired: ending = .known(.expired)
+            default: ending = event.decision.map(OpenEnum.init)
+            }
             winner = event.winner
             finishedAt = event.at
             turn = nil

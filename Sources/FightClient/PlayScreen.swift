@@ -1,3 +1,4 @@
+import FightEngine
 import FightProtocol
 import Foundation
 
@@ -59,8 +60,8 @@ public struct KeyReader: Sendable {
     public enum Action: Equatable, Sendable {
         /// Nothing to send (a key without a meaning, or one that changed the input line).
         case nothing
-        /// A `--script` command line to perform.
-        case command(String)
+        /// A command for the session.
+        case command(PlayerCommand)
         /// Challenge the opponent on the versus screen, if any.
         case challengeShown
         /// A message for the note line (the location typed was not one).
@@ -91,25 +92,26 @@ public struct KeyReader: Sendable {
         switch question {
         case .forfeit:
             question = nil
-            return key == UInt8(ascii: "y") || key == UInt8(ascii: "Y") ? .command("forfeit") : .nothing
+            return key == UInt8(ascii: "y") || key == UInt8(ascii: "Y")
+                ? .command(.answer(.forfeit, fight: nil)) : .nothing
         case .location(let typed):
             return type(key, after: typed)
         case nil:
             break
         }
         switch Character(Unicode.Scalar(key)) {
-        case "j": return .command("jab")
-        case "u": return .command("uppercut")
-        case "k": return .command("hook")
-        case "n": return .command("next")
-        case "b": return .command("back")
+        case "j": return .command(.keyboardPunch(.jab))
+        case "u": return .command(.keyboardPunch(.uppercut))
+        case "k": return .command(.keyboardPunch(.hook))
+        case "n": return .command(.request(.nextOpponent))
+        case "b": return .command(.request(.backDown))
         case "c": return .challengeShown
-        case "a": return .command("accept")
-        case "d": return .command("decline")
-        case "m": return .command("quick")
+        case "a": return .command(.answer(.accept, fight: nil))
+        case "d": return .command(.answer(.decline, fight: nil))
+        case "m": return .command(.request(.quickMatch))
         case "l": question = .location(typed: "")
         case "f": question = .forfeit
-        case "q": return .command("quit")
+        case "q": return .command(.quit)
         default: break
         }
         return .nothing
@@ -123,7 +125,7 @@ public struct KeyReader: Sendable {
             do {
                 let location = try Location(parsing: typed)
                 question = nil
-                return .command("move \(location.latitude) \(location.longitude)")
+                return .command(.request(.move(location)))
             } catch {
                 return .note("location: \(error)")
             }
@@ -154,17 +156,21 @@ public struct ScreenModel: Sendable {
     /// when it is the player's turn: all of them here would not fit 80 columns.
     public static let keyBar = "n next  b back down  c challenge  m quick match  l location  f forfeit  q quit"
 
+    /// How far away opponents are looked for, as the note says it ("50 km"): the engine's rule,
+    /// which `hitthat serve` plays by (the server does not send it).
+    public static let reach = "\(Rules().matchRadiusKm.formatted(.number)) km"
+
     /// The player's username, on the top line.
     public var user: String
     /// The player's fighter, once signed in.
-    public var me: Int64?
+    public var me: FighterID?
     /// The player's fights as the client follows them.
-    public var fights: [Int64: FightView] = [:]
+    public var fights: [FightID: FightView] = [:]
     /// The opponent on the versus screen.
     public var shown: WireMatchup?
     /// Fighters' cards by id: names for the log and the fight, stats for the versus screen, and
     /// this player's location.
-    public var cards: [Int64: FighterCard] = [:]
+    public var cards: [FighterID: FighterCard] = [:]
     /// The latest events, described when drawn: a name that arrives after its event still shows.
     public var log: [WireEvent] = []
     /// The connection's state.
@@ -180,7 +186,7 @@ public struct ScreenModel: Sendable {
     /// Takes in a message; `answersPlayer` when it answers a request the player made. Returns
     /// whether to ring the bell (the player was hit).
     public mutating func apply(
-        _ message: ServerMessage, answersPlayer: Bool, fights: [Int64: FightView], me: Int64?
+        _ message: ServerMessage, answersPlayer: Bool, fights: [FightID: FightView], me: FighterID?
     ) -> Bool {
         self.fights = fights
         self.me = me
@@ -193,7 +199,7 @@ public struct ScreenModel: Sendable {
         case .opponent(let reply):
             shown = reply.matchup
             if let card = reply.matchup?.opponent { cards[card.id] = card }
-            if reply.matchup == nil { note = "nobody else within reach (50 km) for now" }
+            if reply.matchup == nil { note = "nobody else within reach (\(Self.reach)) for now" }
         case .event(let event):
             if event.kind == .moved, let id = event.fighter {
                 cards[id]?.latitude = event.latitude
@@ -203,7 +209,7 @@ public struct ScreenModel: Sendable {
             log = Array(log.suffix(Self.height))
             if event.kind == .punched, event.by != me { bell = true }
         case .error(let error):
-            note = error.reason == "noLocation" ? "set your location first: press l" : error.message
+            note = error.reason == .known(.noLocation) ? "set your location first: press l" : error.message
         default:
             break
         }
@@ -245,10 +251,10 @@ public struct ScreenModel: Sendable {
         return lines + [""]
     }
 
-    private func fight(_ fight: FightView, me: Int64, now: Int64) -> [String] {
+    private func fight(_ fight: FightView, me: FighterID, now: Int64) -> [String] {
         let mine = fight.challenger == me
         var lines = [
-            "Fight \(fight.id) against \(name(mine ? fight.opponent : fight.challenger)): \(fight.phase)",
+            "Fight \(fight.id.rawValue) against \(name(mine ? fight.opponent : fight.challenger)): \(fight.phase)",
             "  you   \(Self.bar(mine ? fight.staminaChallenger : fight.staminaOpponent))",
             "  them  \(Self.bar(mine ? fight.staminaOpponent : fight.staminaChallenger))",
         ]
@@ -262,15 +268,15 @@ public struct ScreenModel: Sendable {
             lines.append(fight.opponent == me ? "  challenged: a accept, d decline" : "  waiting for an answer")
         case .finished:
             let result = fight.winner == nil ? "a draw" : fight.winner == me ? "YOU WIN" : "you lose"
-            lines.append("  \(result) (\(fight.ending ?? "over"))")
+            lines.append("  \(result) (\(fight.ending?.rawValue ?? "over"))")
         }
         return lines + [""]
     }
 
     /// A fighter's name: "you", the display name once the card is in, a number until then.
-    public func name(_ id: Int64?) -> String {
+    public func name(_ id: FighterID?) -> String {
         guard let id else { return "?" }
-        return id == me ? "you" : cards[id]?.displayName ?? "fighter \(id)"
+        return id == me ? "you" : cards[id]?.displayName ?? id.description
     }
 
     /// One line of the log, or `nil` for events not worth a line.
@@ -284,7 +290,8 @@ public struct ScreenModel: Sendable {
         case .accepted, .matched: return "the fight is on: \(name(event.turn)) first"
         case .turnPassed: return "the turn passed to \(name(event.turn))"
         case .ended:
-            return event.winner == nil ? "a draw" : "\(name(event.winner)) won by \(event.decision ?? "decision")"
+            return event.winner == nil
+                ? "a draw" : "\(name(event.winner)) won by \(event.decision?.rawValue ?? "decision")"
         case .declined, .expired: return "the challenge was \(event.kind)"
         case .openedRoom: return "waiting for anyone to fight…"
         case .moved:

@@ -1,3 +1,4 @@
+import FightEngine
 import FightProtocol
 
 // MARK: - What the driver talks to
@@ -10,7 +11,7 @@ public protocol PlayerDisplay: Sendable {
     func note(_ text: String)
     /// A message arrived; `fights` and `me` are the session's view after it. `answersPlayer` when
     /// it is the first answer to a request the player made (not one the client made itself).
-    func show(_ message: ServerMessage, text: String, fights: [Int64: FightView], me: Int64?, answersPlayer: Bool)
+    func show(_ message: ServerMessage, text: String, fights: [FightID: FightView], me: FighterID?, answersPlayer: Bool)
     /// The session took in `event` and gave out `effects`, and is now `session`: for a caller that
     /// acts on more than is shown (`hitthat-load` notes which `ref` each punch went out with, and
     /// when a connection opened or dropped). Called before the effects are performed; nothing by
@@ -98,11 +99,14 @@ public actor Connector: PlayerConnecting {
             let session = try await signedIn()
             client = try await FightClient.connect(session, to: address)
             guard await opened(client, session) else { return .closed(reason: nil) }
+        } catch let busy as ProtocolError where busy.code == .rateLimited {
+            // Too many sign-ins from this address for now: later it will take them.
+            return .notConnected(.rateLimited(busy))
         } catch let refusal as ProtocolError {
             return .notConnected(.refused(refusal))
         } catch {
             return .notConnected(
-                ConnectionError(unreachable: address, error).map { .unreachable($0.description) } ?? .other("\(error)"))
+                ConnectionError(unreachable: address, error).map { .unreachable($0) } ?? .other("\(error)"))
         }
         do {
             for try await text in client.texts {
@@ -127,17 +131,29 @@ public actor Connector: PlayerConnecting {
 /// Runs a `PlayerSession`: performs its effects (the connection, the timers, the sensor, the
 /// display) and turns what happens into its events. Everything the client decides is in the
 /// session; this only carries it out.
+///
+/// Every task it starts (connecting and reading, writing, the timers, the sensor's waits) is a
+/// child of `run()`'s task group: when the session finishes, what was written goes out, the
+/// connection closes, and the rest is cancelled and ended before `run()` returns.
 public actor PlayerDriver {
     private var session: PlayerSession
     private let connector: any PlayerConnecting
     private let display: any PlayerDisplay
     private let punches: (any PunchSource)?
-    /// The open connection, and its writer: messages go out one at a time, in order.
+    /// The open connection, and its writer's queue: messages go out one at a time, in order.
     private var client: (any PlayerConnection)?
     private var outbox: AsyncStream<PlayerSession.Effect>.Continuation?
-    private var writer: Task<Void, Never>?
-    private var timers: [PlayerSession.Timer: Task<Void, Never>] = [:]
-    private var waitingForTheEnd: [CheckedContinuation<Void, Never>] = []
+    /// The open connection's number, and for each connection whose writer still runs, who waits
+    /// for it to have sent what it had and closed the connection.
+    private var connectionNumber = 0
+    private var writers: [Int: [CheckedContinuation<Void, Never>]] = [:]
+    /// Work for `run()` to start in its task group; finished when the session is.
+    private let work: AsyncStream<@Sendable () async -> Void>
+    private let workQueue: AsyncStream<@Sendable () async -> Void>.Continuation
+    /// The timers running, each by the number it was started with: one stopped or started again
+    /// has another number (or none), and its sleeping task, when it wakes, fires nothing.
+    private var timers: [PlayerSession.Timer: Int] = [:]
+    private var timersStarted = 0
 
     /// A session that plays as `credentials` at `address` when run.
     public init(
@@ -158,26 +174,34 @@ public actor PlayerDriver {
         self.connector = connector
         self.display = display
         self.punches = punches
+        (work, workQueue) = AsyncStream.makeStream()
     }
 
     /// Why the session failed, once it is over.
     public var failure: PlayerSession.Failure? { session.failure }
 
-    /// Plays until the session is over.
+    /// Plays until the session is over; every task the driver started has ended when it returns.
+    /// Call it once.
     public func run() async {
-        if let punches {
-            Task {
-                if let reason = await punches.stopped() { self.handle(.sensorFailed(reason)) }
+        await withDiscardingTaskGroup { group in
+            if let punches {
+                group.addTask {
+                    if let reason = await punches.stopped() { await self.handle(.sensorFailed(reason)) }
+                }
             }
+            handle(.start)
+            // Until the session finishes (which ends `work`), what its effects start.
+            for await job in work { group.addTask(operation: job) }
+            // What was written goes out and the connection closes; whatever else runs (a timer, a
+            // sensor's wait, a connection being made) is of no use now.
+            await closeConnection()
+            group.cancelAll()
         }
-        handle(.start)
-        if session.isOver { return }
-        await withCheckedContinuation { waitingForTheEnd.append($0) }
     }
 
-    /// Acts on one line of input. `false` once the player quit: read no more.
-    public func perform(_ line: String) -> Bool {
-        handle(.line(line, at: .now))
+    /// Acts on what the player asked for. `false` once the player quit: read no more.
+    public func perform(_ command: PlayerCommand) -> Bool {
+        handle(.command(command, at: .now))
         return !session.isQuitting
     }
 
@@ -191,13 +215,13 @@ public actor PlayerDriver {
         handle(.interrupted)
     }
 
-    /// Sends `request` as it is (`PlayerSession.Event.request`): no command read, no turn checked.
+    /// Sends `request` as it is (`PlayerCommand.request`): no turn checked.
     /// - Returns: the `ref` it went with, which its answers carry; `nil` when it waits for the
     ///   server's `welcome` (the `send` effect `PlayerDisplay.handled` sees then carries the ref)
     ///   or the session is over.
     @discardableResult
     public func send(_ request: ClientRequest) -> Int? {
-        handle(.request(request)).lazy.compactMap { effect in
+        handle(.command(.request(request), at: .now)).lazy.compactMap { effect in
             if case .send(request, let ref) = effect { ref } else { nil }
         }.first
     }
@@ -222,46 +246,54 @@ public actor PlayerDriver {
         return effects
     }
 
+    /// Has `run()` start `job` as a child of its task group (once it runs, if it does not yet).
+    private func start(_ job: @escaping @Sendable () async -> Void) {
+        workQueue.yield(job)
+    }
+
     private func perform(_ effect: PlayerSession.Effect) {
         switch effect {
         case .connect:
-            Task { await self.connectAndRead() }
+            start { await self.connectAndRead() }
         case .send, .sendRaw:
             outbox?.yield(effect)
         case .startTimer(let timer, let wait):
-            timers[timer]?.cancel()
-            timers[timer] = Task {
-                try? await Task.sleep(for: wait)
-                if !Task.isCancelled { self.handle(.timerFired(timer, at: .now)) }
+            timersStarted += 1
+            let number = timersStarted
+            timers[timer] = number
+            start {
+                // Cancelled when the session finishes; stopped or started again, it fires nothing.
+                guard (try? await Task.sleep(for: wait)) != nil else { return }
+                await self.timerRanOut(timer, number: number)
             }
         case .cancelTimer(let timer):
-            timers.removeValue(forKey: timer)?.cancel()
+            timers.removeValue(forKey: timer)
         case .awaitPunch(let fight, let after, let since):
             guard let punches else { return }
-            Task {
+            start {
                 let punch = await punches.next(since: since)
-                // A source that failed says so through `stopped()`.
-                if punch == nil, punches.failure != nil { return }
-                self.handle(.punchDetected(punch, fight: fight, after: after, at: .now))
+                // A source that failed says so through `stopped()`; one cancelled says nothing.
+                if punch == nil, punches.failure != nil || Task.isCancelled { return }
+                await self.handle(.punchDetected(punch, fight: fight, after: after, at: .now))
             }
         case .status(let text):
             display.status(text)
-        case .note(let text):
-            display.note(text)
+        case .note(let note):
+            display.note(note.description)
         case .show(let message, let text, let answersPlayer):
             display.show(
                 message, text: text, fights: session.follower.fights, me: session.me, answersPlayer: answersPlayer)
         case .finish:
-            for timer in timers.values { timer.cancel() }
             timers.removeAll()
-            let closing = closeConnection()
-            let waiting = waitingForTheEnd
-            waitingForTheEnd.removeAll()
-            Task {
-                await closing.value
-                for continuation in waiting { continuation.resume() }
-            }
+            // `run()` closes the connection and ends the rest.
+            workQueue.finish()
         }
+    }
+
+    private func timerRanOut(_ timer: PlayerSession.Timer, number: Int) {
+        guard timers[timer] == number else { return }
+        timers.removeValue(forKey: timer)
+        handle(.timerFired(timer, at: .now))
     }
 
     /// Connects, tells the session, and hands it what the server sends until the connection ends.
@@ -274,7 +306,7 @@ public actor PlayerDriver {
         case .notConnected(let failure):
             handle(.connectionFailed(failure))
         case .closed(let reason):
-            await closeConnection().value
+            await closeConnection()
             handle(.disconnected(reason: reason))
         }
     }
@@ -294,12 +326,16 @@ public actor PlayerDriver {
         return !session.isOver
     }
 
-    /// Sends what the session asks to, in order, on `client` until it closes.
+    /// Sends what the session asks to, in order, on `client` until its queue is finished, then
+    /// closes it.
     private func startWriting(on client: any PlayerConnection) {
         let (messages, outbox) = AsyncStream.makeStream(of: PlayerSession.Effect.self)
+        connectionNumber += 1
+        let number = connectionNumber
         self.client = client
         self.outbox = outbox
-        writer = Task {
+        writers[number] = []
+        start {
             for await message in messages {
                 // A failed write means a lost connection: the reading side sees it end.
                 switch message {
@@ -308,17 +344,22 @@ public actor PlayerDriver {
                 default: break
                 }
             }
+            await client.close()
+            await self.writerEnded(number)
         }
     }
 
-    /// Lets the writer send what it has, then closes the connection.
-    private func closeConnection() -> Task<Void, Never> {
-        let (client, writer) = (self.client, self.writer)
+    private func writerEnded(_ number: Int) {
+        for waiting in writers.removeValue(forKey: number) ?? [] { waiting.resume() }
+    }
+
+    /// Lets the writer send what it has and close the open connection, and returns once it has.
+    private func closeConnection() async {
+        guard client != nil else { return }
+        let number = connectionNumber
         outbox?.finish()
-        (self.client, self.outbox, self.writer) = (nil, nil, nil)
-        return Task {
-            await writer?.value
-            await client?.close()
-        }
+        (client, outbox) = (nil, nil)
+        guard writers[number] != nil else { return }
+        await withCheckedContinuation { writers[number]?.append($0) }
     }
 }

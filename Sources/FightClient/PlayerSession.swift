@@ -76,17 +76,16 @@ public struct PlayerSession: Sendable {
         case disconnected(reason: String?)
         /// The server sent `text`, received at `at`.
         case received(String, at: Instant)
-        /// A line of input: a script's, or the command a key stands for.
-        case line(String, at: Instant)
-        /// A request from the program driving the session (`hitthat-load`), sent as it is: no
-        /// command to read, no turn checked, so that it can be one the server must refuse. Held
-        /// until the server says `welcome`, as the player's are; its `ref` is the `send` effect's.
-        case request(ClientRequest)
+        /// What the player asked for: a key, a script's line or a program's request, at `at`.
+        /// Requests are held until the server says `welcome`; a `.request` goes as it is (no turn
+        /// checked, so that it can be one the server must refuse), and its `ref` is the `send`
+        /// effect's.
+        case command(PlayerCommand, at: Instant)
         /// Input ended: finish when the fights do.
         case inputEnded
         /// The sensor's next punch, asked for by `awaitPunch(fight:after:since:)`, at `at`; `nil`
         /// when it has no more and did not fail (a failure is `sensorFailed`).
-        case punchDetected(DetectedPunch?, fight: Int64, after: Int, at: Instant)
+        case punchDetected(DetectedPunch?, fight: FightID, after: Int, at: Instant)
         /// The sensor failed, for the reason given.
         case sensorFailed(String)
         /// A timer started by `startTimer` ran out, at `at`.
@@ -99,8 +98,10 @@ public struct PlayerSession: Sendable {
     public enum ConnectionFailure: Error, Sendable {
         /// The server refused the login: retrying cannot help.
         case refused(ProtocolError)
-        /// Nothing answered at the address (`ConnectionError(unreachable:_:)` says it in words).
-        case unreachable(String)
+        /// Nothing answered at the address (`ConnectionError(unreachable:_:)`).
+        case unreachable(ConnectionError)
+        /// The server took too many sign-ins from this address lately: trying later can help.
+        case rateLimited(ProtocolError)
         /// Anything else (a connection made and lost while being set up, say), in words.
         case other(String)
     }
@@ -129,11 +130,11 @@ public struct PlayerSession: Sendable {
         /// Stop `timer` if it runs.
         case cancelTimer(Timer)
         /// Ask the sensor for its next punch; from a live sensor, one made at `since` or later.
-        case awaitPunch(fight: Int64, after: Int, since: Instant)
+        case awaitPunch(fight: FightID, after: Int, since: Instant)
         /// The connection's state changed: tell the player.
         case status(String)
-        /// Something the client could not do, or a remark: tell the player.
-        case note(String)
+        /// Something the client could not do, or a remark: tell the player (`Note.description`).
+        case note(Note)
         /// A message arrived: show it. `answersPlayer` when it is the first answer to a request
         /// the player made (not one the session made itself).
         case show(ServerMessage, text: String, answersPlayer: Bool)
@@ -141,19 +142,56 @@ public struct PlayerSession: Sendable {
         case finish
     }
 
+    /// What the session tells the player on the note line, kept typed until it is shown: a
+    /// program acts on the case (`hitthat-load` counts `unreadableMessage`), not on the words.
+    public enum Note: Hashable, Sendable, CustomStringConvertible {
+        /// The last note is over: an empty line.
+        case cleared
+        /// `accept`, `decline` or `forfeit` left the fight out, and there is not one open fight.
+        case noSingleFight(PlayerCommand.FightAnswer)
+        /// A punch asked for (by `verb`, the word it was asked with) when no fight awaits one.
+        case notYourTurn(verb: String)
+        /// The server could not be reached (yet).
+        case unreachable(ConnectionError)
+        /// The connection failed, or was lost, for this reason.
+        case connectionFailed(String)
+        /// The server sent something that is not a protocol message this client reads.
+        case unreadableMessage(ProtocolError)
+        /// The sensor failed, for this reason.
+        case sensorFailed(String)
+        /// The sensor has no more punches.
+        case sensorEnded
+
+        /// The note's words.
+        public var description: String {
+            switch self {
+            case .cleared: ""
+            case .noSingleFight(let answer): "\(answer.rawValue): expected a fight id (no single fight to assume)"
+            case .notYourTurn(let verb): "\(verb): it is not your turn in any fight"
+            case .unreachable(let error): error.description
+            case .connectionFailed(let reason): reason
+            case .unreadableMessage(let error): "unreadable message from the server: \(error)"
+            case .sensorFailed(let reason): "the sensor failed: \(reason)"
+            case .sensorEnded: "the sensor has no more punches"
+            }
+        }
+    }
+
     /// Why the session failed, when it did.
     public enum Failure: Hashable, Sendable, CustomStringConvertible {
-        /// The server refused the login.
-        case refused(String)
+        /// The server refused `username`'s login.
+        case refused(username: String, ProtocolError)
         /// A script's server could not be reached.
-        case unreachable(String)
-        /// The sensor failed.
+        case unreachable(ConnectionError)
+        /// The sensor failed, for this reason.
         case sensor(String)
 
         /// What to tell the player.
         public var description: String {
             switch self {
-            case .refused(let text), .unreachable(let text), .sensor(let text): text
+            case .refused(let username, let error): "\(username): \(error.message)"
+            case .unreachable(let error): error.description
+            case .sensor(let reason): reason
             }
         }
     }
@@ -165,49 +203,96 @@ public struct PlayerSession: Sendable {
     /// The player's fights, as known from the server's events.
     public private(set) var follower = FightFollower()
     /// The player's fighter, once signed in.
-    public private(set) var me: Int64?
-    /// Why the session failed, for the message and the exit status.
+    public private(set) var me: FighterID?
+    /// Why the session failed, for the message and the exit status. Set before the session is
+    /// over when the sensor fails at the full screen, which plays on with the keys.
     public private(set) var failure: Failure?
-    /// Whether the session is over.
-    public private(set) var isOver = false
-    /// Whether the session stops taking input: over, or a script's `quit` waiting for replies.
-    public var isQuitting: Bool { isOver || quitDeadlineSet }
+    /// Whether this player waits in a quick-match room: `openedRoom` says so, `leftRoom` and
+    /// `matched` (and the refusals `alreadyWaiting`, `notWaiting`) say otherwise. `nil` when a
+    /// request about the room was on its way as the connection dropped: `welcome` does not say,
+    /// and the request may or may not have been taken.
+    public private(set) var isWaitingInRoom: Bool? = false
 
+    /// Where the connection stands: one case at a time, with what only that case has, so that
+    /// (say) a request cannot be pending on a connection that is not open.
+    private enum Connection {
+        /// No connection: before the start, while connecting, or waiting to connect again.
+        /// `unreachableShown` when the last failure to connect is on the note line, to clear once
+        /// connected.
+        case closed(unreachableShown: Bool)
+        /// A connection is open.
+        case open(OpenConnection)
+        /// The session is over.
+        case over
+    }
+
+    /// What an open connection has, and loses when it closes.
+    private struct OpenConnection {
+        /// Whether the server said `welcome` on it.
+        var welcomed = false
+        /// Requests sent on it and not answered yet: a script's end and its `quit` wait for them.
+        var pending: Set<Int> = []
+        /// Those of them the player made (not the session itself): their answer tells the screen
+        /// whether the player's last action went through.
+        var playerRefs: Set<Int> = []
+        /// Those of them about the quick-match room.
+        var roomRefs: Set<Int> = []
+        /// The sensor's punch being thrown: the fight and the sequence it is thrown at.
+        var punching: (fight: FightID, after: Int)?
+    }
+
+    /// Where the player's input stands.
+    private enum Input {
+        /// Commands come.
+        case reading
+        /// Input ended: the session ends when the fights do.
+        case ended
+        /// A script's `quit` waits for the replies to what it sent.
+        case quitting
+    }
+
+    /// A typed punch waiting for the state of a fight an event named, and the commands that came
+    /// after it, which wait too.
+    private struct HeldPunch {
+        var verb: String
+        var kind: PunchType
+        var damage: Int
+        var commandsAfter: [(command: PlayerCommand, at: Instant)] = []
+    }
+
+    private var connection = Connection.closed(unreachableShown: false)
+    private var input = Input.reading
+    private var held: HeldPunch?
     private var backoff: Backoff
     private var lastRef = 0
-    /// Whether a connection is open, and whether the server said `welcome` on it.
-    private var connected = false
-    private var welcomed = false
     /// Whether the server said `welcome` once: after that, a lost connection is the server gone.
     private var everWelcomed = false
-    /// Whether the last failure to connect was shown on the note line, to clear once connected.
-    private var unreachableShown = false
-    /// Requests sent and not answered yet: a script's end and its `quit` wait for them.
-    private var pending: Set<Int> = []
-    /// Requests the player made (not the session itself) and not answered yet: their answer tells
-    /// the screen whether the player's last action went through.
-    private var playerRefs: Set<Int> = []
     /// What the player asked for while not welcomed, sent once the server says `welcome`.
     private var queued: [Outgoing] = []
     /// Fighters whose cards were asked for (or came on the versus screen): one request each.
-    private var cardsAsked: Set<Int64> = []
-    /// Whether this player waits in a quick-match room.
-    private var waitingInRoom = false
-    /// The sensor's punch being thrown: the fight and the sequence it is thrown at.
-    private var punching: (fight: Int64, after: Int)?
+    private var cardsAsked: Set<FighterID> = []
     /// When this player's turn began in fights whose state is still to come.
     private var turnStarts = TurnStarts<Instant>()
-    /// A typed punch waiting for the state of a fight an event named; the lines after it wait too.
-    private var heldPunch: (verb: String, kind: PunchType, damage: Int)?
-    private var heldLines: [(line: String, at: Instant)] = []
-    private var inputOver = false
-    /// Whether a script's `quit` waits for replies.
-    private var quitDeadlineSet = false
 
     /// A message for the server.
     private enum Outgoing {
         case request(ClientRequest)
         case raw(String)
+    }
+
+    /// Whether the session is over.
+    public var isOver: Bool {
+        if case .over = connection { true } else { false }
+    }
+
+    /// Whether the session stops taking input: over, or a script's `quit` waiting for replies.
+    public var isQuitting: Bool {
+        if case .quitting = input { true } else { isOver }
+    }
+
+    /// Whether a connection is open and the server said `welcome` on it: requests go at once.
+    public var isWelcomed: Bool {
+        if case .open(let open) = connection { open.welcomed } else { false }
     }
 
     /// A session that has not started.
@@ -245,21 +330,19 @@ public struct PlayerSession: Sendable {
             connectionLost(reason: reason, &effects)
         case .received(let text, let at):
             receive(text, at: at, &effects)
-        case .line(let line, let at):
-            if heldPunch != nil {
-                heldLines.append((line, at))
+        case .command(let command, let at):
+            if held != nil {
+                held?.commandsAfter.append((command, at))
             } else {
-                perform(line, at: at, &effects)
+                perform(command, at: at, &effects)
             }
-        case .request(let request):
-            if !isQuitting { sendForPlayer(.request(request), &effects) }
         case .inputEnded:
-            inputOver = true
+            if case .reading = input { input = .ended }
         case .punchDetected(let punch, let fight, let after, let at):
             punchDetected(punch, in: fight, after: after, at: at, &effects)
         case .sensorFailed(let reason):
             failure = .sensor(reason)
-            effects.append(.note("the sensor failed: \(reason)"))
+            effects.append(.note(.sensorFailed(reason)))
             if configuration.mode == .script { quit(&effects) }
         case .timerFired(.reconnect, _):
             effects.append(.connect)
@@ -270,23 +353,26 @@ public struct PlayerSession: Sendable {
         case .interrupted:
             end(&effects)
         }
-        if !isOver, quitDeadlineSet, !awaitingReplies { end(&effects) }
+        if !isOver, case .quitting = input, !awaitingReplies { end(&effects) }
         if !isOver, isFinished { end(&effects) }
         return effects
     }
 
     /// Whether a reply is still to come: to a request sent, queued, or the first `hello`.
-    private var awaitingReplies: Bool { !pending.isEmpty || !queued.isEmpty || !everWelcomed }
+    private var awaitingReplies: Bool {
+        if case .open(let open) = connection, !open.pending.isEmpty { return true }
+        return !queued.isEmpty || !everWelcomed
+    }
 
-    /// Input ended, nothing is on its way, this player waits in no room and every fight is over
-    /// (which only `welcome` can tell: it lists the open fights).
+    /// Input ended, nothing is on its way, this player is not known to wait in a room and every
+    /// fight is over (which only `welcome` can tell: it lists the open fights).
     private var isFinished: Bool {
-        guard inputOver, heldPunch == nil, !awaitingReplies, !waitingInRoom else { return false }
+        guard case .ended = input, held == nil, !awaitingReplies, isWaitingInRoom != true else { return false }
         return follower.fights.values.allSatisfy { $0.phase == .finished }
     }
 
     private mutating func end(_ effects: inout [Effect]) {
-        isOver = true
+        connection = .over
         effects.append(.finish)
     }
 
@@ -294,10 +380,9 @@ public struct PlayerSession: Sendable {
 
     private mutating func connectionOpened(_ session: Session, _ effects: inout [Effect]) {
         me = session.fighter.id
-        connected = true
+        if case .closed(unreachableShown: true) = connection { effects.append(.note(.cleared)) }
+        connection = .open(OpenConnection())
         backoff.reset()
-        if unreachableShown { effects.append(.note("")) }
-        unreachableShown = false
         effects.append(.status("connected to \(configuration.server) as \(session.fighter.username)"))
         send(.hello, &effects)
     }
@@ -305,37 +390,38 @@ public struct PlayerSession: Sendable {
     private mutating func connectionFailed(_ failure: ConnectionFailure, _ effects: inout [Effect]) {
         switch failure {
         case .refused(let error):
-            self.failure = .refused("\(configuration.username): \(error.message)")
+            self.failure = .refused(username: configuration.username, error)
             end(&effects)
-        case .unreachable(let reason) where !everWelcomed:
+        case .unreachable(let error) where !everWelcomed:
             // Never connected: the address is wrong or the server is not up.
             if configuration.mode == .script {
-                self.failure = .unreachable(reason)
+                self.failure = .unreachable(error)
                 end(&effects)
                 return
             }
             // The reason on a line of its own: with the status it would not fit 80 columns.
-            effects.append(.note(reason))
-            unreachableShown = true
+            effects.append(.note(.unreachable(error)))
+            connection = .closed(unreachableShown: true)
             retry("could not connect", &effects)
         case .unreachable:
             retry("server gone", &effects)
+        case .rateLimited(let error):
+            effects.append(.note(.connectionFailed(error.message)))
+            retry("server busy", &effects)
         case .other(let reason):
-            effects.append(.note(reason))
+            effects.append(.note(.connectionFailed(reason)))
             retry("server gone", &effects)
         }
     }
 
     private mutating func connectionLost(reason: String?, _ effects: inout [Effect]) {
-        connected = false
-        welcomed = false
-        // Whatever was on its way is lost with the connection; what was queued stays queued.
-        pending.removeAll()
-        playerRefs.removeAll()
-        punching = nil
+        // Whatever was on its way is lost with the connection; what was queued stays queued. A
+        // request about the room may or may not have been taken.
+        if case .open(let open) = connection, !open.roomRefs.isEmpty { isWaitingInRoom = nil }
+        connection = .closed(unreachableShown: false)
         if isFinished { return end(&effects) }
         // A script's `quit` waiting for replies connects again too: what it queued is sent then.
-        if let reason { effects.append(.note(reason)) }
+        if let reason { effects.append(.note(.connectionFailed(reason))) }
         retry("server gone", &effects)
     }
 
@@ -350,15 +436,18 @@ public struct PlayerSession: Sendable {
     /// Sends a request the session makes itself (`hello`, what catching up needs, cards), counted
     /// as waiting for its reply.
     private mutating func send(_ request: ClientRequest, byPlayer: Bool = false, _ effects: inout [Effect]) {
+        guard case .open(var open) = connection else { return }
         lastRef += 1
-        pending.insert(lastRef)
-        if byPlayer { playerRefs.insert(lastRef) }
+        open.pending.insert(lastRef)
+        if byPlayer { open.playerRefs.insert(lastRef) }
+        if request == .quickMatch || request == .leaveQuickMatch { open.roomRefs.insert(lastRef) }
+        connection = .open(open)
         effects.append(.send(request, ref: lastRef))
     }
 
     /// Sends what the player asked for, or keeps it until the server says `welcome`.
     private mutating func sendForPlayer(_ message: Outgoing, _ effects: inout [Effect]) {
-        guard welcomed else {
+        guard isWelcomed else {
             queued.append(message)
             return
         }
@@ -370,19 +459,10 @@ public struct PlayerSession: Sendable {
 
     // MARK: Input
 
-    /// Acts on one line of input.
-    private mutating func perform(_ line: String, at: Instant, _ effects: inout [Effect]) {
+    /// Acts on one command of the player's.
+    private mutating func perform(_ command: PlayerCommand, at: Instant, _ effects: inout [Effect]) {
         guard !isQuitting else { return }
-        let command: ScriptCommand?
-        do {
-            command = try ScriptCommand(line)
-        } catch {
-            effects.append(.note(error.description))
-            return
-        }
         switch command {
-        case nil:
-            break
         case .quit:
             quit(&effects)
         case .request(let request):
@@ -391,7 +471,7 @@ public struct PlayerSession: Sendable {
             sendForPlayer(.raw(text), &effects)
         case .answer(let answer, let fight):
             guard let fight = fight ?? onlyOpenFight?.id else {
-                effects.append(.note("\(answer.rawValue): expected a fight id (no single fight to assume)"))
+                effects.append(.note(.noSingleFight(answer)))
                 return
             }
             sendForPlayer(.request(answer.request(fight)), &effects)
@@ -401,9 +481,9 @@ public struct PlayerSession: Sendable {
         case .punch(let verb, nil, let kind, let damage):
             if let target = fightAwaitingMyPunch {
                 throwTyped(kind, damage, in: target, &effects)
-            } else if connected, !follower.awaitingState.isEmpty {
+            } else if case .open = connection, !follower.awaitingState.isEmpty {
                 // A fight the last events named is on its way: its state may give the turn.
-                heldPunch = (verb, kind, damage)
+                held = HeldPunch(verb: verb, kind: kind, damage: damage)
                 effects.append(.startTimer(.typedPunchWait, after: Self.typedPunchWait))
             } else {
                 notYourTurn(verb, &effects)
@@ -417,26 +497,29 @@ public struct PlayerSession: Sendable {
     }
 
     private func notYourTurn(_ verb: String, _ effects: inout [Effect]) {
-        effects.append(.note("\(verb): it is not your turn in any fight"))
+        effects.append(.note(.notYourTurn(verb: verb)))
     }
 
     /// Throws the held punch if a fight now awaits it (or says it cannot when `at`, its wait
-    /// being over, is given), then performs the lines that came after it.
+    /// being over, is given), then performs the commands that came after it.
     private mutating func releaseHeldPunch(at: Instant?, _ effects: inout [Effect]) {
-        guard let held = heldPunch else { return }
+        guard let punch = held else { return }
+        let isOpen = if case .open = connection { true } else { false }
         if let target = fightAwaitingMyPunch {
-            throwTyped(held.kind, held.damage, in: target, &effects)
-        } else if at != nil || follower.awaitingState.isEmpty || !connected {
-            notYourTurn(held.verb, &effects)
+            throwTyped(punch.kind, punch.damage, in: target, &effects)
+        } else if at != nil || follower.awaitingState.isEmpty || !isOpen {
+            notYourTurn(punch.verb, &effects)
         } else {
             return
         }
-        heldPunch = nil
+        held = nil
         effects.append(.cancelTimer(.typedPunchWait))
-        while heldPunch == nil, !heldLines.isEmpty {
-            let next = heldLines.removeFirst()
-            perform(next.line, at: next.at, &effects)
+        var waiting = punch.commandsAfter[...]
+        while held == nil, let next = waiting.popFirst() {
+            perform(next.command, at: next.at, &effects)
         }
+        // A command may have been held again: those still waiting go behind it, in order.
+        held?.commandsAfter += waiting
     }
 
     /// `quit`: a script waits (up to `quitWait`) for the replies to what it sent, for what it
@@ -444,7 +527,7 @@ public struct PlayerSession: Sendable {
     /// asked and quit wants the answers. A person's stops at once.
     private mutating func quit(_ effects: inout [Effect]) {
         guard configuration.mode == .script, awaitingReplies else { return end(&effects) }
-        quitDeadlineSet = true
+        input = .quitting
         effects.append(.startTimer(.quitWait, after: configuration.quitWait))
     }
 
@@ -456,15 +539,23 @@ public struct PlayerSession: Sendable {
         do {
             message = try MessageCodec.decodeReply(text)
         } catch {
-            effects.append(.note("unreadable message from the server: \(error)"))
+            effects.append(.note(.unreadableMessage(error)))
             return
         }
-        if let ref = message.ref { pending.remove(ref) }
-        // Only the first message with the ref: a punch's `ended` follows its `punched`.
-        let answersPlayer = message.ref.map { playerRefs.remove($0) != nil } ?? false
+        // Only the first message with the ref answers the player: a punch's `ended` follows its
+        // `punched`.
+        var answersPlayer = false
+        if case .open(var open) = connection {
+            if let ref = message.ref {
+                open.pending.remove(ref)
+                answersPlayer = open.playerRefs.remove(ref) != nil
+                open.roomRefs.remove(ref)
+            }
+            if case .welcome = message.body { open.welcomed = true }
+            connection = .open(open)
+        }
         switch message.body {
         case .welcome(let welcome):
-            welcomed = true
             everWelcomed = true
             let waiting = queued
             queued.removeAll()
@@ -481,16 +572,20 @@ public struct PlayerSession: Sendable {
             for event in reply.events { follow(event, received: received, &effects) }
         case .event(let event):
             switch event.kind {
-            case .openedRoom: waitingInRoom = true
-            case .leftRoom, .matched: waitingInRoom = false
+            case .openedRoom: isWaitingInRoom = true
+            case .leftRoom, .matched: isWaitingInRoom = false
             default: break
             }
             follow(event, received: received, &effects)
         case .error(let error):
+            switch error.reason?.known {
+            case .alreadyWaiting: isWaitingInRoom = true
+            case .notWaiting: isWaitingInRoom = false
+            default: break
+            }
             // An answer to a request ends the wait for the punch being thrown; a stale punch means
             // the fight moved on unseen (across a reconnect, say): its state is asked for.
-            if message.ref != nil, let fight = punching?.fight {
-                punching = nil
+            if message.ref != nil, let fight = takePunching()?.fight {
                 if error.code == .stale { send(.fight(FightRef(fight: fight)), &effects) }
             }
         default:
@@ -506,9 +601,22 @@ public struct PlayerSession: Sendable {
         let need = follower.apply(event)
         turnStarts.note(event, need: need, player: me, at: received)
         if let request = need.request { send(request, &effects) }
-        if let fight = event.fight, punching?.fight == fight, (event.sequence ?? 0) > (punching?.after ?? 0) {
-            punching = nil
+        if let fight = event.fight, let thrown = punching, thrown.fight == fight, (event.sequence ?? 0) > thrown.after {
+            _ = takePunching()
         }
+    }
+
+    /// The sensor's punch being thrown on the open connection, if any.
+    private var punching: (fight: FightID, after: Int)? {
+        if case .open(let open) = connection { open.punching } else { nil }
+    }
+
+    /// Ends the wait for the sensor's punch being thrown, and returns what it was.
+    private mutating func takePunching() -> (fight: FightID, after: Int)? {
+        guard case .open(var open) = connection, let thrown = open.punching else { return nil }
+        open.punching = nil
+        connection = .open(open)
+        return thrown
     }
 
     /// Asks for the card of each fighter not seen yet, when cards are shown: the opponents in this
@@ -536,18 +644,21 @@ public struct PlayerSession: Sendable {
     /// When it is this player's turn and a sensor is in use, asks for its next punch: from a live
     /// sensor, one made since `turnSeen`, when the client learnt of the turn (before it showed it).
     private mutating func throwPunchIfMyTurn(since turnSeen: Instant, _ effects: inout [Effect]) {
-        guard configuration.hasSensor, punching == nil, let fight = fightAwaitingMyPunch else { return }
-        punching = (fight.id, fight.lastSequence)
+        guard configuration.hasSensor, case .open(var open) = connection, open.punching == nil,
+            let fight = fightAwaitingMyPunch
+        else { return }
+        open.punching = (fight.id, fight.lastSequence)
+        connection = .open(open)
         effects.append(.awaitPunch(fight: fight.id, after: fight.lastSequence, since: turnSeen))
     }
 
     private mutating func punchDetected(
-        _ punch: DetectedPunch?, in fight: Int64, after: Int, at: Instant, _ effects: inout [Effect]
+        _ punch: DetectedPunch?, in fight: FightID, after: Int, at: Instant, _ effects: inout [Effect]
     ) {
-        guard let punch else { return effects.append(.note("the sensor has no more punches")) }
+        guard let punch else { return effects.append(.note(.sensorEnded)) }
         // The turn may have passed while the sensor waited for a punch: one out of turn is not sent.
         guard let view = follower.fights[fight], view.lastSequence == after, view.turn == me else {
-            punching = nil
+            _ = takePunching()
             throwPunchIfMyTurn(since: at, &effects)
             return
         }

@@ -1,3 +1,4 @@
+import FightEngine
 import FightProtocol
 
 // MARK: - TurnStarts
@@ -12,14 +13,14 @@ import FightProtocol
 ///
 /// Generic over the instant so the rule is tested without a clock.
 public struct TurnStarts<Instant: Sendable>: Sendable {
-    private var heard: [Int64: (sequence: Int?, at: Instant)] = [:]
+    private var heard: [FightID: (sequence: Int?, at: Instant)] = [:]
 
     /// Remembers nothing yet.
     public init() {}
 
     /// Notes `event`, received at `instant`, if it gave `player` the turn in a fight whose state
     /// the follower still needs (`need` is what `FightFollower.apply` said of it).
-    public mutating func note(_ event: WireEvent, need: FightFollower.Need, player: Int64?, at instant: Instant) {
+    public mutating func note(_ event: WireEvent, need: FightFollower.Need, player: FighterID?, at instant: Instant) {
         guard case .state(let fight) = need, let turn = event.turn, turn == player else { return }
         heard[fight] = (event.sequence, instant)
     }

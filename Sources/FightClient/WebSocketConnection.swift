@@ -80,7 +80,7 @@ public enum HTTPExchange {
     public static func send(
         _ method: HTTPMethod, _ path: String, body: String = "", to address: ServerAddress
     ) async throws -> (status: Int, body: String) {
-        let response = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        let (channel, response) = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connect(host: address.host, port: address.port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let promise = channel.eventLoop.makePromise(of: (status: Int, body: String).self)
@@ -88,10 +88,16 @@ public enum HTTPExchange {
                     try channel.pipeline.syncOperations.addHandler(
                         ResponseCollector(
                             method: method, path: path, host: address.description, body: body, promise: promise))
-                    return promise.futureResult
+                    return (channel, promise.futureResult)
                 }
             }
-        return try await response.get()
+        // A task cancelled while waiting (a player who quit) closes the connection, which fails
+        // the answer, rather than waiting on a server that may never answer.
+        return try await withTaskCancellationHandler {
+            try await response.get()
+        } onCancel: {
+            channel.close(promise: nil)
+        }
     }
 
     /// Sends the request when connected and completes the promise with the whole response.
@@ -190,7 +196,13 @@ public final class WebSocketConnection: Sendable {
                     return (channel, upgraded)
                 }
             }
-        guard try await upgraded.get() else {
+        // As for HTTP: cancelled while waiting for the upgrade, the connection closes.
+        let accepted = try await withTaskCancellationHandler {
+            try await upgraded.get()
+        } onCancel: {
+            channel.close(promise: nil)
+        }
+        guard accepted else {
             try? await channel.close()
             throw ConnectionError("\(address) did not accept a WebSocket at \(path)")
         }

@@ -199,7 +199,7 @@ public struct FightResult: Hashable, Sendable, Codable {
     }
 
     /// How a fight was decided.
-    public enum Decision: String, Hashable, Sendable, Codable {
+    public enum Decision: String, Hashable, Sendable, Codable, CaseIterable {
         /// A punch took the loser's stamina to zero.
         case knockout
         /// The loser gave up.

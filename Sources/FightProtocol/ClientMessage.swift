@@ -62,35 +62,42 @@ public enum ClientRequest: Hashable, Sendable {
     /// Ends the token's session; answered by `loggedOut`, then the connection is closed.
     case logout
 
-    /// The message type on the wire.
-    public var type: String {
+    /// The message types, named as on the wire: the one list of them. `kind` and the decoder
+    /// switch over it, so that a type added here is a compile error until both handle it.
+    public enum Kind: String, Hashable, Sendable, CaseIterable {
+        case hello, profile, updateProfile, move, nextOpponent, backDown, challenge, accept, decline
+        case quickMatch, leaveQuickMatch, punch, forfeit, fight, replay, history, statistics, logout
+    }
+
+    /// The message's type.
+    public var kind: Kind {
         switch self {
-        case .hello: "hello"
-        case .profile: "profile"
-        case .updateProfile: "updateProfile"
-        case .move: "move"
-        case .nextOpponent: "nextOpponent"
-        case .backDown: "backDown"
-        case .challenge: "challenge"
-        case .accept: "accept"
-        case .decline: "decline"
-        case .quickMatch: "quickMatch"
-        case .leaveQuickMatch: "leaveQuickMatch"
-        case .punch: "punch"
-        case .forfeit: "forfeit"
-        case .fight: "fight"
-        case .replay: "replay"
-        case .history: "history"
-        case .statistics: "statistics"
-        case .logout: "logout"
+        case .hello: .hello
+        case .profile: .profile
+        case .updateProfile: .updateProfile
+        case .move: .move
+        case .nextOpponent: .nextOpponent
+        case .backDown: .backDown
+        case .challenge: .challenge
+        case .accept: .accept
+        case .decline: .decline
+        case .quickMatch: .quickMatch
+        case .leaveQuickMatch: .leaveQuickMatch
+        case .punch: .punch
+        case .forfeit: .forfeit
+        case .fight: .fight
+        case .replay: .replay
+        case .history: .history
+        case .statistics: .statistics
+        case .logout: .logout
         }
     }
 
+    /// The message type on the wire.
+    public var type: String { kind.rawValue }
+
     /// Every message type a client may send.
-    public static let types = [
-        "hello", "profile", "updateProfile", "move", "nextOpponent", "backDown", "challenge", "accept", "decline",
-        "quickMatch", "leaveQuickMatch", "punch", "forfeit", "fight", "replay", "history", "statistics", "logout",
-    ]
+    public static let types = Kind.allCases.map(\.rawValue)
 }
 
 // MARK: - Payloads
@@ -98,10 +105,10 @@ public enum ClientRequest: Hashable, Sendable {
 /// The body of `profile`.
 public struct ProfileRequest: Hashable, Sendable, Codable {
     /// Another fighter, whose card (without location) is wanted; absent for one's own profile.
-    public var fighter: Int64?
+    public var fighter: FighterID?
 
     /// Asks for one's own profile, or `fighter`'s card.
-    public init(fighter: Int64? = nil) { self.fighter = fighter }
+    public init(fighter: FighterID? = nil) { self.fighter = fighter }
 }
 
 /// The body of `updateProfile`.
@@ -144,25 +151,25 @@ public struct Location: Hashable, Sendable, Codable {
 /// The body of `challenge`: whom.
 public struct OpponentRef: Hashable, Sendable, Codable {
     /// The fighter challenged.
-    public var opponent: Int64
+    public var opponent: FighterID
 
     /// Names the fighter to challenge.
-    public init(opponent: Int64) { self.opponent = opponent }
+    public init(opponent: FighterID) { self.opponent = opponent }
 }
 
 /// The body of messages about one fight.
 public struct FightRef: Hashable, Sendable, Codable {
     /// The fight.
-    public var fight: Int64
+    public var fight: FightID
 
     /// Names a fight.
-    public init(fight: Int64) { self.fight = fight }
+    public init(fight: FightID) { self.fight = fight }
 }
 
 /// The body of `punch`.
 public struct PunchRequest: Hashable, Sendable, Codable {
     /// The fight.
-    public var fight: Int64
+    public var fight: FightID
     /// `jab`, `uppercut` or `hook`.
     public var kind: PunchType
     /// Hit points from the detector, within `Rules.punchDamage` (1…64: the peak in g × 4, at most a
@@ -174,7 +181,7 @@ public struct PunchRequest: Hashable, Sendable, Codable {
     public var after: Int
 
     /// Creates a punch.
-    public init(fight: Int64, kind: PunchType, damage: Int, after: Int) {
+    public init(fight: FightID, kind: PunchType, damage: Int, after: Int) {
         self.fight = fight
         self.kind = kind
         self.damage = damage
@@ -198,12 +205,12 @@ extension PunchRequest {
 /// The body of `replay`.
 public struct ReplayRequest: Hashable, Sendable, Codable {
     /// The fight.
-    public var fight: Int64
+    public var fight: FightID
     /// The last sequence number the client has; events after it come back (0 for all).
     public var after: Int
 
     /// Asks for the events of `fight` after `after`.
-    public init(fight: Int64, after: Int) {
+    public init(fight: FightID, after: Int) {
         self.fight = fight
         self.after = after
     }
@@ -212,10 +219,10 @@ public struct ReplayRequest: Hashable, Sendable, Codable {
 /// The body of `statistics`.
 public struct StatisticsRequest: Hashable, Sendable, Codable {
     /// Also the line against this fighter.
-    public var versus: Int64?
+    public var versus: FighterID?
 
     /// Asks for statistics, optionally against one fighter.
-    public init(versus: Int64? = nil) { self.versus = versus }
+    public init(versus: FighterID? = nil) { self.versus = versus }
 }
 
 // MARK: - Codable
@@ -231,30 +238,32 @@ extension ClientMessage: Codable {
         try ProtocolVersion.check(try container.decode(Int.self, forKey: .v))
         token = try container.decode(String.self, forKey: .token)
         ref = try container.decodeIfPresent(Int.self, forKey: .ref)
-        switch type {
-        case "hello": request = .hello
-        case "profile": request = .profile(try ProfileRequest(from: decoder))
-        case "updateProfile": request = .updateProfile(try ProfileUpdate(from: decoder))
-        case "move": request = .move(try Location(from: decoder))
-        case "nextOpponent": request = .nextOpponent
-        case "backDown": request = .backDown
-        case "challenge": request = .challenge(try OpponentRef(from: decoder))
-        case "accept": request = .accept(try FightRef(from: decoder))
-        case "decline": request = .decline(try FightRef(from: decoder))
-        case "quickMatch": request = .quickMatch
-        case "leaveQuickMatch": request = .leaveQuickMatch
-        case "punch": request = .punch(try PunchRequest(from: decoder))
-        case "forfeit": request = .forfeit(try FightRef(from: decoder))
-        case "fight": request = .fight(try FightRef(from: decoder))
-        case "replay": request = .replay(try ReplayRequest(from: decoder))
-        case "history": request = .history
-        case "statistics": request = .statistics(try StatisticsRequest(from: decoder))
-        case "logout": request = .logout
-        default:
+        guard let kind = ClientRequest.Kind(rawValue: type) else {
             throw ProtocolError(
                 .unknownType,
                 "unknown message type '\(type)'; expected one of \(ClientRequest.types.joined(separator: ", "))")
         }
+        request =
+            switch kind {
+            case .hello: .hello
+            case .profile: .profile(try ProfileRequest(from: decoder))
+            case .updateProfile: .updateProfile(try ProfileUpdate(from: decoder))
+            case .move: .move(try Location(from: decoder))
+            case .nextOpponent: .nextOpponent
+            case .backDown: .backDown
+            case .challenge: .challenge(try OpponentRef(from: decoder))
+            case .accept: .accept(try FightRef(from: decoder))
+            case .decline: .decline(try FightRef(from: decoder))
+            case .quickMatch: .quickMatch
+            case .leaveQuickMatch: .leaveQuickMatch
+            case .punch: .punch(try PunchRequest(from: decoder))
+            case .forfeit: .forfeit(try FightRef(from: decoder))
+            case .fight: .fight(try FightRef(from: decoder))
+            case .replay: .replay(try ReplayRequest(from: decoder))
+            case .history: .history
+            case .statistics: .statistics(try StatisticsRequest(from: decoder))
+            case .logout: .logout
+            }
     }
 
     /// Encodes the envelope and the body's fields side by side in one object.

@@ -12,15 +12,16 @@ public struct ProtocolError: Error, Hashable, Sendable, Codable, CustomStringCon
     /// The field at fault, when one is (`damage`, `token`, `latitude`, …).
     public var field: String?
     /// For `refused`: the engine's reason (`waitYourTurn`, `notInFight`, …); for `unauthorized`,
-    /// `sessionExpired` when the token's session lapsed.
-    public var reason: String?
+    /// `sessionExpired` when the token's session lapsed. A reason from a newer server that this
+    /// build does not know is kept as `unknown`, and the error still reads.
+    public var reason: OpenEnum<Reason>?
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String, field: String? = nil, reason: String? = nil) {
+    public init(_ code: Code, _ message: String, field: String? = nil, reason: Reason? = nil) {
         self.code = code
         self.message = message
         self.field = field
-        self.reason = reason
+        self.reason = reason.map(OpenEnum.known)
     }
 
     /// The kinds of problem.
@@ -53,6 +54,41 @@ public struct ProtocolError: Error, Hashable, Sendable, Codable, CustomStringCon
         case internalError
     }
 
+    /// Why a request was refused, as `reason` names it on the wire: the engine's refusals, and
+    /// the one reason for `unauthorized`.
+    public enum Reason: String, Hashable, Sendable, CaseIterable {
+        /// Registration: the username is taken (whatever the case).
+        case usernameTaken
+        /// No fighter has that id.
+        case unknownFighter
+        /// No fight has that id.
+        case unknownFight
+        /// A fighter cannot challenge themself.
+        case cannotChallengeSelf
+        /// The two fighters already have an open fight.
+        case pairAlreadyFighting
+        /// The sender is not in that fight.
+        case notInFight
+        /// Only the fighter challenged may answer the challenge.
+        case notTheChallenged
+        /// The challenge lapsed unanswered.
+        case challengeExpired
+        /// The challenge was already answered.
+        case challengeNotPending
+        /// The fight is not under way (not accepted yet, or over).
+        case fightNotActive
+        /// It is the other fighter's turn.
+        case waitYourTurn
+        /// Quick match: the fighter already waits in a room.
+        case alreadyWaiting
+        /// Leaving quick match: the fighter waits in no room.
+        case notWaiting
+        /// Matchmaking needs the fighter's location first.
+        case noLocation
+        /// `unauthorized`: the token's session lapsed unused.
+        case sessionExpired
+    }
+
     /// `code: message`.
     public var description: String { "\(code.rawValue): \(message)" }
 }
@@ -60,26 +96,26 @@ public struct ProtocolError: Error, Hashable, Sendable, Codable, CustomStringCon
 extension ProtocolError {
     /// The engine's refusal, with its case name as the reason.
     public init(_ refusal: Refusal) {
-        let reason: String
+        let reason: Reason
         var field: String?
         switch refusal {
         case .invalid(let error):
             self.init(.invalid, error.description, field: error.field.rawValue)
             return
-        case .usernameTaken: reason = "usernameTaken"
-        case .unknownFighter: reason = "unknownFighter"
-        case .unknownFight: reason = "unknownFight"; field = "fight"
-        case .cannotChallengeSelf: reason = "cannotChallengeSelf"
-        case .pairAlreadyFighting: reason = "pairAlreadyFighting"
-        case .notInFight: reason = "notInFight"; field = "fight"
-        case .notTheChallenged: reason = "notTheChallenged"
-        case .challengeExpired: reason = "challengeExpired"
-        case .challengeNotPending: reason = "challengeNotPending"
-        case .fightNotActive: reason = "fightNotActive"
-        case .waitYourTurn: reason = "waitYourTurn"
-        case .alreadyWaiting: reason = "alreadyWaiting"
-        case .notWaiting: reason = "notWaiting"
-        case .noLocation: reason = "noLocation"
+        case .usernameTaken: reason = .usernameTaken
+        case .unknownFighter: reason = .unknownFighter
+        case .unknownFight: reason = .unknownFight; field = "fight"
+        case .cannotChallengeSelf: reason = .cannotChallengeSelf
+        case .pairAlreadyFighting: reason = .pairAlreadyFighting
+        case .notInFight: reason = .notInFight; field = "fight"
+        case .notTheChallenged: reason = .notTheChallenged
+        case .challengeExpired: reason = .challengeExpired
+        case .challengeNotPending: reason = .challengeNotPending
+        case .fightNotActive: reason = .fightNotActive
+        case .waitYourTurn: reason = .waitYourTurn
+        case .alreadyWaiting: reason = .alreadyWaiting
+        case .notWaiting: reason = .notWaiting
+        case .noLocation: reason = .noLocation
         }
         self.init(.refused, refusal.description, field: field, reason: reason)
     }

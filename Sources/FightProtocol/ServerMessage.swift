@@ -1,3 +1,5 @@
+import FightEngine
+
 // MARK: - ServerMessage
 
 /// A message the server sends: replies on the WebSocket and the bodies of the HTTP routes.
@@ -41,29 +43,36 @@ public enum ServerBody: Hashable, Sendable {
     /// The session of the token is over (`logout`); the server closes the connection next.
     case loggedOut
 
-    /// The message type on the wire.
-    public var type: String {
+    /// The message types, named as on the wire: the one list of them. `kind` and the decoder
+    /// switch over it, so that a type added here is a compile error until both handle it.
+    public enum Kind: String, Hashable, Sendable, CaseIterable {
+        case health, session, welcome, profile, opponent, event, events, fight, history, statistics, error
+        case loggedOut
+    }
+
+    /// The message's type.
+    public var kind: Kind {
         switch self {
-        case .health: "health"
-        case .session: "session"
-        case .welcome: "welcome"
-        case .profile: "profile"
-        case .opponent: "opponent"
-        case .event: "event"
-        case .events: "events"
-        case .fight: "fight"
-        case .history: "history"
-        case .statistics: "statistics"
-        case .error: "error"
-        case .loggedOut: "loggedOut"
+        case .health: .health
+        case .session: .session
+        case .welcome: .welcome
+        case .profile: .profile
+        case .opponent: .opponent
+        case .event: .event
+        case .events: .events
+        case .fight: .fight
+        case .history: .history
+        case .statistics: .statistics
+        case .error: .error
+        case .loggedOut: .loggedOut
         }
     }
 
+    /// The message type on the wire.
+    public var type: String { kind.rawValue }
+
     /// Every message type the server sends.
-    public static let types = [
-        "health", "session", "welcome", "profile", "opponent", "event", "events", "fight", "history", "statistics",
-        "error", "loggedOut",
-    ]
+    public static let types = Kind.allCases.map(\.rawValue)
 }
 
 // MARK: - Bodies
@@ -127,12 +136,12 @@ public struct OpponentReply: Hashable, Sendable, Codable {
 /// The body of `events`.
 public struct EventsReply: Hashable, Sendable, Codable {
     /// The fight.
-    public var fight: Int64
+    public var fight: FightID
     /// Its events after the sequence asked for, in order.
     public var events: [WireEvent]
 
     /// Creates an events reply.
-    public init(fight: Int64, events: [WireEvent]) {
+    public init(fight: FightID, events: [WireEvent]) {
         self.fight = fight
         self.events = events
     }
@@ -184,24 +193,26 @@ extension ServerMessage: Codable {
         let type = try container.decode(String.self, forKey: .type)
         try ProtocolVersion.check(try container.decode(Int.self, forKey: .v))
         ref = try container.decodeIfPresent(Int.self, forKey: .ref)
-        switch type {
-        case "health": body = .health(try Health(from: decoder))
-        case "session": body = .session(try Session(from: decoder))
-        case "welcome": body = .welcome(try Welcome(from: decoder))
-        case "profile": body = .profile(try ProfileReply(from: decoder))
-        case "opponent": body = .opponent(try OpponentReply(from: decoder))
-        case "event": body = .event(try WireEvent(from: decoder))
-        case "events": body = .events(try EventsReply(from: decoder))
-        case "fight": body = .fight(try FightReply(from: decoder))
-        case "history": body = .history(try HistoryReply(from: decoder))
-        case "statistics": body = .statistics(try StatisticsReply(from: decoder))
-        case "error": body = .error(try ProtocolError(from: decoder))
-        case "loggedOut": body = .loggedOut
-        default:
+        guard let kind = ServerBody.Kind(rawValue: type) else {
             throw ProtocolError(
                 .unknownType,
                 "unknown message type '\(type)'; expected one of \(ServerBody.types.joined(separator: ", "))")
         }
+        body =
+            switch kind {
+            case .health: .health(try Health(from: decoder))
+            case .session: .session(try Session(from: decoder))
+            case .welcome: .welcome(try Welcome(from: decoder))
+            case .profile: .profile(try ProfileReply(from: decoder))
+            case .opponent: .opponent(try OpponentReply(from: decoder))
+            case .event: .event(try WireEvent(from: decoder))
+            case .events: .events(try EventsReply(from: decoder))
+            case .fight: .fight(try FightReply(from: decoder))
+            case .history: .history(try HistoryReply(from: decoder))
+            case .statistics: .statistics(try StatisticsReply(from: decoder))
+            case .error: .error(try ProtocolError(from: decoder))
+            case .loggedOut: .loggedOut
+            }
     }
 
     /// Encodes the envelope and the body's fields side by side in one object.

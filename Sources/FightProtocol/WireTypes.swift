@@ -40,7 +40,7 @@ public struct WireTime: Hashable, Sendable, Codable, CustomStringConvertible {
 /// A fighter as others see them; `latitude`/`longitude` only on one's own profile.
 public struct FighterCard: Hashable, Sendable, Codable {
     /// The fighter's identifier.
-    public var id: Int64
+    public var id: FighterID
     /// The unique handle.
     public var username: String
     /// The name shown.
@@ -68,7 +68,7 @@ public struct FighterCard: Hashable, Sendable, Codable {
 
     /// The card of `fighter`; the location only when `showingLocation` (one's own profile).
     public init(_ fighter: Fighter, showingLocation: Bool) {
-        id = fighter.id.rawValue
+        id = fighter.id
         username = fighter.username.rawValue
         displayName = fighter.displayName
         bio = fighter.bio
@@ -109,23 +109,24 @@ public struct WireMatchup: Hashable, Sendable, Codable {
 /// A fight as it stands.
 public struct FightView: Hashable, Sendable, Codable {
     /// The fight's identifier.
-    public var id: Int64
+    public var id: FightID
     /// The fighter who challenged (or whose room was joined); throws first.
-    public var challenger: Int64
+    public var challenger: FighterID
     /// The other fighter.
-    public var opponent: Int64
+    public var opponent: FighterID
     /// Where the fight stands; it says which of the fields below are set.
     public var phase: Phase
     /// While `challenged`: when the challenge lapses.
     public var expiresAt: WireTime?
     /// While `active`: who may punch, until `deadline`.
-    public var turn: Int64?
+    public var turn: FighterID?
     /// While `active`: when the turn passes if nobody punches.
     public var deadline: WireTime?
-    /// When `finished`: `declined`, `expired`, `knockout`, `forfeit` or `points`.
-    public var ending: String?
+    /// When `finished`: `declined`, `expired`, `knockout`, `forfeit` or `points` (or, from a newer
+    /// server, a way to end this build does not know).
+    public var ending: OpenEnum<Ending>?
     /// When `finished` with a winner.
-    public var winner: Int64?
+    public var winner: FighterID?
     /// When `finished`: when.
     public var finishedAt: WireTime?
     /// The challenger's stamina left.
@@ -141,9 +142,9 @@ public struct FightView: Hashable, Sendable, Codable {
 
     /// The wire form of an engine fight.
     public init(_ fight: Fight) {
-        id = fight.id.rawValue
-        challenger = fight.challenger.rawValue
-        opponent = fight.opponent.rawValue
+        id = fight.id
+        challenger = fight.challenger
+        opponent = fight.opponent
         staminaChallenger = fight.stamina.challenger
         staminaOpponent = fight.stamina.opponent
         punchesChallenger = fight.punches.challenger
@@ -155,17 +156,17 @@ public struct FightView: Hashable, Sendable, Codable {
             self.expiresAt = WireTime(expiresAt)
         case .active(let turn, let deadline):
             phase = .active
-            self.turn = fight.fighter(in: turn).rawValue
+            self.turn = fight.fighter(in: turn)
             self.deadline = WireTime(deadline)
         case .finished(let ending, let at):
             phase = .finished
             finishedAt = WireTime(at)
             switch ending {
-            case .declined: self.ending = "declined"
-            case .expired: self.ending = "expired"
+            case .declined: self.ending = .known(.declined)
+            case .expired: self.ending = .known(.expired)
             case .decided(let result):
-                self.ending = result.decision.rawValue
-                winner = result.winner?.rawValue
+                self.ending = .known(Ending(result.decision))
+                winner = result.winner
             }
         }
     }
@@ -181,6 +182,49 @@ extension FightView {
         /// The fight is over (`ending`, `winner`, `finishedAt`).
         case finished
     }
+
+    /// How a fight ended, as `ending` names it on the wire: the challenge's two ways not to be
+    /// fought, then the engine's decisions.
+    public enum Ending: String, Hashable, Sendable, CaseIterable {
+        /// The challenge was declined.
+        case declined
+        /// The challenge lapsed unanswered.
+        case expired
+        /// A punch took the loser's stamina to zero.
+        case knockout
+        /// The loser gave up.
+        case forfeit
+        /// Decided on stamina after every punch was thrown.
+        case points
+
+        /// Whether the fight was fought to a result, which changed both records (not declined or
+        /// expired).
+        public var isDecided: Bool {
+            switch self {
+            case .declined, .expired: false
+            case .knockout, .forfeit, .points: true
+            }
+        }
+
+        /// The ending a fight fought to `decision` has.
+        public init(_ decision: FightResult.Decision) {
+            switch decision {
+            case .knockout: self = .knockout
+            case .forfeit: self = .forfeit
+            case .points: self = .points
+            }
+        }
+    }
+}
+
+extension OpenEnum where Known == FightView.Ending {
+    /// The ending of a fight decided by `decision`, a name this build does not know kept as it came.
+    public init(_ decision: OpenEnum<FightResult.Decision>) {
+        switch decision {
+        case .known(let decision): self = .known(FightView.Ending(decision))
+        case .unknown(let name): self = .unknown(name)
+        }
+    }
 }
 
 // MARK: - Events
@@ -192,23 +236,23 @@ public struct WireEvent: Hashable, Sendable, Codable {
     /// When it happened.
     public var at: WireTime
     /// Fight events: the fight and the event's place in its log (1, 2, 3, …).
-    public var fight: Int64?
+    public var fight: FightID?
     /// Fight events: the event's place in the fight's log.
     public var sequence: Int?
     /// Fighter events: whose.
-    public var fighter: Int64?
+    public var fighter: FighterID?
     /// `challenged`, `matched`, `ended`: who challenged.
-    public var challenger: Int64?
+    public var challenger: FighterID?
     /// `challenged`, `matched`, `ended`: who was challenged.
-    public var opponent: Int64?
+    public var opponent: FighterID?
     /// `challenged`: when the challenge lapses.
     public var expiresAt: WireTime?
     /// Who may punch next (absent when the fight is over).
-    public var turn: Int64?
+    public var turn: FighterID?
     /// Until when `turn` may punch.
     public var deadline: WireTime?
     /// `punched`: who threw it.
-    public var by: Int64?
+    public var by: FighterID?
     /// `punched`: what kind of punch.
     public var punch: PunchType?
     /// `punched`: the damage it did.
@@ -218,9 +262,10 @@ public struct WireEvent: Hashable, Sendable, Codable {
     /// `turnPassed`: how many turns in a row were let pass.
     public var missedTurns: Int?
     /// `ended`: the winner (absent for a draw) and how it was decided.
-    public var winner: Int64?
-    /// `ended`: `knockout`, `forfeit` or `points`.
-    public var decision: String?
+    public var winner: FighterID?
+    /// `ended`: `knockout`, `forfeit` or `points` (or, from a newer server, a decision this build
+    /// does not know).
+    public var decision: OpenEnum<FightResult.Decision>?
     /// `moved`: degrees north.
     public var latitude: Double?
     /// `moved`: degrees east.
@@ -245,13 +290,13 @@ public struct WireEvent: Hashable, Sendable, Codable {
         switch event.change {
         case .challenged(let challenger, let opponent, let expiresAt):
             self.init(kind: .challenged, at: event.at)
-            self.challenger = challenger.rawValue
-            self.opponent = opponent.rawValue
+            self.challenger = challenger
+            self.opponent = opponent
             self.expiresAt = WireTime(expiresAt)
         case .matched(let challenger, let opponent, let turn):
             self.init(kind: .matched, at: event.at)
-            self.challenger = challenger.rawValue
-            self.opponent = opponent.rawValue
+            self.challenger = challenger
+            self.opponent = opponent
             set(turn)
         case .accepted(let turn):
             self.init(kind: .accepted, at: event.at)
@@ -260,7 +305,7 @@ public struct WireEvent: Hashable, Sendable, Codable {
         case .expired: self.init(kind: .expired, at: event.at)
         case .punched(let by, let punch, let damage, let staminaLeft, let turn):
             self.init(kind: .punched, at: event.at)
-            self.by = by.rawValue
+            self.by = by
             self.punch = punch
             self.damage = damage
             self.staminaLeft = staminaLeft
@@ -271,12 +316,12 @@ public struct WireEvent: Hashable, Sendable, Codable {
             set(turn)
         case .ended(let result):
             self.init(kind: .ended, at: event.at)
-            challenger = result.challenger.rawValue
-            opponent = result.opponent.rawValue
-            winner = result.winner?.rawValue
-            decision = result.decision.rawValue
+            challenger = result.challenger
+            opponent = result.opponent
+            winner = result.winner
+            decision = .known(result.decision)
         }
-        fight = event.fight.rawValue
+        fight = event.fight
         sequence = event.sequence
     }
 
@@ -292,11 +337,11 @@ public struct WireEvent: Hashable, Sendable, Codable {
         case .openedRoom: self.init(kind: .openedRoom, at: event.at)
         case .leftRoom: self.init(kind: .leftRoom, at: event.at)
         }
-        fighter = event.fighter.rawValue
+        fighter = event.fighter
     }
 
     private mutating func set(_ turn: Turn) {
-        self.turn = turn.fighter.rawValue
+        self.turn = turn.fighter
         deadline = WireTime(turn.deadline)
     }
 }

@@ -1,4 +1,5 @@
 import FightClient
+import FightEngine
 import FightProtocol
 
 // MARK: - Bad messages
@@ -13,17 +14,17 @@ extension LoadBot {
         switch Int.random(in: 0..<7) {
         case 0:
             expectedUnreferenced.append([.malformed])
-            _ = await driver.perform(#"{"type":"punch","v":1,"token":"#)
+            _ = await driver.perform(.raw(#"{"type":"punch","v":1,"token":"#))
         case 1:
             expectedUnreferenced.append([.unknownType])
-            _ = await driver.perform(#"{"type":"dance","v":1,"token":"\#(session.token)"}"#)
+            _ = await driver.perform(.raw(#"{"type":"dance","v":1,"token":"\#(session.token)"}"#))
         case 2:
             expectedUnreferenced.append([.tooLarge])
             let padding = String(repeating: "x", count: ProtocolLimits.maxMessageBytes)
-            _ = await driver.perform(#"{"type":"hello","v":1,"token":"\#(session.token)","pad":"\#(padding)"}"#)
+            _ = await driver.perform(.raw(#"{"type":"hello","v":1,"token":"\#(session.token)","pad":"\#(padding)"}"#))
         case 3:
             // Someone else's fight, or one that does not exist.
-            let punch = PunchRequest(fight: fight.id + 1_000_000, kind: .jab, damage: 10, after: 1)
+            let punch = PunchRequest(fight: FightID(fight.id.rawValue + 1_000_000), kind: .jab, damage: 10, after: 1)
             await send(.punch(punch), as: .mischief(expected: [.refused]), through: driver)
         case 4:
             // Out of scale: more than any sensor can report.
@@ -31,7 +32,7 @@ extension LoadBot {
             await send(.punch(punch), as: .mischief(expected: [.invalid]), through: driver)
         case 5:
             expectedUnreferenced.append([.unauthorized])
-            _ = await driver.perform(#"{"type":"history","v":1,"token":"\#(String(repeating: "0", count: 64))"}"#)
+            _ = await driver.perform(.raw(#"{"type":"history","v":1,"token":"\#(String(repeating: "0", count: 64))"}"#))
         default:
             // The punch just thrown, again: it lands (or goes stale) once, so this one must not land.
             guard let lastPunch else { return }

@@ -1,4 +1,5 @@
 import FightClient
+import FightEngine
 import FightProtocol
 
 // MARK: - Checking the run
@@ -23,7 +24,7 @@ extension LoadBot {
         }
     }
 
-    private func check(over conversation: Conversation, as me: Int64) async throws {
+    private func check(over conversation: Conversation, as me: FighterID) async throws {
         let name = credentials.username
         guard case .history(let history) = try await conversation.ask(.history) else {
             return recorder.problem("\(name): history was not answered with history")
@@ -34,26 +35,26 @@ extension LoadBot {
             recorder.count("fightsChecked")
             if let followed = follower.fights[view.id] {
                 if let difference = followed.difference(from: view) {
-                    recorder.problem("\(name): fight \(view.id): followed \(difference)")
+                    recorder.problem("\(name): \(view.id): followed \(difference)")
                 }
             } else {
-                recorder.problem("\(name): fight \(view.id) is in the history but the client never heard of it")
+                recorder.problem("\(name): \(view.id) is in the history but the client never heard of it")
             }
             guard case .events(let log) = try await conversation.ask(.replay(ReplayRequest(fight: view.id, after: 0)))
             else { return recorder.problem("\(name): replay was not answered with events") }
             let logged = Dictionary(log.events.map { ($0.sequence ?? 0, $0) }, uniquingKeysWith: { first, _ in first })
             for (key, event) in seenByFight[view.id] ?? [] where logged[key.sequence] != event {
                 recorder.problem(
-                    "\(name): fight \(view.id) sequence \(key.sequence): saw \(event.kind), the log has \(logged[key.sequence].map { "\($0.kind)" } ?? "nothing")")
+                    "\(name): \(view.id) sequence \(key.sequence): saw \(event.kind), the log has \(logged[key.sequence].map { "\($0.kind)" } ?? "nothing")")
             }
             recorder.count("eventsChecked", log.events.count)
-            if view.ending == "knockout" || view.ending == "forfeit" || view.ending == "points" {
+            if view.ending?.known?.isDecided == true {
                 if view.winner == me { record.wins += 1 } else if view.winner == nil { record.draws += 1 } else { record.losses += 1 }
             }
         }
         let historyIDs = Set(history.fights.map(\.id))
         for id in follower.fights.keys where !historyIDs.contains(id) {
-            recorder.problem("\(name): fight \(id) was followed but is not in the history")
+            recorder.problem("\(name): \(id) was followed but is not in the history")
         }
         guard case .profile(let profile) = try await conversation.ask(.profile(ProfileRequest())) else {
             return recorder.problem("\(name): profile was not answered with profile")

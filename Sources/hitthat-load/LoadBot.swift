@@ -1,4 +1,5 @@
 import FightClient
+import FightEngine
 import FightProtocol
 
 // MARK: - LoadPlan
@@ -31,9 +32,13 @@ actor LoadBot {
 
     /// The session signed in with, once connected: the check at the end connects with it again.
     private(set) var session: Session?
-    /// The fights as the play session followed them, as of the last thing it handled.
-    private(set) var follower = FightFollower()
-    private(set) var me: Int64?
+    /// The play session as of the last thing it handled: its fights, whether it is welcomed and
+    /// whether it waits in a room. The bot keeps none of that itself.
+    private var played: PlayerSession?
+    /// The fights as the play session followed them.
+    var follower: FightFollower { played?.follower ?? FightFollower() }
+    /// The bot's fighter, once signed in.
+    var me: FighterID? { played?.me }
     /// Every fight event received, live or replayed.
     private(set) var seen: [LoadRecorder.EventKey: WireEvent] = [:]
     /// What the requests this bot cares about went out for, by `ref`.
@@ -42,13 +47,10 @@ actor LoadBot {
     var expectedUnreferenced: [Set<ProtocolError.Code>] = []
     /// The last punch thrown, to throw again as a duplicate.
     var lastPunch: PunchRequest?
-    private var forfeited: Set<Int64> = []
-    /// Whether the client waits in a quick-match room; nil when a request about it was on its
-    /// way as the connection dropped, since `welcome` does not say.
-    private var inRoom: Bool? = false
+    private var forfeited: Set<FightID> = []
+    /// When the bot last asked to join or leave a quick-match room, until it is answered (or
+    /// five seconds pass, and it asks again).
     private var matchAsked: ContinuousClock.Instant?
-    /// Whether the server said `welcome` on the open connection: until then requests would wait.
-    private var welcomed = false
     /// Whether the bot dropped the connection itself, so that its end is not counted as a loss.
     private var droppingOnPurpose = false
     private var rng = SystemRandomNumberGenerator()
@@ -70,7 +72,7 @@ actor LoadBot {
     /// Whether the client is done: past the time to stop matching, in no room, every fight it has
     /// heard of known and over.
     private var isDone: Bool {
-        recorder.clock.now >= plan.stopMatching && inRoom == false && matchAsked == nil
+        recorder.clock.now >= plan.stopMatching && played?.isWaitingInRoom == false && matchAsked == nil
             && follower.awaitingState.isEmpty
             && follower.fights.values.allSatisfy { $0.phase == .finished }
     }
@@ -90,7 +92,9 @@ actor LoadBot {
 
         func status(_ text: String) {}
         func note(_ text: String) {}
-        func show(_ message: ServerMessage, text: String, fights: [Int64: FightView], me: Int64?, answersPlayer: Bool) {
+        func show(
+            _ message: ServerMessage, text: String, fights: [FightID: FightView], me: FighterID?, answersPlayer: Bool
+        ) {
         }
         func handled(_ event: PlayerSession.Event, effects: [PlayerSession.Effect], session: PlayerSession) {
             observations.yield(.handled(event, effects, session))
@@ -131,14 +135,15 @@ actor LoadBot {
         }
         ticker.cancel()
         await playing.value
-        if case .refused(let reason) = await driver.failure { recorder.problem("cannot sign in: \(reason)") }
+        if let failure = await driver.failure, case .refused = failure {
+            recorder.problem("cannot sign in: \(failure)")
+        }
     }
 
     private func take(
         _ event: PlayerSession.Event, _ effects: [PlayerSession.Effect], _ state: PlayerSession, _ driver: PlayerDriver
     ) async {
-        follower = state.follower
-        me = state.me
+        played = state
         switch event {
         case .connected(let signedIn):
             session = signedIn
@@ -153,14 +158,14 @@ actor LoadBot {
             recorder.count("messagesReceived")
             // What the session could not decode it says in a note. (A message that arrives after
             // the session is over gives no effect at all, and is no problem.)
-            for case .note(let note) in effects where note.hasPrefix("unreadable message") {
-                recorder.problem("\(credentials.username): \(note)")
+            for case .note(let note) in effects {
+                if case .unreadableMessage = note { recorder.problem("\(credentials.username): \(note)") }
             }
         default:
             break
         }
         // A punch the bot did not send itself is the session's, thrown in turn.
-        let sentByTheBot = if case .request = event { true } else { false }
+        let sentByTheBot = if case .command(.request, _) = event { true } else { false }
         var thrown: PunchRequest?
         for effect in effects {
             switch effect {
@@ -196,12 +201,12 @@ actor LoadBot {
 
     /// The connection dropped: what was on its way is not answered.
     private func forgetTheConnection() {
-        welcomed = false
         sent.removeAll()
         expectedUnreferenced.removeAll()
-        // The server may or may not have taken the request: ask again to find out. Otherwise a
-        // client that stops believing it is in no room can still be matched, and never hear of it.
-        if matchAsked != nil { inRoom = nil }
+        // The server may or may not have taken a room request on its way: the session no longer
+        // knows whether it waits in a room (`isWaitingInRoom` is nil), and the bot asks again to
+        // find out. Otherwise a client that stops believing it is in no room can still be
+        // matched, and never hear of it.
         matchAsked = nil
     }
 
@@ -216,8 +221,6 @@ actor LoadBot {
     private func receive(_ message: ServerMessage) {
         let purpose = message.ref.flatMap { sent.removeValue(forKey: $0) }
         switch message.body {
-        case .welcome:
-            welcomed = true
         case .event(let event):
             follow(event, live: true)
         case .events(let reply):
@@ -235,16 +238,11 @@ actor LoadBot {
             let key = LoadRecorder.EventKey(fight: fight, sequence: sequence)
             if let earlier = seen[key], earlier != event {
                 recorder.problem(
-                    "fight \(fight) sequence \(sequence): sent twice, differently: \(earlier) then \(event)")
+                    "\(fight) sequence \(sequence): sent twice, differently: \(earlier) then \(event)")
             }
             seen[key] = event
             if live, event.kind == .punched, event.by != me { recorder.punchReceived(key) }
             if event.kind == .ended { recorder.count("fightsEndedSeen") }
-        }
-        switch event.kind {
-        case .openedRoom: inRoom = true
-        case .leftRoom, .matched: inRoom = false
-        default: break
         }
     }
 
@@ -256,9 +254,8 @@ actor LoadBot {
             // The session asks for the fight's state when the punch went stale.
             recorder.punchRefused(key, error.code)
         case .quickMatch:
-            // A reply lost with a dropped connection leaves the client unsure whether it waits in a room.
-            if error.reason == "alreadyWaiting" { inRoom = true }
-            if error.reason == "notWaiting" { inRoom = false }
+            // `alreadyWaiting` and `notWaiting` tell the session whether it waits in a room, when
+            // a reply lost with a dropped connection left it unsure.
             recorder.error(error.code)
         case nil where !hadRef && !expectedUnreferenced.isEmpty && error.code != .rateLimited:
             check(error, against: expectedUnreferenced.removeFirst())
@@ -288,7 +285,8 @@ actor LoadBot {
     /// ending, and forfeits when it is over. The session throws the punches.
     private func act(_ driver: PlayerDriver) async {
         if isDone { return await driver.interrupt() }
-        guard welcomed else { return }
+        guard let played, played.isWelcomed else { return }
+        let inRoom = played.isWaitingInRoom
         let now = recorder.clock.now
         let open = follower.fights.values.filter { $0.phase != .finished }
         if now >= plan.giveUp {

@@ -1,3 +1,4 @@
+import FightEngine
 import FightProtocol
 import NIOConcurrencyHelpers
 
@@ -8,7 +9,7 @@ import NIOConcurrencyHelpers
 final class LoadRecorder: Sendable {
     /// A fight event: the fight and its sequence.
     struct EventKey: Hashable, Sendable {
-        var fight: Int64
+        var fight: FightID
         var sequence: Int
     }
 

@@ -138,11 +138,11 @@ struct Play: ParsableCommand {
             configuration: configuration, display: output, punches: punches)
         if let location = try? at.map(Location.init(parsing:)) {
             // Queued until the server says welcome; it answers with `moved`.
-            _ = await player.perform("move \(location.latitude) \(location.longitude)")
+            _ = await player.perform(.request(.move(location)))
         }
         let input = Task.detached {
             if script {
-                await readScript(into: player)
+                await readScript(into: player, notes: output)
             } else {
                 await readKeys(from: keyboard, into: player, screen: output)
             }
@@ -209,9 +209,10 @@ struct Play: ParsableCommand {
     }
 }
 
-/// Feeds standard input's lines to the session as commands, then tells it input ended. The
-/// lines are read on a thread of their own, since reading blocks.
-private func readScript(into player: PlayerDriver) async {
+/// Feeds standard input's lines to the session as commands, then tells it input ended; a line that
+/// is not a command is said on `notes`. The lines are read on a thread of their own, since reading
+/// blocks. This is the one place a command is read from text.
+private func readScript(into player: PlayerDriver, notes: any PlayerDisplay) async {
     let lines = AsyncStream<String> { continuation in
         Thread.detachNewThread {
             while let line = readLine() { continuation.yield(line) }
@@ -219,7 +220,15 @@ private func readScript(into player: PlayerDriver) async {
         }
     }
     for await line in lines {
-        if await !player.perform(line) { return }
+        let command: PlayerCommand
+        do {
+            guard let parsed = try PlayerCommand(parsing: line) else { continue }
+            command = parsed
+        } catch {
+            notes.note(error.description)
+            continue
+        }
+        if await !player.perform(command) { return }
     }
     await player.inputEnded()
 }

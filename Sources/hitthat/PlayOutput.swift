@@ -1,4 +1,5 @@
 import FightClient
+import FightEngine
 import FightProtocol
 import Foundation
 import NIOConcurrencyHelpers
@@ -26,7 +27,7 @@ struct ScriptOutput: PlayOutput {
     func status(_ text: String) { printError("status: \(text)") }
     func note(_ text: String) { printError("note: \(text)") }
     func show(
-        _ message: ServerMessage, text: String, fights: [Int64: FightView], me: Int64?, answersPlayer: Bool
+        _ message: ServerMessage, text: String, fights: [FightID: FightView], me: FighterID?, answersPlayer: Bool
     ) {
         writeLine(text, to: STDOUT_FILENO)
     }
@@ -66,7 +67,7 @@ final class ScreenOutput: PlayOutput {
     var showsCards: Bool { true }
 
     /// The opponent on the versus screen, for the `c` key.
-    var shownOpponent: Int64? { shared.model.withLockedValue { $0.shown?.opponent.id } }
+    var shownOpponent: FighterID? { shared.model.withLockedValue { $0.shown?.opponent.id } }
 
     func status(_ text: String) { update { $0.status = text } }
     func note(_ text: String) { update { $0.note = text } }
@@ -75,7 +76,7 @@ final class ScreenOutput: PlayOutput {
     func ask(_ prompt: String?) { update { $0.prompt = prompt } }
 
     func show(
-        _ message: ServerMessage, text: String, fights: [Int64: FightView], me: Int64?, answersPlayer: Bool
+        _ message: ServerMessage, text: String, fights: [FightID: FightView], me: FighterID?, answersPlayer: Bool
     ) {
         var bell = false
         update { bell = $0.apply(message, answersPlayer: answersPlayer, fights: fights, me: me) }
@@ -226,7 +227,7 @@ func readKeys(from keyboard: Int32, into player: PlayerDriver, screen: any PlayO
     let screen = screen as? ScreenOutput
     var reader = KeyReader()
     for await key in keys {
-        let command: String
+        let command: PlayerCommand
         switch reader.press(key) {
         case .nothing:
             screen?.ask(reader.prompt)
@@ -239,12 +240,12 @@ func readKeys(from keyboard: Int32, into player: PlayerDriver, screen: any PlayO
                 screen?.note("nobody to challenge yet: n shows the next opponent")
                 continue
             }
-            command = "challenge \(id)"
-        case .command(let line):
-            command = line
+            command = .request(.challenge(OpponentRef(opponent: id)))
+        case .command(let typed):
+            command = typed
         }
         screen?.ask(reader.prompt)
         if await !player.perform(command) { return }
     }
-    _ = await player.perform("quit")
+    _ = await player.perform(.quit)
 }

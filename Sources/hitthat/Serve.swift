@@ -37,6 +37,15 @@ struct Serve: ParsableCommand {
     @Option(help: "Days a session token lasts unused; each use starts them again. Then the client logs in again.")
     var sessionDays = Int(ServerConfiguration.defaultSessionLifetime / 86_400)
 
+    @Option(
+        help:
+            "Account requests (register and login together) one address may make at once; then one a second (--account-rate)."
+    )
+    var accountBurst = ServerConfiguration().accountRequestBurst
+
+    @Option(help: "Account requests one address may make each second on average, after --account-burst.")
+    var accountRate = ServerConfiguration().accountRequestsPerSecond
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level = .info
 
@@ -47,6 +56,9 @@ struct Serve: ParsableCommand {
         }
         guard passwordRounds > 0 else {
             throw ValidationError("--password-rounds: expected a positive number, got \(passwordRounds)")
+        }
+        guard accountBurst > 0, accountRate > 0 else {
+            throw ValidationError("--account-burst, --account-rate: expected positive numbers")
         }
         guard (1...36_500).contains(sessionDays) else {
             throw ValidationError("--session-days: expected 1 to 36500 days, got \(sessionDays)")
@@ -64,6 +76,8 @@ struct Serve: ParsableCommand {
             host: host, port: port, databasePath: database, durability: durability, passwordRounds: passwordRounds,
             sessionLifetime: Int64(sessionDays) * 86_400)
         configuration.rules.turnTimeout = turnTimeout
+        configuration.accountRequestBurst = accountBurst
+        configuration.accountRequestsPerSecond = accountRate
         let server: FightServer
         do {
             server = try FightServer(configuration: configuration, logger: logger) { [logger, host, database] port in

@@ -11,7 +11,7 @@ import Testing
         var state = FightState()
         let referee = Referee()
         let now = Timestamp(secondsSince1970: 1_800_000_000)
-        var events: [Int64: [WireEvent]] = [:]
+        var events: [FightID: [WireEvent]] = [:]
         var fight = FightID(rawValue: 0)
 
         /// Alice has challenged Bob, who accepted: `fight` is under way.
@@ -38,17 +38,21 @@ import Testing
         mutating func run(_ command: Command) throws {
             let transition = try referee.reduce(state, command, at: now).get()
             state = transition.state
-            for case .fight(let event) in transition.events { events[event.fight.rawValue, default: []].append(WireEvent(event)) }
+            for case .fight(let event) in transition.events {
+                events[event.fight, default: []].append(WireEvent(event))
+            }
         }
 
         mutating func punch(_ damage: Int, in fight: FightID? = nil) throws {
             let fight = fight ?? self.fight
-            let turn = FighterID(try #require(try view(fight).turn))
+            let turn = try #require(try view(fight).turn)
             try run(.punch(fight, by: turn, kind: .jab, damage: damage))
         }
 
-        func view(_ fight: FightID? = nil) throws -> FightView { FightView(try #require(state.fights[fight ?? self.fight])) }
-        func events(_ fight: FightID? = nil) -> [WireEvent] { events[(fight ?? self.fight).rawValue] ?? [] }
+        func view(_ fight: FightID? = nil) throws -> FightView {
+            FightView(try #require(state.fights[fight ?? self.fight]))
+        }
+        func events(_ fight: FightID? = nil) -> [WireEvent] { events[fight ?? self.fight] ?? [] }
     }
 
     @Test func eventsInOrderGiveTheServersState() throws {
@@ -58,7 +62,7 @@ import Testing
         let known = bout.events().count
         for damage in [30, 20, 40, 35] { try bout.punch(damage) }
         for event in bout.events()[known...] { #expect(follower.apply(event) == .nothing) }
-        #expect(follower.fights[bout.fight.rawValue] == (try bout.view()))
+        #expect(follower.fights[bout.fight] == (try bout.view()))
     }
 
     @Test func aDuplicateIsDroppedAndAGapAskedFor() throws {
@@ -79,9 +83,9 @@ import Testing
         var bout = try Bout()
         var follower = FightFollower()
         let event = try #require(bout.events().last)
-        #expect(follower.apply(event) == .state(fight: bout.fight.rawValue))
-        #expect(follower.awaitingState == [bout.fight.rawValue])
-        #expect(follower.apply(event).request == .fight(FightRef(fight: bout.fight.rawValue)))
+        #expect(follower.apply(event) == .state(fight: bout.fight))
+        #expect(follower.awaitingState == [bout.fight])
+        #expect(follower.apply(event).request == .fight(FightRef(fight: bout.fight)))
         follower.update(try bout.view())
         #expect(follower.awaitingState.isEmpty)
         try bout.punch(10)
@@ -99,24 +103,24 @@ import Testing
         for _ in 0..<5 { try bout.punch(40, in: ended) }
         #expect(try bout.view(ended).phase == .finished)
         var unknown = WireEvent(kind: .punched, at: bout.now)
-        unknown.fight = 99
+        unknown.fight = FightID(99)
         unknown.sequence = 3
-        #expect(follower.apply(unknown) == .state(fight: 99))
+        #expect(follower.apply(unknown) == .state(fight: FightID(99)))
 
         let needs = follower.catchUp(openFights: [try bout.view(going)])
         #expect(
             Set(needs) == [
-                .replay(fight: going.rawValue, after: seen.going),
-                .replay(fight: ended.rawValue, after: seen.ended),
-                .state(fight: 99),
+                .replay(fight: going, after: seen.going),
+                .replay(fight: ended, after: seen.ended),
+                .state(fight: FightID(99)),
             ])
-        #expect(follower.fights[going.rawValue]?.lastSequence == seen.going, "missed events are replayed, not skipped")
+        #expect(follower.fights[going]?.lastSequence == seen.going, "missed events are replayed, not skipped")
     }
 
     @Test func aReconnectTakesTheStateOfOpenFightsItDidNotKnow() throws {
         let bout = try Bout()
         var follower = FightFollower()
         #expect(follower.catchUp(openFights: [try bout.view()]) == [])
-        #expect(follower.fights[bout.fight.rawValue] == (try bout.view()))
+        #expect(follower.fights[bout.fight] == (try bout.view()))
     }
 }

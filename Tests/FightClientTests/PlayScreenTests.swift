@@ -1,3 +1,4 @@
+import FightEngine
 import FightProtocol
 import Foundation
 import Testing
@@ -43,7 +44,7 @@ import Testing
         #expect(Self.press("l48.8x", on: &reader).isEmpty, "typed, not commands")
         #expect(reader.prompt?.hasSuffix("cancels): 48.8x_") == true)
         #expect(Self.press("\u{7F},2.35", on: &reader).isEmpty)
-        #expect(Self.press("\n", on: &reader) == [.command("move 48.8 2.35")])
+        #expect(Self.press("\n", on: &reader) == [.command(.request(.move(Location(latitude: 48.8, longitude: 2.35))))])
         #expect(reader.prompt == nil && reader.question == nil)
     }
 
@@ -52,14 +53,17 @@ import Testing
         let actions = Self.press("l91,0\r", on: &reader)
         #expect(actions == [.note("location: latitude 91 is not within -90…90")])
         #expect(reader.question == .location(typed: "91,0"), "still asking, with the text to correct")
-        #expect(Self.press("\u{7F}\u{7F}\u{7F}\u{7F}1,0\r", on: &reader) == [.command("move 1.0 0.0")])
+        #expect(
+            Self.press("\u{7F}\u{7F}\u{7F}\u{7F}1,0\r", on: &reader) == [
+                .command(.request(.move(Location(latitude: 1, longitude: 0))))
+            ])
     }
 
     @Test func escapeGivesUpTheLocation() {
         var reader = KeyReader()
         #expect(Self.press("l12\u{1B}", on: &reader).isEmpty)
         #expect(reader.question == nil)
-        #expect(Self.press("q", on: &reader) == [.command("quit")], "keys are commands again")
+        #expect(Self.press("q", on: &reader) == [.command(.quit)], "keys are commands again")
     }
 
     @Test func fAsksBeforeForfeiting() {
@@ -68,15 +72,27 @@ import Testing
         #expect(reader.prompt?.contains("y forfeits") == true)
         #expect(Self.press("n", on: &reader).isEmpty, "n answers the question; it is not `next`")
         #expect(reader.question == nil)
-        #expect(Self.press("fy", on: &reader) == [.command("forfeit")])
+        #expect(Self.press("fy", on: &reader) == [.command(.answer(.forfeit, fight: nil))])
     }
 
-    @Test func theOtherKeysAreCommands() {
+    /// Each key is the command its script line is: the two ways in meet at one typed command.
+    @Test func theOtherKeysAreTheirScriptLinesCommands() throws {
+        var reader = KeyReader()
+        let lines = ["jab", "uppercut", "hook", "back", "next", "quick", "accept", "decline", "quit"]
+        let typed = try lines.map { try #require(try PlayerCommand(parsing: $0)) }
+        #expect(
+            Self.press("jukbnmadq", on: &reader) == typed.map(KeyReader.Action.command),
+            "\(typed)")
+        #expect(Self.press("c", on: &reader) == [.challengeShown])
+        #expect(typed[0] == .punch(verb: "jab", fight: nil, kind: .jab, damage: PlayerCommand.keyboardDamage))
+    }
+
+    /// A location typed at `l` is the command `move LAT LON` is, from the same numbers.
+    @Test func aTypedLocationIsTheScriptsMove() throws {
         var reader = KeyReader()
         #expect(
-            Self.press("jukbnmadcq", on: &reader) == [
-                .command("jab"), .command("uppercut"), .command("hook"), .command("back"), .command("next"),
-                .command("quick"), .command("accept"), .command("decline"), .challengeShown, .command("quit"),
+            Self.press("l-33.9, 18.4\r", on: &reader) == [
+                .command(try #require(try PlayerCommand(parsing: "move -33.9 18.4")))
             ])
     }
 
@@ -93,7 +109,7 @@ import Testing
     /// A model that has been welcomed as fighter 1.
     static func welcomed() throws -> ScreenModel {
         var model = ScreenModel(user: "alice")
-        _ = model.apply(try message(welcome), answersPlayer: false, fights: [:], me: 1)
+        _ = model.apply(try message(welcome), answersPlayer: false, fights: [:], me: FighterID(1))
         return model
     }
 
@@ -102,7 +118,7 @@ import Testing
         #expect(model.lines(now: 0)[1].contains("No location yet: press l"))
         let moved =
             #"{"at":"2026-11-22T05:01:30Z","fighter":1,"kind":"moved","latitude":48.8566,"longitude":2.3522,"ref":3,"type":"event","v":1}"#
-        _ = model.apply(try Self.message(moved), answersPlayer: true, fights: [:], me: 1)
+        _ = model.apply(try Self.message(moved), answersPlayer: true, fights: [:], me: FighterID(1))
         #expect(model.lines(now: 0)[1] == "You are at 48.8566, 2.3522 (l changes it).")
         #expect(model.lines(now: 0).contains("  your location is now 48.8566, 2.3522"))
     }
@@ -111,10 +127,10 @@ import Testing
         var model = try Self.welcomed()
         let challenged =
             #"{"at":"2026-11-22T05:01:30Z","challenger":2,"expiresAt":"2026-11-22T05:06:30Z","fight":7,"kind":"challenged","opponent":1,"sequence":1,"type":"event","v":1}"#
-        _ = model.apply(try Self.message(challenged), answersPlayer: false, fights: [:], me: 1)
+        _ = model.apply(try Self.message(challenged), answersPlayer: false, fights: [:], me: FighterID(1))
         #expect(model.lines(now: 0).contains("  fighter 2 challenged you"), "until the card comes")
         let profile = #"{"fighter":\#(Self.card(2, "Bob")),"ref":9,"type":"profile","v":1}"#
-        _ = model.apply(try Self.message(profile), answersPlayer: false, fights: [:], me: 1)
+        _ = model.apply(try Self.message(profile), answersPlayer: false, fights: [:], me: FighterID(1))
         let lines = model.lines(now: 0)
         #expect(lines.contains("  Bob challenged you"), "\(lines)")
         #expect(!lines.contains { $0.contains("fighter 2") })
@@ -124,17 +140,17 @@ import Testing
         var model = try Self.welcomed()
         let error =
             #"{"code":"refused","message":"fighter 1 has not shared a location","reason":"noLocation","ref":4,"type":"error","v":1}"#
-        _ = model.apply(try Self.message(error), answersPlayer: true, fights: [:], me: 1)
+        _ = model.apply(try Self.message(error), answersPlayer: true, fights: [:], me: FighterID(1))
         #expect(model.note == "set your location first: press l")
         let profile = #"{"fighter":\#(Self.card(2, "Bob")),"ref":9,"type":"profile","v":1}"#
-        _ = model.apply(try Self.message(profile), answersPlayer: false, fights: [:], me: 1)
+        _ = model.apply(try Self.message(profile), answersPlayer: false, fights: [:], me: FighterID(1))
         #expect(model.note != "", "the client's own request is not the player's action")
         let nobody = #"{"ref":5,"type":"opponent","v":1}"#
-        _ = model.apply(try Self.message(nobody), answersPlayer: true, fights: [:], me: 1)
-        #expect(model.note.hasPrefix("nobody else within reach"))
+        _ = model.apply(try Self.message(nobody), answersPlayer: true, fights: [:], me: FighterID(1))
+        #expect(model.note == "nobody else within reach (\(Int(Rules().matchRadiusKm)) km) for now")
         let moved =
             #"{"at":"2026-11-22T05:01:30Z","fighter":1,"kind":"moved","latitude":1,"longitude":2,"ref":6,"type":"event","v":1}"#
-        _ = model.apply(try Self.message(moved), answersPlayer: true, fights: [:], me: 1)
+        _ = model.apply(try Self.message(moved), answersPlayer: true, fights: [:], me: FighterID(1))
         #expect(model.note == "")
     }
 
@@ -158,7 +174,7 @@ import Testing
         let long = String(repeating: "W", count: 50)
         let matchup =
             #"{"matchup":{"decimalOdds":1.6,"distanceKm":49.9,"opponent":\#(Self.card(2, long, #","heightCm":200,"reachCm":280,"weightKg":150"#)),"winChance":0.625},"ref":4,"type":"opponent","v":1}"#
-        _ = model.apply(try Self.message(matchup), answersPlayer: true, fights: [:], me: 1)
+        _ = model.apply(try Self.message(matchup), answersPlayer: true, fights: [:], me: FighterID(1))
         let fight = try JSONDecoder().decode(
             FightView.self,
             from: Data(
@@ -167,7 +183,8 @@ import Testing
         for sequence in 1...30 {
             let punched =
                 #"{"at":"2026-11-22T05:01:30Z","by":2,"damage":64,"fight":70000,"kind":"punched","punch":"uppercut","sequence":\#(sequence),"staminaLeft":100,"type":"event","v":1}"#
-            _ = model.apply(try Self.message(punched), answersPlayer: false, fights: [fight.id: fight], me: 1)
+            _ = model.apply(
+                try Self.message(punched), answersPlayer: false, fights: [fight.id: fight], me: FighterID(1))
         }
         model.note = String(repeating: "n", count: 200)
         model.status = "could not connect; retrying in 8.0 seconds"

@@ -58,16 +58,21 @@ import Testing
         }
     }
 
-    /// Connections made on demand: the attempts listed in `failures` fail first, in order.
+    /// Connections made on demand: the attempts listed in `failures` fail first, in order. With
+    /// `hangs`, an attempt never connects: it waits until its task is cancelled.
     actor FakeConnector: PlayerConnecting {
         let session: Session
         private var failures: [PlayerSession.ConnectionFailure]
+        private let hangs: Bool
         private(set) var connections: [FakeConnection] = []
         private(set) var attempts = 0
+        /// Attempts begun and not returned yet.
+        private(set) var attemptsUnderWay = 0
 
-        init(session: Session, failures: [PlayerSession.ConnectionFailure] = []) {
+        init(session: Session, failures: [PlayerSession.ConnectionFailure] = [], hangs: Bool = false) {
             self.session = session
             self.failures = failures
+            self.hangs = hangs
         }
 
         func connectAndRead(
@@ -75,6 +80,12 @@ import Testing
             received: @Sendable (String) async -> Bool
         ) async -> Connector.Ending {
             attempts += 1
+            attemptsUnderWay += 1
+            defer { attemptsUnderWay -= 1 }
+            if hangs {
+                try? await Task.sleep(for: .seconds(3600))
+                return .notConnected(.other("cancelled"))
+            }
             if !failures.isEmpty { return .notConnected(failures.removeFirst()) }
             let connection = FakeConnection()
             connections.append(connection)
@@ -93,10 +104,36 @@ import Testing
 
         func status(_ text: String) { statuses.withLock { $0.append(text) } }
         func note(_ text: String) {}
-        func show(_ message: ServerMessage, text: String, fights: [Int64: FightView], me: Int64?, answersPlayer: Bool) {
+        func show(
+            _ message: ServerMessage, text: String, fights: [FightID: FightView], me: FighterID?, answersPlayer: Bool
+        ) {
         }
         func handled(_ event: PlayerSession.Event, effects: [PlayerSession.Effect], session: PlayerSession) {
             handledEvents.withLock { $0.append(event) }
+        }
+    }
+
+    /// A sensor that never punches and never stops: only cancellation ends a wait on it. It
+    /// counts the waits under way.
+    final class SilentSensor: PunchSource {
+        let waits = Mutex(0)
+
+        func next(since start: ContinuousClock.Instant) async -> DetectedPunch? {
+            await waitUntilCancelled()
+            return nil
+        }
+
+        var failure: String? { nil }
+
+        func stopped() async -> String? {
+            await waitUntilCancelled()
+            return nil
+        }
+
+        private func waitUntilCancelled() async {
+            waits.withLock { $0 += 1 }
+            try? await Task.sleep(for: .seconds(3600))
+            waits.withLock { $0 -= 1 }
         }
     }
 
@@ -111,19 +148,23 @@ import Testing
 
         init(
             _ mode: PlayerSession.Mode, quitWait: Duration = .seconds(60),
-            failures: [PlayerSession.ConnectionFailure] = [], beforeRunning: [String] = []
+            failures: [PlayerSession.ConnectionFailure] = [], connectorHangs: Bool = false,
+            backoff: Backoff = Backoff(first: .milliseconds(1), longest: .milliseconds(4)),
+            punches: (any PunchSource)? = nil, beforeRunning: [PlayerCommand] = []
         ) async throws {
             let bout = try FightFollowerTests.Bout()
             let fighter = try #require(bout.state.fighters.values.first)
             card = FighterCard(fighter, showingLocation: true)
-            connector = FakeConnector(session: Session(token: "t", fighter: card), failures: failures)
+            connector = FakeConnector(
+                session: Session(token: "t", fighter: card), failures: failures, hangs: connectorHangs)
             var configuration = PlayerSession.Configuration(
-                mode: mode, username: card.username, server: "ws://fake:1", hasSensor: false, showsCards: false)
-            configuration.backoff = Backoff(first: .milliseconds(1), longest: .milliseconds(4))
+                mode: mode, username: card.username, server: "ws://fake:1", hasSensor: punches != nil,
+                showsCards: false)
+            configuration.backoff = backoff
             configuration.quitWait = quitWait
             let driver = PlayerDriver(
-                connector: connector, configuration: configuration, display: display, punches: nil)
-            for line in beforeRunning { _ = await driver.perform(line) }
+                connector: connector, configuration: configuration, display: display, punches: punches)
+            for command in beforeRunning { _ = await driver.perform(command) }
             self.driver = driver
             let finished = self.finished
             running = Task {
@@ -170,7 +211,11 @@ import Testing
     // MARK: - Writing
 
     @Test func writesGoOutOneAtATimeInTheOrderTheSessionGaveThem() async throws {
-        let player = try await Harness(.screen, beforeRunning: ["profile", "history", "stats"])
+        let player = try await Harness(
+            .screen,
+            beforeRunning: [
+                .request(.profile(ProfileRequest())), .request(.history), .request(.statistics(StatisticsRequest())),
+            ])
         let connection = try await player.connection(0)
         try await player.welcome(on: connection)
         // The hello took 30 ms, the profile 20, the history 10: written at once, the later ones
@@ -193,14 +238,17 @@ import Testing
         try await player.welcome(on: connection)
         try await eventually { await connection.written.count == 2 }
         // Not a command: no turn is checked, so a punch the server must refuse goes out too.
-        let punch = PunchRequest(fight: 999, kind: .jab, damage: 5_000, after: 1)
+        let punch = PunchRequest(fight: FightID(999), kind: .jab, damage: 5_000, after: 1)
         let ref = await player.driver.send(.punch(punch))
         #expect(ref == 3)
         #expect(
             try await player.written(on: connection, count: 3) == [
                 .request(.hello, ref: 1), .request(.history, ref: 2), .request(.punch(punch), ref: 3),
             ])
-        #expect(player.display.handledEvents.withLock { $0.contains { if case .request = $0 { true } else { false } } })
+        #expect(
+            player.display.handledEvents.withLock {
+                $0.contains { if case .command(.request, _) = $0 { true } else { false } }
+            })
         await player.driver.interrupt()
     }
 
@@ -215,7 +263,7 @@ import Testing
         #expect(await player.driver.dropConnection())
         // The failed attempt said it once; the drop says it again.
         try await eventually { player.display.statuses.withLock { $0.count { $0.hasPrefix("server gone") } == 2 } }
-        _ = await player.driver.perform("history")  // while away: queued
+        _ = await player.driver.perform(.request(.history))  // while away: queued
         let second = try await player.connection(1)
         #expect(await first.isClosed)
         try await player.welcome(on: second)
@@ -228,10 +276,41 @@ import Testing
         #expect(await player.driver.dropConnection() == false, "over: nothing left to drop")
     }
 
+    // MARK: - Ending
+
+    /// `run()` owns what the driver starts: once it returns, the sensor's wait and a connection
+    /// attempt that would never end on its own have ended too, cancelled.
+    @Test func nothingTheDriverStartedOutlivesIt() async throws {
+        let sensor = SilentSensor()
+        let player = try await Harness(.screen, connectorHangs: true, punches: sensor)
+        try await eventually {
+            let attempts = await player.connector.attemptsUnderWay
+            return sensor.waits.withLock { $0 } == 1 && attempts == 1
+        }
+        await player.driver.interrupt()
+        try await eventually { player.isFinished }
+        #expect(sensor.waits.withLock { $0 } == 0, "the sensor's wait ended with run()")
+        #expect(await player.connector.attemptsUnderWay == 0, "the connection attempt ended with run()")
+    }
+
+    /// A timer running when the session finishes (here the wait before connecting again, an
+    /// hour long) is cancelled with the rest: `run()` does not wait it out.
+    @Test func aRunningTimerDoesNotKeepTheDriverRunning() async throws {
+        let player = try await Harness(
+            .screen, failures: [.other("reset while connecting")],
+            backoff: Backoff(first: .seconds(3600), longest: .seconds(3600)))
+        try await eventually {
+            player.display.statuses.withLock { $0.contains { $0.hasPrefix("server gone; retrying in") } }
+        }
+        await player.driver.interrupt()
+        try await eventually { player.isFinished }
+        #expect(await player.connector.attempts == 1, "the timer never fired")
+    }
+
     // MARK: - Quitting
 
     @Test func aScriptsQuitWaitsForTheWelcomeAndTheReplyThenEnds() async throws {
-        let player = try await Harness(.script, beforeRunning: ["profile", "quit"])
+        let player = try await Harness(.script, beforeRunning: [.request(.profile(ProfileRequest())), .quit])
         let connection = try await player.connection(0)
         _ = try await player.written(on: connection, count: 1)
         try await Task.sleep(for: .milliseconds(30))
@@ -249,10 +328,10 @@ import Testing
         let player = try await Harness(.script, quitWait: .milliseconds(50))
         let connection = try await player.connection(0)
         try await player.welcome(on: connection)
-        _ = await player.driver.perform("profile")
+        _ = await player.driver.perform(.request(.profile(ProfileRequest())))
         _ = try await player.written(on: connection, count: 2)
         let quitAt = ContinuousClock.now
-        #expect(await player.driver.perform("quit") == false, "quit: read no more")
+        #expect(await player.driver.perform(.quit) == false, "quit: read no more")
         try await eventually { player.isFinished }
         let waited = quitAt.duration(to: .now)
         #expect(waited >= .milliseconds(50), "it waited for the reply: \(waited)")

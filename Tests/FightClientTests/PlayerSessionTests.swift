@@ -20,7 +20,7 @@ import Testing
             bout = try FightFollowerTests.Bout()
             let view = try bout.view()
             let turn = try #require(view.turn)
-            me = FighterID(inTurn ? turn : (turn == view.challenger ? view.opponent : view.challenger))
+            me = inTurn ? turn : (turn == view.challenger ? view.opponent : view.challenger)
             session = PlayerSession(
                 PlayerSession.Configuration(
                     mode: mode, username: "alice", server: "ws://127.0.0.1:8080", hasSensor: sensor, showsCards: false))
@@ -37,7 +37,10 @@ import Testing
             handle(.received(MessageCodec.encode(ServerMessage(ref: ref, body)), at: t0 + .seconds(seconds)))
         }
 
-        mutating func line(_ text: String) -> [Effect] { handle(.line(text, at: t0)) }
+        /// Performs the command `text` is as a script line (which must be one).
+        mutating func line(_ text: String) throws -> [Effect] {
+            handle(.command(try #require(try PlayerCommand(parsing: text)), at: t0))
+        }
 
         /// Connects and is welcomed with the bout's fight open; returns the effects of the welcome.
         mutating func connectAndWelcome(openFights: [FightView]? = nil) throws -> [Effect] {
@@ -58,27 +61,79 @@ import Testing
 
     @Test func commandsWhileDisconnectedAreQueuedAndSentOnceWelcomed() throws {
         var player = try Player()
-        #expect(player.line("profile").isEmpty, "not connected: queued")
-        #expect(player.line("history").isEmpty)
+        #expect(try player.line("profile").isEmpty, "not connected: queued")
+        #expect(try player.line("history").isEmpty)
         #expect(player.handle(.start) == [.connect])
         let connected = player.handle(.connected(Session(token: "t", fighter: try player.card)))
         #expect(
             connected == [
                 .status("connected to ws://127.0.0.1:8080 as \(try player.card.username)"), .send(.hello, ref: 1),
             ])
-        #expect(player.line("stats").isEmpty, "connected but not welcomed: still queued")
+        #expect(try player.line("stats").isEmpty, "connected but not welcomed: still queued")
         let welcomed = player.receive(.welcome(Welcome(fighter: try player.card, openFights: [])), ref: 1)
         #expect(
             Player.sent(welcomed).map { $0.request } == [
                 .profile(ProfileRequest()), .history, .statistics(StatisticsRequest()),
             ],
             "in the order typed")
-        #expect(Player.sent(player.line("history")).map { $0.request } == [.history], "welcomed: sent at once")
+        #expect(Player.sent(try player.line("history")).map { $0.request } == [.history], "welcomed: sent at once")
+    }
+
+    /// What a program driving the session (`hitthat-load`) reads off it rather than keeping
+    /// itself: whether requests go at once, and whether the player waits in a room, which a room
+    /// request lost with the connection makes unknown until the server says.
+    @Test func theSessionSaysWhetherItIsWelcomedAndWaitsInARoom() throws {
+        var player = try Player(.screen, inTurn: false)
+        let me = try player.card.id
+        func room(_ kind: WireEvent.Kind) -> ServerBody {
+            var event = WireEvent(kind: kind, at: Timestamp(secondsSince1970: 1_800_000_000))
+            event.fighter = me
+            return .event(event)
+        }
+        _ = player.handle(.start)
+        _ = player.handle(.connected(Session(token: "t", fighter: try player.card)))
+        #expect(!player.session.isWelcomed, "connected, not welcomed yet")
+        _ = player.receive(.welcome(Welcome(fighter: try player.card, openFights: [])), ref: 1)
+        #expect(player.session.isWelcomed)
+        #expect(player.session.isWaitingInRoom == false)
+
+        let asked = try #require(Player.sent(player.handle(.command(.request(.quickMatch), at: player.t0))).first)
+        _ = player.receive(room(.openedRoom), ref: asked.ref)
+        #expect(player.session.isWaitingInRoom == true)
+        _ = player.receive(room(.leftRoom))
+        #expect(player.session.isWaitingInRoom == false)
+
+        _ = player.handle(.command(.request(.quickMatch), at: player.t0))
+        _ = player.handle(.disconnected(reason: nil))
+        #expect(!player.session.isWelcomed)
+        #expect(player.session.isWaitingInRoom == nil, "the request went with the connection, answered or not")
+
+        _ = player.handle(.connected(Session(token: "t", fighter: try player.card)))
+        _ = player.receive(.welcome(Welcome(fighter: try player.card, openFights: [])), ref: 4)
+        #expect(player.session.isWaitingInRoom == nil, "welcome does not say")
+        let again = try #require(Player.sent(player.handle(.command(.request(.quickMatch), at: player.t0))).first)
+        _ = player.receive(.error(ProtocolError(.refused, "already waiting", reason: .alreadyWaiting)), ref: again.ref)
+        #expect(player.session.isWaitingInRoom == true, "the refusal says it")
+    }
+
+    /// A message that does not read is a typed note, so that a program can count it whatever the
+    /// words; the words name the problem.
+    @Test func anUnreadableMessageIsATypedNote() throws {
+        var player = try Player()
+        _ = try player.connectAndWelcome()
+        let effects = player.handle(.received(#"{"type":"welcome","v":1}"#, at: player.t0))
+        guard case .note(.unreadableMessage(let error)) = try #require(effects.first), effects.count == 1 else {
+            Issue.record("expected one unreadable-message note, got \(effects)")
+            return
+        }
+        #expect(error.code == .invalid)
+        #expect(
+            PlayerSession.Note.unreadableMessage(error).description.hasPrefix("unreadable message from the server: "))
     }
 
     @Test func rawMessagesWaitForTheWelcomeTooAndGoAsTheyAre() throws {
         var player = try Player()
-        #expect(player.line(#"{"type":"dance","v":1}"#).isEmpty)
+        #expect(try player.line(#"{"type":"dance","v":1}"#).isEmpty)
         _ = player.handle(.start)
         _ = player.handle(.connected(Session(token: "t", fighter: try player.card)))
         let welcomed = player.receive(.welcome(Welcome(fighter: try player.card, openFights: [])), ref: 1)
@@ -89,43 +144,35 @@ import Testing
         var player = try Player()
         _ = try player.connectAndWelcome()
         let fight = try player.bout.view().id
-        #expect(Player.sent(player.line("forfeit")).map { $0.request } == [.forfeit(FightRef(fight: fight))])
+        #expect(Player.sent(try player.line("forfeit")).map { $0.request } == [.forfeit(FightRef(fight: fight))])
         var alone = try Player()
         _ = try alone.connectAndWelcome(openFights: [])
-        #expect(alone.line("accept") == [.note("accept: expected a fight id (no single fight to assume)")])
-        #expect(Player.sent(alone.line("decline 9")).map { $0.request } == [.decline(FightRef(fight: 9))])
-        #expect(alone.line("kick") == [.note(try #require(Self.parseError("kick")))])
+        #expect(try alone.line("accept") == [.note(.noSingleFight(.accept))])
+        #expect(Player.sent(try alone.line("decline 9")).map { $0.request } == [.decline(FightRef(fight: FightID(9)))])
     }
 
     @Test func aProgramsRequestWaitsForTheWelcomeAndGoesAsItIsWithoutATurnChecked() throws {
         var player = try Player(inTurn: false)
-        #expect(player.handle(.request(.history)).isEmpty, "not welcomed: queued")
+        #expect(player.handle(.command(.request(.history), at: player.t0)).isEmpty, "not welcomed: queued")
         _ = player.handle(.start)
         let connected = player.handle(.connected(Session(token: "t", fighter: try player.card)))
         let hello = try #require(Player.sent(connected).first)
         let welcomed = player.receive(.welcome(Welcome(fighter: try player.card, openFights: [])), ref: hello.ref)
         #expect(Player.sent(welcomed).map { $0.request } == [.history])
         // Out of turn, in a fight it does not know, past any damage: a line would be refused here.
-        let punch = PunchRequest(fight: 999, kind: .jab, damage: 5_000, after: 1)
-        #expect(player.line("punch 999 jab 10") == [.note("punch: it is not your turn in any fight")])
-        #expect(player.handle(.request(.punch(punch))) == [.send(.punch(punch), ref: hello.ref + 2)])
-    }
-
-    /// What `ScriptCommand` says of a line it cannot read.
-    static func parseError(_ line: String) -> String? {
-        do {
-            _ = try ScriptCommand(line)
-            return nil
-        } catch {
-            return error.description
-        }
+        let punch = PunchRequest(fight: FightID(999), kind: .jab, damage: 5_000, after: 1)
+        #expect(try player.line("punch 999 jab 10") == [.note(.notYourTurn(verb: "punch"))])
+        #expect(
+            player.handle(.command(.request(.punch(punch)), at: player.t0)) == [
+                .send(.punch(punch), ref: hello.ref + 2)
+            ])
     }
 
     @Test func aConnectionThatFailedSaysWhyAndIsRetried() throws {
         var player = try Player(.screen)
         _ = try player.connectAndWelcome()
         let lost = player.handle(.disconnected(reason: "connection reset by peer"))
-        #expect(lost.first == .note("connection reset by peer"))
+        #expect(lost.first == .note(.connectionFailed("connection reset by peer")))
         #expect(lost.contains(.startTimer(.reconnect, after: .milliseconds(250))))
     }
 
@@ -139,9 +186,11 @@ import Testing
                 .startTimer(.reconnect, after: .milliseconds(250)),
             ])
         #expect(player.handle(.timerFired(.reconnect, at: player.t0)) == [.connect])
-        let failed = player.handle(.connectionFailed(.unreachable("cannot reach the server")))
+        let failed = player.handle(.connectionFailed(.unreachable(ConnectionError("cannot reach the server"))))
         #expect(failed.contains(.startTimer(.reconnect, after: .milliseconds(500))), "twice as long: \(failed)")
-        #expect(!failed.contains(.note("cannot reach the server")), "it was reached before: the server is gone")
+        #expect(
+            !failed.contains { if case .note = $0 { true } else { false } }, "it was reached before: the server is gone"
+        )
         // Back: hello again, and what happened meanwhile is asked for rather than skipped.
         try player.bout.punch(10)
         _ = player.handle(.timerFired(.reconnect, at: player.t0))
@@ -178,22 +227,40 @@ import Testing
     @Test func aScriptThatNeverReachesTheServerFails() throws {
         var player = try Player(.script)
         _ = player.handle(.start)
-        #expect(player.handle(.connectionFailed(.unreachable("cannot reach the server at h:1"))) == [.finish])
-        #expect(player.session.failure == .unreachable("cannot reach the server at h:1"))
+        let unreachable = ConnectionError("cannot reach the server at h:1")
+        #expect(player.handle(.connectionFailed(.unreachable(unreachable))) == [.finish])
+        #expect(player.session.failure == .unreachable(unreachable))
+        #expect(player.session.failure?.description == "cannot reach the server at h:1")
     }
 
     @Test func aScreenThatNeverReachedTheServerSaysWhyAndKeepsTrying() throws {
         var player = try Player(.screen)
         _ = player.handle(.start)
         #expect(
-            player.handle(.connectionFailed(.unreachable("cannot reach the server at h:1"))) == [
-                .note("cannot reach the server at h:1"),
+            player.handle(.connectionFailed(.unreachable(ConnectionError("cannot reach the server at h:1")))) == [
+                .note(.unreachable(ConnectionError("cannot reach the server at h:1"))),
                 .status("could not connect; retrying in \(Duration.milliseconds(250))"),
                 .startTimer(.reconnect, after: .milliseconds(250)),
             ])
         #expect(player.session.failure == nil)
         let connected = player.handle(.connected(Session(token: "t", fighter: try player.card)))
-        #expect(connected.first == .note(""), "the reason is cleared once connected")
+        #expect(connected.first == .note(.cleared), "the reason is cleared once connected")
+    }
+
+    /// A server that took too many sign-ins from this address is busy, not refusing: even a
+    /// script waits and signs in again.
+    @Test func aRateLimitedSignInIsTriedAgainLater() throws {
+        var player = try Player(.script)
+        _ = player.handle(.start)
+        let busy = ProtocolError(.rateLimited, "more than 1 account request a second from this address")
+        #expect(
+            player.handle(.connectionFailed(.rateLimited(busy))) == [
+                .note(.connectionFailed(busy.message)),
+                .status("server busy; retrying in \(Duration.milliseconds(250))"),
+                .startTimer(.reconnect, after: .milliseconds(250)),
+            ])
+        #expect(player.session.failure == nil && !player.session.isOver)
+        #expect(player.handle(.timerFired(.reconnect, at: player.t0)) == [.connect])
     }
 
     @Test func aRefusedLoginEndsTheSession() throws {
@@ -201,8 +268,9 @@ import Testing
         _ = player.handle(.start)
         let refusal = ProtocolError(.unauthorized, "username or password does not match")
         #expect(player.handle(.connectionFailed(.refused(refusal))) == [.finish])
-        #expect(player.session.failure == .refused("alice: username or password does not match"))
-        #expect(player.line("profile").isEmpty, "over: nothing more")
+        #expect(player.session.failure == .refused(username: "alice", refusal))
+        #expect(player.session.failure?.description == "alice: username or password does not match")
+        #expect(try player.line("profile").isEmpty, "over: nothing more")
     }
 
     // MARK: - Punches in turn
@@ -212,15 +280,15 @@ import Testing
         _ = try inTurn.connectAndWelcome()
         let view = try inTurn.bout.view()
         #expect(
-            Player.sent(inTurn.line("uppercut")).map { $0.request } == [
+            Player.sent(try inTurn.line("uppercut")).map { $0.request } == [
                 .punch(
                     PunchRequest(
-                        fight: view.id, kind: .uppercut, damage: ScriptCommand.keyboardDamage, after: view.lastSequence)
+                        fight: view.id, kind: .uppercut, damage: PlayerCommand.keyboardDamage, after: view.lastSequence)
                 )
             ])
         var waiting = try Player(inTurn: false)
         _ = try waiting.connectAndWelcome()
-        #expect(waiting.line("jab") == [.note("jab: it is not your turn in any fight")])
+        #expect(try waiting.line("jab") == [.note(.notYourTurn(verb: "jab"))])
     }
 
     @Test func aTypedPunchWaitsForTheStateOfAFightJustMatchedAndTheLinesAfterItWait() throws {
@@ -231,8 +299,8 @@ import Testing
         let heard = player.receive(.event(try #require(player.bout.events().last)))
         let asked = try #require(Player.sent(heard).first)
         #expect(asked.request == .fight(FightRef(fight: view.id)))
-        #expect(player.line("jab") == [.startTimer(.typedPunchWait, after: PlayerSession.typedPunchWait)])
-        #expect(player.line("history").isEmpty, "behind the punch")
+        #expect(try player.line("jab") == [.startTimer(.typedPunchWait, after: PlayerSession.typedPunchWait)])
+        #expect(try player.line("history").isEmpty, "behind the punch")
         let answered = player.receive(.fight(FightReply(fight: view)), ref: asked.ref)
         #expect(
             Player.sent(answered).map { $0.request } == [
@@ -245,10 +313,10 @@ import Testing
         var player = try Player(inTurn: true)
         _ = try player.connectAndWelcome(openFights: [])
         _ = player.receive(.event(try #require(player.bout.events().last)))
-        _ = player.line("jab")
+        _ = try player.line("jab")
         #expect(
             player.handle(.timerFired(.typedPunchWait, at: player.t0 + .seconds(5))) == [
-                .note("jab: it is not your turn in any fight"), .cancelTimer(.typedPunchWait),
+                .note(.notYourTurn(verb: "jab")), .cancelTimer(.typedPunchWait),
             ])
     }
 
@@ -307,10 +375,10 @@ import Testing
     @Test func aScriptsQuitWaitsForTheRepliesToWhatItSent() throws {
         var player = try Player(.script)
         _ = try player.connectAndWelcome()
-        let asked = try #require(Player.sent(player.line("profile")).first)
-        #expect(player.line("quit") == [.startTimer(.quitWait, after: PlayerSession.quitWait)])
+        let asked = try #require(Player.sent(try player.line("profile")).first)
+        #expect(try player.line("quit") == [.startTimer(.quitWait, after: PlayerSession.quitWait)])
         #expect(player.session.isQuitting && !player.session.isOver)
-        #expect(player.line("history").isEmpty, "nothing is read after quit")
+        #expect(try player.line("history").isEmpty, "nothing is read after quit")
         let answered = player.receive(.profile(ProfileReply(fighter: try player.card)), ref: asked.ref)
         #expect(answered.last == .finish, "the reply is shown, then the session ends: \(answered)")
         #expect(answered.contains { if case .show = $0 { true } else { false } })
@@ -319,8 +387,8 @@ import Testing
     @Test func aScriptsQuitWaitsNoLongerThanItsLimit() throws {
         var player = try Player(.script)
         _ = try player.connectAndWelcome()
-        _ = player.line("profile")
-        _ = player.line("quit")
+        _ = try player.line("profile")
+        _ = try player.line("quit")
         #expect(player.handle(.timerFired(.quitWait, at: player.t0 + PlayerSession.quitWait)) == [.finish])
         #expect(player.session.isOver)
     }
@@ -331,18 +399,18 @@ import Testing
         configuration.quitWait = .milliseconds(40)
         player.session = PlayerSession(configuration)
         _ = try player.connectAndWelcome()
-        _ = player.line("profile")
-        #expect(player.line("quit") == [.startTimer(.quitWait, after: .milliseconds(40))])
+        _ = try player.line("profile")
+        #expect(try player.line("quit") == [.startTimer(.quitWait, after: .milliseconds(40))])
     }
 
     @Test func aPersonsQuitAndASignalStopAtOnce() throws {
         var person = try Player(.screen)
         _ = try person.connectAndWelcome()
-        _ = person.line("profile")
-        #expect(person.line("quit") == [.finish])
+        _ = try person.line("profile")
+        #expect(try person.line("quit") == [.finish])
         var script = try Player(.script)
         _ = try script.connectAndWelcome()
-        _ = script.line("profile")
+        _ = try script.line("profile")
         #expect(script.handle(.interrupted) == [.finish])
     }
 

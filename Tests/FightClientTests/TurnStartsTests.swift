@@ -13,7 +13,7 @@ import Testing
         var event: WireEvent
         var follower = FightFollower()
         var need: FightFollower.Need
-        var player: Int64
+        var player: FighterID
 
         init() throws {
             bout = try FightFollowerTests.Bout()
@@ -44,7 +44,7 @@ import Testing
     @Test func anEventForTheOpponentOrAKnownFightIsNotNoted() throws {
         var heard = try Heard()
         var starts = TurnStarts<Int>()
-        starts.note(heard.event, need: heard.need, player: heard.player + 1000, at: 10)
+        starts.note(heard.event, need: heard.need, player: FighterID(heard.player.rawValue + 1000), at: 10)
         #expect(starts.began(try heard.bout.view(), received: 25) == 25, "not this player's turn")
 
         heard.follower.update(try heard.bout.view())

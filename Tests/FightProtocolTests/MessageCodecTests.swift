@@ -78,7 +78,7 @@ import Testing
     /// reads it, up to the WebSocket's frame limit.
     @Test func aReplyLongerThanAClientMessageDecodes() throws {
         let events = (1...500).map { WireEvent(kind: .turnPassed, at: Timestamp(secondsSince1970: 1_800_000_000 + $0)) }
-        let reply = ServerMessage(ref: 1, .events(EventsReply(fight: 7, events: events)))
+        let reply = ServerMessage(ref: 1, .events(EventsReply(fight: FightID(7), events: events)))
         let text = MessageCodec.encode(reply)
         #expect(text.utf8.count > ProtocolLimits.maxMessageBytes)
         #expect(try MessageCodec.decodeReply(text) == reply)
@@ -126,7 +126,7 @@ import Testing
         (Rules.punchDamage.lowerBound - 1, false), (Rules.punchDamage.upperBound + 1, false),
     ])
     func aPunchsDamageIsCheckedAgainstTheEnginesRange(_ damage: Int, _ accepted: Bool) {
-        let punch = PunchRequest(fight: 1, kind: .jab, damage: damage, after: 0)
+        let punch = PunchRequest(fight: FightID(1), kind: .jab, damage: damage, after: 0)
         do {
             try punch.validate()
             #expect(accepted, "damage \(damage) accepted")
@@ -138,8 +138,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ClientRequest.hello, .backDown, .profile(ProfileRequest(fighter: 2)),
-        .punch(PunchRequest(fight: 3, kind: .uppercut, damage: 64, after: 9)),
+        ClientRequest.hello, .backDown, .profile(ProfileRequest(fighter: FighterID(2))),
+        .punch(PunchRequest(fight: FightID(3), kind: .uppercut, damage: 64, after: 9)),
         .updateProfile(ProfileUpdate(displayName: "Ann", bio: "", reachCm: 170)), .statistics(StatisticsRequest()),
     ])
     func clientMessagesRoundTrip(_ request: ClientRequest) throws {

@@ -18,11 +18,11 @@ import Testing
             (#"{"type":"uppercut","v":1,"token":"x"}"#, .unknownType),
             (#"{"type":"hello","v":2,"token":"x"}"#, .unsupportedVersion),
             (
-                #"{"type":"punch","v":1,"token":"\#(alice.token)","fight":\#(fight),"kind":"jab","damage":"lots","after":2}"#,
+                #"{"type":"punch","v":1,"token":"\#(alice.token)","fight":\#(fight.rawValue),"kind":"jab","damage":"lots","after":2}"#,
                 .invalid
             ),
             (
-                #"{"type":"punch","v":1,"token":"\#(alice.token)","fight":\#(fight),"kind":"haymaker","damage":9,"after":2}"#,
+                #"{"type":"punch","v":1,"token":"\#(alice.token)","fight":\#(fight.rawValue),"kind":"haymaker","damage":9,"after":2}"#,
                 .invalid
             ),
             (String(repeating: " ", count: 20_000) + "{}", .tooLarge),
@@ -36,12 +36,12 @@ import Testing
         let referenced: [(ref: Int, text: String, code: ProtocolError.Code)] = [
             (
                 950,
-                #"{"type":"punch","v":1,"ref":950,"token":"\#(alice.token)","fight":\#(fight),"kind":"jab","damage":"10","after":2}"#,
+                #"{"type":"punch","v":1,"ref":950,"token":"\#(alice.token)","fight":\#(fight.rawValue),"kind":"jab","damage":"10","after":2}"#,
                 .invalid
             ),
             (
                 951,
-                #"{"type":"punch","v":1,"ref":951,"token":"\#(alice.token)","fight":\#(fight),"kind":"kick","damage":10,"after":2}"#,
+                #"{"type":"punch","v":1,"ref":951,"token":"\#(alice.token)","fight":\#(fight.rawValue),"kind":"kick","damage":10,"after":2}"#,
                 .invalid
             ),
             (952, #"{"type":"hello","v":2,"ref":952,"token":"\#(alice.token)"}"#, .unsupportedVersion),
@@ -64,7 +64,7 @@ import Testing
         // Out of turn, a duplicate punch, an impossible punch, and someone else's fight.
         #expect(
             try await bob.command(.punch(PunchRequest(fight: fight, kind: .jab, damage: 10, after: 2))).error?.reason
-                == "waitYourTurn")
+                == .known(.waitYourTurn))
         #expect(
             try await alice.command(.punch(PunchRequest(fight: fight, kind: .jab, damage: 500, after: 2))).error?.field
                 == "damage")
@@ -74,11 +74,13 @@ import Testing
         let carol = try await Player.join("carol", at: ring.server)
         #expect(
             try await carol.command(.punch(PunchRequest(fight: fight, kind: .jab, damage: 10, after: 2))).error?.reason
-                == "notInFight")
-        #expect(try await carol.command(.forfeit(FightRef(fight: fight))).error?.reason == "notInFight")
-        #expect(try await carol.request(.fight(FightRef(fight: fight))).error?.reason == "notInFight")
-        #expect(try await carol.request(.replay(ReplayRequest(fight: fight, after: 0))).error?.reason == "notInFight")
-        #expect(try await carol.command(.accept(FightRef(fight: 999))).error?.reason == "unknownFight")
+                == .known(.notInFight))
+        #expect(try await carol.command(.forfeit(FightRef(fight: fight))).error?.reason == .known(.notInFight))
+        #expect(try await carol.request(.fight(FightRef(fight: fight))).error?.reason == .known(.notInFight))
+        #expect(
+            try await carol.request(.replay(ReplayRequest(fight: fight, after: 0))).error?.reason == .known(.notInFight)
+        )
+        #expect(try await carol.command(.accept(FightRef(fight: FightID(999)))).error?.reason == .known(.unknownFight))
 
         // Nothing above touched the fight, and both connections still work.
         let unchanged = try #require(try await bob.request(.fight(FightRef(fight: fight))).fightView)

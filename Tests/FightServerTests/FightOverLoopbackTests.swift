@@ -10,7 +10,7 @@ import Testing
         let clock: TestClock
         let alice: Player
         let bob: Player
-        let fight: Int64
+        let fight: FightID
     }
 
     static func ring(clock: TestClock = TestClock(), databasePath: String? = nil) async throws -> Ring {
@@ -19,11 +19,11 @@ import Testing
         let bob = try await Player.join("bob", at: server)
         try #require(try await alice.command(.move(Location(latitude: 48.8566, longitude: 2.3522))).error == nil)
         try #require(try await bob.command(.move(Location(latitude: 48.8606, longitude: 2.3376))).error == nil)
-        let challenged = try #require(try await alice.command(.challenge(OpponentRef(opponent: bob.id.rawValue))).event)
+        let challenged = try #require(try await alice.command(.challenge(OpponentRef(opponent: bob.id))).event)
         let fight = try #require(challenged.fight)
-        #expect(try await bob.event(.challenged, fight: fight).challenger == alice.id.rawValue)
+        #expect(try await bob.event(.challenged, fight: fight).challenger == alice.id)
         try #require(try await bob.command(.accept(FightRef(fight: fight))).error == nil)
-        #expect(try await alice.event(.accepted, fight: fight).turn == alice.id.rawValue)
+        #expect(try await alice.event(.accepted, fight: fight).turn == alice.id)
         return Ring(server: server, clock: clock, alice: alice, bob: bob, fight: fight)
     }
 
@@ -40,7 +40,7 @@ import Testing
             Issue.record("no opponent shown")
             return
         }
-        #expect(matchup.opponent.id == bob.id.rawValue)
+        #expect(matchup.opponent.id == bob.id)
         #expect(matchup.opponent.latitude == nil, "an opponent's location is not shown")
         #expect((1.0...1.3).contains(matchup.distanceKm))
         #expect(abs(matchup.winChance - 0.5) < 1e-9)
@@ -49,7 +49,7 @@ import Testing
         #expect(next.matchup == nil)
 
         let fight = try #require(
-            try await alice.command(.challenge(OpponentRef(opponent: bob.id.rawValue))).event?.fight)
+            try await alice.command(.challenge(OpponentRef(opponent: bob.id))).event?.fight)
         _ = try await bob.event(.challenged, fight: fight)
         _ = try await bob.command(.accept(FightRef(fight: fight)))
         _ = try await alice.event(.accepted, fight: fight)
@@ -67,22 +67,22 @@ import Testing
         }
         for player in [alice, bob] {
             let ended = try await player.event(.ended, fight: fight)
-            #expect(ended.winner == alice.id.rawValue && ended.decision == "knockout")
+            #expect(ended.winner == alice.id && ended.decision == .known(.knockout))
         }
 
         // A forfeit after the end changes nothing: records and statistics count the fight once.
-        #expect(try await bob.command(.forfeit(FightRef(fight: fight))).error?.reason == "fightNotActive")
+        #expect(try await bob.command(.forfeit(FightRef(fight: fight))).error?.reason == .known(.fightNotActive))
         let aliceCard = try #require(try await alice.request(.profile(ProfileRequest())).profileCard)
         let bobCard = try #require(try await bob.request(.profile(ProfileRequest())).profileCard)
         #expect((aliceCard.wins, aliceCard.losses) == (1, 0))
         #expect((bobCard.wins, bobCard.losses) == (0, 1))
         // Bob's card as alice sees it: the record, not the location.
         let bobSeen = try #require(
-            try await alice.request(.profile(ProfileRequest(fighter: bob.id.rawValue))).profileCard)
+            try await alice.request(.profile(ProfileRequest(fighter: bob.id))).profileCard)
         #expect(bobSeen.losses == 1 && bobSeen.latitude == nil && bobCard.latitude != nil)
         guard
             case .statistics(let stats) = try await alice.request(
-                .statistics(StatisticsRequest(versus: bob.id.rawValue))
+                .statistics(StatisticsRequest(versus: bob.id))
             ).body
         else {
             throw TestFailure("no statistics")
@@ -96,7 +96,7 @@ import Testing
         #expect((bobStats.fighter.qtyBattles, bobStats.fighter.qtyWins) == (1, 0))
         guard case .history(let history) = try await bob.request(.history).body else { throw TestFailure("no history") }
         #expect(history.fights.map(\.id) == [fight])
-        #expect(history.fights.first?.ending == "knockout")
+        #expect(history.fights.first?.ending == .known(.knockout))
         try await server.stop()
     }
 
@@ -107,7 +107,7 @@ import Testing
         #expect(try await alice.command(.quickMatch).event?.kind == .openedRoom)
         let matched = try #require(try await bob.command(.quickMatch).event)
         #expect(
-            matched.kind == .matched && matched.challenger == alice.id.rawValue && matched.turn == alice.id.rawValue)
+            matched.kind == .matched && matched.challenger == alice.id && matched.turn == alice.id)
         #expect(try await alice.event(.matched).fight == matched.fight)
         try await server.stop()
     }
@@ -117,7 +117,7 @@ import Testing
         ring.clock.advance(by: 61)
         for player in [ring.alice, ring.bob] {
             let passed = try await player.event(.turnPassed, fight: ring.fight)
-            #expect(passed.turn == ring.bob.id.rawValue && passed.missedTurns == 1)
+            #expect(passed.turn == ring.bob.id && passed.missedTurns == 1)
         }
         try await ring.server.stop()
     }
@@ -131,7 +131,7 @@ import Testing
         let bob = try await Player.connect(bobSession, to: ring.server.address)
         guard case .welcome(let welcome) = try await bob.request(.hello).body else { throw TestFailure("no welcome") }
         let open = try #require(welcome.openFights.first { $0.id == ring.fight })
-        #expect(open.lastSequence == 3 && open.turn == bob.id.rawValue && open.staminaOpponent == 70)
+        #expect(open.lastSequence == 3 && open.turn == bob.id && open.staminaOpponent == 70)
         guard case .events(let missed) = try await bob.request(.replay(ReplayRequest(fight: ring.fight, after: 2))).body
         else {
             throw TestFailure("no events")
@@ -158,11 +158,11 @@ import Testing
         let bob = try await Player.connect(sessions.1, to: server.address)
         let fight = try #require(try await bob.request(.fight(FightRef(fight: ring.fight))).fightView)
         #expect(
-            fight.phase == .active && fight.turn == bob.id.rawValue && fight.staminaOpponent == 40
+            fight.phase == .active && fight.turn == bob.id && fight.staminaOpponent == 40
                 && fight.lastSequence == 3)
         _ = try await bob.command(.punch(PunchRequest(fight: ring.fight, kind: .jab, damage: 1, after: 3)))
         _ = try await alice.command(.punch(PunchRequest(fight: ring.fight, kind: .hook, damage: 40, after: 4)))
-        #expect(try await bob.event(.ended, fight: ring.fight).winner == alice.id.rawValue)
+        #expect(try await bob.event(.ended, fight: ring.fight).winner == alice.id)
         try await server.stop()
     }
 }

@@ -49,6 +49,6 @@ import Testing
             Issue.record("expected unreachable, got \(ending)")
             return
         }
-        #expect(reason == "cannot reach the server at 127.0.0.1:\(port): connection refused")
+        #expect(reason.description == "cannot reach the server at 127.0.0.1:\(port): connection refused")
     }
 }

@@ -103,7 +103,7 @@ import Testing
         let last = try #require(seenByAlice.keys.max())
         #expect(Set(seenByAlice.keys) == Set(1...last), "no event missing")
         let ending = try #require(seenByAlice[last])
-        #expect(ending.kind == .ended && ending.decision == "knockout" && ending.winner != nil)
+        #expect(ending.kind == .ended && ending.decision == .known(.knockout) && ending.winner != nil)
         let punches = seenByAlice.values.filter { $0.kind == .punched }
         #expect(punches.allSatisfy { Rules.punchDamage.contains($0.damage ?? 0) })
         #expect(punches.contains { $0.staminaLeft == 0 })

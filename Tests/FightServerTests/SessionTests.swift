@@ -2,10 +2,10 @@ import FightClient
 import FightEngine
 import FightProtocol
 import Foundation
+import GRDB
 import Testing
 
 @testable import FightServer
-@testable import hitthat
 
 /// Sessions lapse when unused, end at `logout`, and a fighter's messages are limited over all
 /// their connections together.
@@ -31,7 +31,7 @@ import Testing
         clock.advance(by: 30 * Self.day)
         let lapsed = try #require(try await again.request(.profile(ProfileRequest())).error)
         #expect(lapsed.code == .unauthorized)
-        #expect(lapsed.reason == "sessionExpired")
+        #expect(lapsed.reason == .known(.sessionExpired))
         #expect(lapsed.field == "token")
         #expect(lapsed.message == "token: the session lapsed after 30 days unused; log in again")
 
@@ -70,6 +70,62 @@ import Testing
         server = try await TestServer.start(databasePath: server.databasePath, clock: clock)
         let afterRestart = try await Player.connect(session, to: server.address)
         #expect(try await afterRestart.request(.profile(ProfileRequest())).error?.code == .unauthorized)
+        try await server.stop()
+    }
+
+    /// A logout the file cannot record is said to have failed, and changes nothing: the token
+    /// works on, here and after a restart alike, and the logout can be asked again.
+    @Test func aLogoutTheFileCannotRecordFailsAndTheTokenWorksOn() async throws {
+        let clock = TestClock()
+        var server = try await TestServer.start(clock: clock)
+        let alice = try await Player.join("alice", at: server)
+        let file = try DatabaseQueue(path: server.databasePath)
+        try await file.write { db in
+            try db.execute(
+                sql:
+                    "CREATE TRIGGER keep_sessions BEFORE DELETE ON sessions BEGIN SELECT RAISE(ABORT, 'disk full'); END"
+            )
+        }
+        let failed = try #require(try await alice.request(.logout).error)
+        #expect(failed.code == .internalError && failed.message == "could not log out; try again")
+        #expect(try await alice.request(.profile(ProfileRequest())).error == nil, "the token works on")
+        await alice.close()
+        try await server.stop()
+
+        server = try await TestServer.start(databasePath: server.databasePath, clock: clock)
+        let again = try await Player.connect(alice.client.session, to: server.address)
+        #expect(try await again.request(.profile(ProfileRequest())).error == nil, "after a restart too")
+        try await file.write { db in try db.execute(sql: "DROP TRIGGER keep_sessions") }
+        #expect(try await again.request(.logout).body == .loggedOut, "asked again, it is done")
+        try await server.stop()
+    }
+
+    /// `/register` and `/login` share one allowance an address, measured by the server's clock:
+    /// past it they are refused as `rateLimited` (HTTP 429) before any password is hashed.
+    @Test func accountRequestsAreLimitedByAddress() async throws {
+        let clock = TestClock()
+        let server = try await TestServer.start(clock: clock, accountRequestsPerSecond: 1, accountRequestBurst: 3)
+        let stranger = Credentials(username: "mallory", password: "guess0001")
+        func attempt(_ path: String) async -> ProtocolError.Code? {
+            do {
+                _ = try await FightClient.account(path, stranger, at: server.address)
+                return nil
+            } catch {
+                return (error as? ProtocolError)?.code
+            }
+        }
+        #expect(await attempt("/login") == .unauthorized)
+        #expect(await attempt("/login") == .unauthorized)
+        #expect(await attempt("/register") == nil, "registered: the third of three")
+        #expect(await attempt("/login") == .rateLimited)
+        #expect(await attempt("/register") == .rateLimited, "one allowance for both")
+        let (status, body) = try await HTTPExchange.send(
+            .POST, "/login", body: MessageCodec.encode(stranger), to: server.address)
+        #expect(status == 429)
+        #expect(body.contains("account request a second from this address"))
+        clock.advance(by: 1)
+        let session = try await FightClient.account("/login", stranger, at: server.address)
+        #expect(session.fighter.username == "mallory", "a second later, one more")
         try await server.stop()
     }
 
@@ -125,12 +181,9 @@ import Testing
         #expect(
             document.contains(
                 "\(defaults.messagesPerSecond) a second on average, in bursts of up to \(defaults.messageBurst)"))
-    }
-
-    @Test func serveTakesTheLifetimeInWholeDays() throws {
-        #expect(try Serve.parse([]).sessionDays == 30)
-        #expect(try Serve.parse(["--session-days", "7"]).sessionDays == 7)
-        #expect(throws: (any Error).self) { try Serve.parse(["--session-days", "0"]) }
+        #expect(
+            document.contains(
+                "\(defaults.accountRequestBurst) at once, then \(defaults.accountRequestsPerSecond) a second"))
     }
 
     // MARK: - The buckets
@@ -149,7 +202,7 @@ import Testing
     }
 
     @Test func fightersHaveABucketEachAndFullOnesAreDropped() {
-        var limits = FighterRateLimits(perSecond: 1, burst: 1)
+        var limits = RateLimits<FighterID>(perSecond: 1, burst: 1)
         // Fighter 1's one token is spent; fighter 2 has a bucket of their own.
         let first = [FighterID(1), FighterID(1), FighterID(2)].map { limits.allow($0, at: .zero) }
         #expect(first == [true, false, true])

@@ -60,14 +60,16 @@ struct TestServer {
     }
 
     static func start(
-        databasePath: String? = nil, clock: TestClock, messagesPerSecond: Int = 1000, messageBurst: Int = 1000
+        databasePath: String? = nil, clock: TestClock, messagesPerSecond: Int = 1000, messageBurst: Int = 1000,
+        accountRequestsPerSecond: Int = 1000, accountRequestBurst: Int = 1000
     ) async throws -> TestServer {
         let path = try databasePath ?? temporaryDatabase()
         var logger = Logger(label: "test.server")
         logger.logLevel = .warning
         let configuration = ServerConfiguration(
             host: "127.0.0.1", port: 0, databasePath: path, passwordRounds: 1_000, messagesPerSecond: messagesPerSecond,
-            messageBurst: messageBurst, clock: clock.serverClock)
+            messageBurst: messageBurst, accountRequestsPerSecond: accountRequestsPerSecond,
+            accountRequestBurst: accountRequestBurst, clock: clock.serverClock)
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let server = try FightServer(configuration: configuration, logger: logger) { port in
             portContinuation.yield(port)
@@ -104,7 +106,7 @@ final class Player: Sendable {
         let ended = NIOLockedValueBox<String?>(nil)
     }
 
-    var id: FighterID { FighterID(client.session.fighter.id) }
+    var id: FighterID { client.session.fighter.id }
     var token: String { client.session.token }
 
     private init(client: FightClient) {
@@ -161,7 +163,7 @@ final class Player: Sendable {
     }
 
     /// The next event of `kind` for fight `fight` (any fight when `nil`).
-    func event(_ kind: WireEvent.Kind, fight: Int64? = nil) async throws -> WireEvent {
+    func event(_ kind: WireEvent.Kind, fight: FightID? = nil) async throws -> WireEvent {
         let message = try await next("event \(kind)") { message in
             guard case .event(let event) = message.body else { return false }
             return event.kind == kind && (fight == nil || event.fight == fight)

@@ -2,8 +2,6 @@ import FightClient
 import Foundation
 import Testing
 
-@testable import hitthat
-
 /// The full-screen `hitthat play` in real terminals: tmux runs the clients, the test types keys
 /// and reads their screens.
 @Suite(.serialized, .enabled(if: Tmux.isAvailable, "needs tmux (apt: tmux)"), .timeLimit(.minutes(3)))

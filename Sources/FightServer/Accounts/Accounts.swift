@@ -92,9 +92,15 @@ public final class Accounts: Sendable {
     }
 
     /// Ends `session`: its token is refused from now on.
+    ///
+    /// Deleted from the file first, then refused in memory: a delete that fails throws with the
+    /// session still live in both, so the caller can say the logout failed and it can be asked
+    /// again. (Refused in memory first, a failed logout would look done until a restart brought
+    /// the token back.) A check that read the session just before the delete cannot put it back:
+    /// the mark written here wins.
     public func logout(_ session: SavedSession) throws {
-        sessions.withLockedValue { $0[session.key] = .loggedOut }
         try store.closeSession(key: session.key)
+        sessions.withLockedValue { $0[session.key] = .loggedOut }
     }
 
     private static func key(_ token: String) -> String {

@@ -19,7 +19,7 @@ struct ClientSession {
     var limiter: RateLimiter
     /// Every fighter's allowance, shared by all connections: a message with a good token takes
     /// from its fighter's too, so that more sockets do not buy more messages.
-    let fighterLimits: NIOLockedValueBox<FighterRateLimits>
+    let fighterLimits: NIOLockedValueBox<RateLimits<FighterID>>
     let logger: Logger
     /// The fighter this connection belongs to, and its number at the hub, once a token was valid.
     private(set) var bound: (fighter: FighterID, connection: Int)?
@@ -34,7 +34,7 @@ struct ClientSession {
 
     init(
         hub: FightHub, accounts: Accounts, outbox: FightHub.Outbox, clock: ServerClock, limiter: RateLimiter,
-        fighterLimits: NIOLockedValueBox<FighterRateLimits>, logger: Logger
+        fighterLimits: NIOLockedValueBox<RateLimits<FighterID>>, logger: Logger
     ) {
         self.hub = hub
         self.accounts = accounts
@@ -76,7 +76,7 @@ struct ClientSession {
                 let days = accounts.sessionLifetime / 86_400
                 let error = ProtocolError(
                     .unauthorized, "token: the session lapsed after \(days) days unused; log in again", field: "token",
-                    reason: "sessionExpired")
+                    reason: .sessionExpired)
                 reply(ServerMessage(ref: message.ref, .error(error)))
                 return .read
             }

@@ -100,7 +100,7 @@ actor FightHub {
             let open = try store.openFights(of: me).map(FightView.init)
             return .welcome(Welcome(fighter: FighterCard(try fighter(me), showingLocation: true), openFights: open))
         case .profile(let request):
-            let id = request.fighter.map { FighterID($0) } ?? me
+            let id = request.fighter ?? me
             return .profile(ProfileReply(fighter: FighterCard(try fighter(id), showingLocation: id == me)))
         case .nextOpponent, .backDown:
             let matchup = try store.nextOpponent(for: me, at: clock.now()).mapError { ProtocolError($0) }.get()
@@ -114,7 +114,7 @@ actor FightHub {
         case .history:
             return .history(HistoryReply(fights: try store.fights(of: me).map(FightView.init)))
         case .statistics(let request):
-            let versus = request.versus.map { StatScope.pair(me, versus: FighterID($0)) }
+            let versus = request.versus.map { StatScope.pair(me, versus: $0) }
             let statistics = try store.statistics([.fighter(me), .overall] + (versus.map { [$0] } ?? []))
             return .statistics(
                 StatisticsReply(
@@ -126,10 +126,10 @@ actor FightHub {
         case .move(let location):
             command = .move(me, to: Coordinate(latitude: location.latitude, longitude: location.longitude))
         case .challenge(let opponent):
-            command = .challenge(me, opponent: FighterID(opponent.opponent))
-        case .accept(let ref): command = .accept(FightID(ref.fight), by: me)
-        case .decline(let ref): command = .decline(FightID(ref.fight), by: me)
-        case .forfeit(let ref): command = .forfeit(FightID(ref.fight), by: me)
+            command = .challenge(me, opponent: opponent.opponent)
+        case .accept(let ref): command = .accept(ref.fight, by: me)
+        case .decline(let ref): command = .decline(ref.fight, by: me)
+        case .forfeit(let ref): command = .forfeit(ref.fight, by: me)
         case .quickMatch: command = .quickMatch(me)
         case .leaveQuickMatch: command = .leaveQuickMatch(me)
         case .logout:
@@ -189,8 +189,7 @@ actor FightHub {
     }
 
     /// Fight `id`, if `me` is in it; the same refusal as the engine's otherwise.
-    private func fight(_ id: Int64, of me: FighterID) throws -> Fight {
-        let id = FightID(id)
+    private func fight(_ id: FightID, of me: FighterID) throws -> Fight {
         guard let fight = try store.fight(id) else { throw ProtocolError(Refusal.unknownFight(id)) }
         guard fight.corner(of: me) != nil else { throw ProtocolError(Refusal.notInFight(me, id)) }
         return fight

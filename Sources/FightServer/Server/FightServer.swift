@@ -32,6 +32,11 @@ public struct ServerConfiguration: Sendable {
     public var messagesPerSecond: Int
     /// Messages a fighter, and any one connection, may send at once before the average applies.
     public var messageBurst: Int
+    /// Account requests (`/register` and `/login` together) one address may make each second on
+    /// average: each costs a password hash, and a login is a password guess.
+    public var accountRequestsPerSecond: Int
+    /// Account requests one address may make at once before the average applies.
+    public var accountRequestBurst: Int
     /// Seconds a session lasts unused; each use starts it again (noted to the hour).
     public var sessionLifetime: Int64
     /// The time, read by the server for every command and deadline.
@@ -42,6 +47,7 @@ public struct ServerConfiguration: Sendable {
         host: String = "127.0.0.1", port: Int = 8080, databasePath: String = "./hitthat.sqlite",
         durability: Durability = .processCrash, rules: Rules = Rules(),
         passwordRounds: Int = PasswordHash.defaultRounds, messagesPerSecond: Int = 20, messageBurst: Int = 40,
+        accountRequestsPerSecond: Int = 1, accountRequestBurst: Int = 30,
         sessionLifetime: Int64 = ServerConfiguration.defaultSessionLifetime, clock: ServerClock = .system
     ) {
         self.host = host
@@ -52,6 +58,8 @@ public struct ServerConfiguration: Sendable {
         self.passwordRounds = passwordRounds
         self.messagesPerSecond = messagesPerSecond
         self.messageBurst = messageBurst
+        self.accountRequestsPerSecond = accountRequestsPerSecond
+        self.accountRequestBurst = accountRequestBurst
         self.sessionLifetime = sessionLifetime
         self.clock = clock
     }
@@ -91,19 +99,28 @@ public final class FightServer: Sendable {
             hub: hub, store: store, accounts: accounts, clock: configuration.clock,
             passwordRounds: configuration.passwordRounds, hashing: passwordHashing)
 
-        let router = Router()
+        let router = Router(context: AddressedRequestContext.self)
         router.get("health") { _, _ in Self.response(.ok, ServerMessage(.health(Health()))) }
-        router.post("register") { request, _ in
-            await Self.account(request, logger: logger, success: .created) { try await gatekeeper.register($0) }
+        let accountLimits = AccountLimits(configuration)
+        router.post("register") { request, context in
+            await Self.account(
+                request, from: context.remoteAddress, limits: accountLimits, logger: logger, success: .created
+            ) {
+                try await gatekeeper.register($0)
+            }
         }
-        router.post("login") { request, _ in
-            await Self.account(request, logger: logger, success: .ok) { try await gatekeeper.login($0) }
+        router.post("login") { request, context in
+            await Self.account(
+                request, from: context.remoteAddress, limits: accountLimits, logger: logger, success: .ok
+            ) {
+                try await gatekeeper.login($0)
+            }
         }
 
         let (perSecond, burst, clock) = (
             configuration.messagesPerSecond, configuration.messageBurst, configuration.clock
         )
-        let fighterLimits = NIOLockedValueBox(FighterRateLimits(perSecond: perSecond, burst: burst))
+        let fighterLimits = NIOLockedValueBox(RateLimits<FighterID>(perSecond: perSecond, burst: burst))
         let app = Application(
             router: router,
             server: .http1WebSocketUpgrade(
@@ -175,11 +192,12 @@ public final class FightServer: Sendable {
     // MARK: - HTTP
 
     private static func account(
-        _ request: Request, logger: Logger, success: HTTPResponse.Status,
-        _ act: (Credentials) async throws -> Session
+        _ request: Request, from address: SocketAddress?, limits: AccountLimits, logger: Logger,
+        success: HTTPResponse.Status, _ act: (Credentials) async throws -> Session
     ) async -> Response {
         var request = request
         do {
+            try limits.admit(address)
             let body: ByteBuffer
             do {
                 body = try await request.collectBody(upTo: ProtocolLimits.maxMessageBytes)
@@ -203,6 +221,7 @@ public final class FightServer: Sendable {
         case .unauthorized: .unauthorized
         case .conflict: .conflict
         case .tooLarge: .contentTooLarge
+        case .rateLimited: .tooManyRequests
         case .internalError: .internalServerError
         default: .badRequest
         }
@@ -212,6 +231,49 @@ public final class FightServer: Sendable {
         Response(
             status: status, headers: [.contentType: "application/json"],
             body: ResponseBody(byteBuffer: ByteBuffer(string: MessageCodec.encode(message))))
+    }
+}
+
+// MARK: - Account limits
+
+/// The request context of every route: Hummingbird's basic one, and the address the request came
+/// from, which account requests are limited by.
+struct AddressedRequestContext: RequestContext, RemoteAddressRequestContext {
+    var coreContext: CoreRequestContextStorage
+    /// The peer's address, while the connection has one.
+    let remoteAddress: SocketAddress?
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress
+    }
+}
+
+/// The account requests each address may make (`ServerConfiguration.accountRequestsPerSecond`,
+/// `accountRequestBurst`), measured by the server's clock.
+struct AccountLimits: Sendable {
+    private let buckets: NIOLockedValueBox<RateLimits<String>>
+    private let clock: ServerClock
+
+    init(_ configuration: ServerConfiguration) {
+        buckets = NIOLockedValueBox(
+            RateLimits(perSecond: configuration.accountRequestsPerSecond, burst: configuration.accountRequestBurst))
+        clock = configuration.clock
+    }
+
+    /// Takes one of the address's requests, or throws `rateLimited` when it has none left. The
+    /// address is the host alone (a client's port changes with every connection); a connection
+    /// without one (a Unix socket) counts as one address.
+    func admit(_ address: SocketAddress?) throws(ProtocolError) {
+        let host = address?.ipAddress ?? "local"
+        let now = clock.elapsed()
+        let (allowed, perSecond) = buckets.withLockedValue { ($0.allow(host, at: now), $0.perSecond) }
+        guard allowed else {
+            throw ProtocolError(
+                .rateLimited,
+                "more than \(perSecond) account request\(perSecond == 1 ? "" : "s") a second from this address; wait and try again"
+            )
+        }
     }
 }
 

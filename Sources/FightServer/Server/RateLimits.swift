@@ -36,14 +36,15 @@ struct RateLimiter: Hashable, Sendable {
     }
 }
 
-// MARK: - FighterRateLimits
+// MARK: - RateLimits
 
-/// One bucket a fighter, shared by all their connections, so that opening more sockets does not
-/// buy more messages.
-struct FighterRateLimits: Sendable {
+/// One bucket a key: a fighter's messages, shared by all their connections, so that opening more
+/// sockets does not buy more messages; or an address's account requests (`/register`, `/login`),
+/// so that one machine cannot guess passwords, or make the server hash them, without pause.
+struct RateLimits<Key: Hashable & Sendable>: Sendable {
     let perSecond: Int
     let burst: Int
-    private var buckets: [FighterID: RateLimiter] = [:]
+    private var buckets: [Key: RateLimiter] = [:]
     /// The number of buckets at which full ones are next dropped.
     private var pruneAt = 1024
 
@@ -52,20 +53,20 @@ struct FighterRateLimits: Sendable {
         self.burst = burst
     }
 
-    /// Takes one of `fighter`'s tokens at `now` if there is one.
-    mutating func allow(_ fighter: FighterID, at now: Duration) -> Bool {
-        var bucket = buckets[fighter] ?? RateLimiter(perSecond: perSecond, burst: burst)
+    /// Takes one of `key`'s tokens at `now` if there is one.
+    mutating func allow(_ key: Key, at now: Duration) -> Bool {
+        var bucket = buckets[key] ?? RateLimiter(perSecond: perSecond, burst: burst)
         let allowed = bucket.allow(at: now)
-        buckets[fighter] = bucket
+        buckets[key] = bucket
         if buckets.count >= pruneAt {
             // A bucket that has refilled is the same as none: dropping those keeps one bucket per
-            // fighter active lately, not per fighter ever seen. Doubling the mark keeps it cheap.
+            // key active lately, not per key ever seen. Doubling the mark keeps it cheap.
             buckets = buckets.filter { !$0.value.isFull(at: now) }
             pruneAt = max(1024, 2 * buckets.count)
         }
         return allowed
     }
 
-    /// How many fighters have a bucket.
+    /// How many keys have a bucket.
     var count: Int { buckets.count }
 }

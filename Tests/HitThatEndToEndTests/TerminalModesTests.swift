@@ -7,6 +7,12 @@ import Testing
 /// `hitthat play`'s raw mode, set on a pseudo-terminal of the test's own rather than through tmux,
 /// so that what it checks does not depend on timing.
 @Suite struct TerminalModesTests {
+    /// The machine gave no pseudo-terminal to test on.
+    struct PtyUnavailable: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
     /// A pseudo-terminal pair; the test holds the controlling side open so the terminal stays.
     final class Pty {
         let controller: Int32
@@ -16,10 +22,10 @@ import Testing
             controller = Self.posixOpenpt(O_RDWR | O_NOCTTY | O_CLOEXEC)
             guard controller >= 0, Self.grantpt(controller) == 0, Self.unlockpt(controller) == 0,
                 let name = Self.ptsname(controller)
-            else { throw TestFailure("no pseudo-terminal: \(String(cString: strerror(errno)))") }
+            else { throw PtyUnavailable("no pseudo-terminal: \(String(cString: strerror(errno)))") }
             // O_NOCTTY: the test runner must not take it as its controlling terminal.
             terminal = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC)
-            guard terminal >= 0 else { throw TestFailure("cannot open \(String(cString: name))") }
+            guard terminal >= 0 else { throw PtyUnavailable("cannot open \(String(cString: name))") }
         }
 
         deinit {

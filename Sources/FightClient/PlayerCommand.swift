@@ -1,18 +1,22 @@
 import FightEngine
 import FightProtocol
 
-// MARK: - ScriptCommand
+// MARK: - PlayerCommand
 
-/// One line of `hitthat play --script` input (and what a key of the full screen stands for), read
-/// without looking at the fights: a fight left out is found when the session performs the command.
-public enum ScriptCommand: Equatable, Sendable {
-    /// A protocol request.
+/// What a player asks the session to do, however it was asked: a key of the full screen, a line of
+/// `hitthat play --script` input (`init(parsing:)`, the one place text is read), or a program's
+/// request (`hitthat-load`). Made without looking at the fights: a fight left out is found when the
+/// session performs the command.
+public enum PlayerCommand: Equatable, Sendable {
+    /// A protocol request, sent as it is: no turn checked, so that a program can send one the
+    /// server must refuse.
     case request(ClientRequest)
     /// `accept`, `decline` or `forfeit`: a fight, or `nil` for the only open one.
-    case answer(FightAnswer, fight: Int64?)
-    /// A punch: in `fight`, or `nil` for the one awaiting this player's punch. `verb` is the word
-    /// it was typed as, for what is said when it cannot be thrown.
-    case punch(verb: String, fight: Int64?, kind: PunchType, damage: Int)
+    case answer(FightAnswer, fight: FightID?)
+    /// A punch thrown in the player's turn: in `fight`, or `nil` for the one awaiting this
+    /// player's punch. `verb` is the word it was asked for with (`punch`, or the kind), for what is
+    /// said when it cannot be thrown.
+    case punch(verb: String, fight: FightID?, kind: PunchType, damage: Int)
     /// A JSON message, sent as it is.
     case raw(String)
     /// Stop.
@@ -28,7 +32,7 @@ public enum ScriptCommand: Equatable, Sendable {
         case forfeit
 
         /// The request for `fight`.
-        public func request(_ fight: Int64) -> ClientRequest {
+        public func request(_ fight: FightID) -> ClientRequest {
             switch self {
             case .accept: .accept(FightRef(fight: fight))
             case .decline: .decline(FightRef(fight: fight))
@@ -38,7 +42,7 @@ public enum ScriptCommand: Equatable, Sendable {
     }
 
     /// A line that is not a command: names what was expected.
-    public struct Error: Swift.Error, Equatable, CustomStringConvertible {
+    public struct ParseError: Error, Equatable, CustomStringConvertible {
         /// What was expected, for the player.
         public var description: String
 
@@ -49,8 +53,14 @@ public enum ScriptCommand: Equatable, Sendable {
     /// The damage of a keyboard punch: the original app's button.
     public static let keyboardDamage = 10
 
-    /// Parses `line`; `nil` for a blank line.
-    public init?(_ line: String) throws(Error) {
+    /// A punch of `kind` at the keyboard's damage, in the fight awaiting it: a key's, or a
+    /// script's bare `jab`.
+    public static func keyboardPunch(_ kind: PunchType) -> PlayerCommand {
+        .punch(verb: kind.rawValue, fight: nil, kind: kind, damage: keyboardDamage)
+    }
+
+    /// Parses a line of `--script` input; `nil` for a blank line.
+    public init?(parsing line: String) throws(ParseError) {
         let words = line.split(whereSeparator: \.isWhitespace).map(String.init)
         guard let verb = words.first else { return nil }
         if verb.hasPrefix("{") {
@@ -58,61 +68,62 @@ public enum ScriptCommand: Equatable, Sendable {
             return
         }
         let arguments = Array(words.dropFirst())
-        func integer(_ index: Int, _ name: String) throws(Error) -> Int64 {
+        func integer(_ index: Int, _ name: String) throws(ParseError) -> Int64 {
             guard index < arguments.count, let value = Int64(arguments[index]) else {
-                throw Error(description: "\(verb): expected \(name) as a whole number")
+                throw ParseError(description: "\(verb): expected \(name) as a whole number")
             }
             return value
         }
-        func optionalFight() throws(Error) -> Int64? {
-            arguments.isEmpty ? nil : try integer(0, "a fight id")
-        }
+        func fight(_ index: Int) throws(ParseError) -> FightID { FightID(try integer(index, "a fight id")) }
+        func fighter(_ index: Int) throws(ParseError) -> FighterID { FighterID(try integer(index, "a fighter id")) }
+        func optionalFight() throws(ParseError) -> FightID? { arguments.isEmpty ? nil : try fight(0) }
+        func optionalFighter() throws(ParseError) -> FighterID? { arguments.isEmpty ? nil : try fighter(0) }
         switch verb {
         case "quit": self = .quit
         case "hello": self = .request(.hello)
         case "profile":
-            self = .request(.profile(ProfileRequest(fighter: arguments.isEmpty ? nil : try integer(0, "a fighter id"))))
+            self = .request(.profile(ProfileRequest(fighter: try optionalFighter())))
         case "move":
             do {
                 // The same check as `--at` and the screen's `l`: "move 48.8 2.3" or "move 48.8,2.3".
                 self = .request(.move(try Location(parsing: arguments.joined(separator: " "))))
             } catch {
-                throw Error(description: "move: \(error)")
+                throw ParseError(description: "move: \(error)")
             }
         case "next": self = .request(.nextOpponent)
         case "back": self = .request(.backDown)
-        case "challenge": self = .request(.challenge(OpponentRef(opponent: try integer(0, "a fighter id"))))
+        case "challenge": self = .request(.challenge(OpponentRef(opponent: try fighter(0))))
         case "accept": self = .answer(.accept, fight: try optionalFight())
         case "decline": self = .answer(.decline, fight: try optionalFight())
         case "quick": self = .request(.quickMatch)
         case "leave": self = .request(.leaveQuickMatch)
         case "forfeit": self = .answer(.forfeit, fight: try optionalFight())
-        case "fight": self = .request(.fight(FightRef(fight: try integer(0, "a fight id"))))
+        case "fight": self = .request(.fight(FightRef(fight: try fight(0))))
         case "replay":
             self = .request(
                 .replay(
-                    ReplayRequest(fight: try integer(0, "a fight id"), after: Int(try integer(1, "a sequence number"))))
+                    ReplayRequest(fight: try fight(0), after: Int(try integer(1, "a sequence number"))))
             )
         case "history": self = .request(.history)
         case "stats":
             self = .request(
-                .statistics(StatisticsRequest(versus: arguments.isEmpty ? nil : try integer(0, "a fighter id"))))
+                .statistics(StatisticsRequest(versus: try optionalFighter())))
         case "jab", "uppercut", "hook", "punch":
             // punch [FIGHT] KIND [DAMAGE]
             var rest = verb == "punch" ? arguments : [verb] + arguments
-            var fightID: Int64?
+            var fightID: FightID?
             if let first = rest.first, let id = Int64(first) {
-                fightID = id
+                fightID = FightID(id)
                 rest.removeFirst()
             }
             guard let kindName = rest.first, let kind = PunchType(rawValue: kindName) else {
-                throw Error(description: "punch: expected jab, uppercut or hook")
+                throw ParseError(description: "punch: expected jab, uppercut or hook")
             }
             let damage = rest.count > 1 ? Int(rest[1]) : Self.keyboardDamage
-            guard let damage else { throw Error(description: "punch: expected the damage as a whole number") }
+            guard let damage else { throw ParseError(description: "punch: expected the damage as a whole number") }
             self = .punch(verb: verb, fight: fightID, kind: kind, damage: damage)
         default:
-            throw Error(
+            throw ParseError(
                 description:
                     "\(verb): unknown command; expected hello, profile, move, next, back, challenge, accept, decline, quick, leave, punch, jab, uppercut, hook, forfeit, fight, replay, history, stats, quit, or a JSON message"
             )
