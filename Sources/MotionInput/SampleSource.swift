@@ -66,12 +66,15 @@ public struct FrameSamples: SampleSource {
 }
 
 extension MotionSample {
-    /// The detector's view of a frame: its time and acceleration. The frame's rotation is not
-    /// passed on yet: the live tests compare a controller's punches with those of the same
-    /// motion as a trace, and the simulator's traces carry no gyroscope columns (issue 26).
+    /// The detector's view of a frame: its time, acceleration and, where the device has a
+    /// gyroscope, rotation rate (the frame's degrees per second in radians per second).
     public init(_ frame: MotionFrame) {
+        let radiansPerDegree = Double.pi / 180
         self.init(
             time: frame.time,
-            acceleration: Vector3(frame.acceleration.x, frame.acceleration.y, frame.acceleration.z))
+            acceleration: Vector3(frame.acceleration.x, frame.acceleration.y, frame.acceleration.z),
+            rotationRate: frame.rotation.map {
+                Vector3($0.x * radiansPerDegree, $0.y * radiansPerDegree, $0.z * radiansPerDegree)
+            })
     }
 }

@@ -56,10 +56,15 @@ public struct TraceWriter: Hashable, Sendable {
 
     /// What is written.
     public var style: Style
+    /// Whether the generic styles write each sample's rotation rate too, as `gx,gy,gz` in rad/s
+    /// (zero where a sample has none). The apps' formats keep a gyroscope in a file of its own,
+    /// so they write none.
+    public var writesRotation: Bool
 
     /// Creates a writer.
-    public init(_ style: Style) {
+    public init(_ style: Style, rotation: Bool = false) {
         self.style = style
+        self.writesRotation = rotation
     }
 
     /// The format written.
@@ -91,9 +96,9 @@ public struct TraceWriter: Hashable, Sendable {
     public func appendHeader(to text: inout String) {
         switch style {
         case .generic:
-            text += "t,x,y,z\n"
+            text += "t,x,y,z" + (writesRotation ? ",gx (rad/s),gy (rad/s),gz (rad/s)\n" : "\n")
         case .genericWithUnits:
-            text += "t (s),x (g),y (g),z (g)\n"
+            text += "t (s),x (g),y (g),z (g)" + (writesRotation ? ",gx (rad/s),gy (rad/s),gz (rad/s)\n" : "\n")
         case .phyphox(let dialect, let gravityIncluded):
             let axis = gravityIncluded ? "Acceleration" : "Linear Acceleration"
             let columns = [
@@ -115,7 +120,8 @@ public struct TraceWriter: Hashable, Sendable {
         let separator: TraceSeparator
         switch style {
         case .generic, .genericWithUnits:
-            fields = [sample.time, a.x, a.y, a.z].map(\.description)
+            let rate = sample.rotationRate ?? .zero
+            fields = ([sample.time, a.x, a.y, a.z] + (writesRotation ? [rate.x, rate.y, rate.z] : [])).map(\.description)
             separator = .comma
         case .phyphox(let dialect, _):
             let inMetres = a * standardGravity

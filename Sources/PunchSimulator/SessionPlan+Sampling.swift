@@ -39,8 +39,9 @@ public struct SampledSession: Sequence, Sendable {
             } while random.chance(sensor.dropProbability)
             guard time <= plan.duration else { return nil }
 
+            let rotationRate = sensor.gyroscope ? plan.rotationRate(at: time) : nil
             if let held = previous, random.chance(sensor.holdProbability) {
-                return MotionSample(time: time, acceleration: held)
+                return MotionSample(time: time, acceleration: held, rotationRate: rotationRate)
             }
             var reading: Vector3
             if sensor.averages {
@@ -62,7 +63,7 @@ public struct SampledSession: Sequence, Sendable {
                 Swift.min(range, Swift.max(-range, reading.x)), Swift.min(range, Swift.max(-range, reading.y)),
                 Swift.min(range, Swift.max(-range, reading.z)))
             previous = reading
-            return MotionSample(time: time, acceleration: reading)
+            return MotionSample(time: time, acceleration: reading, rotationRate: rotationRate)
         }
     }
 }

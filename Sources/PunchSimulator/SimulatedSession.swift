@@ -23,6 +23,9 @@ public struct SensorSettings: Hashable, Sendable {
     public var averages: Bool = false
     /// Whether gravity is part of the reading (a phone's "acceleration with g").
     public var includesGravity: Bool = true
+    /// Whether the sensor records its rotation rate too (a gyroscope), exact and noiseless: the
+    /// turns of the grip's wobble and of the wrist's twist.
+    public var gyroscope: Bool = false
 
     /// Creates the settings of an ideal 100 Hz sensor with an 8 g range.
     public init() {}
@@ -232,18 +235,40 @@ public struct SessionPlan: Sendable {
         for item in sway {
             acceleration += item.direction * (item.amplitude * sin(2 * .pi * item.frequency * t + item.phase))
         }
-        var orientation = grip.turned(
-            by: Rotation(axis: wobbleAxis, angle: wobble.amplitude * sin(2 * .pi * wobble.frequency * t)))
         if let stroke = latest(of: distractions, startingBy: t, start: \.start) {
             acceleration += stroke.acceleration(at: t)
         }
         if let punch = activePunch(at: t) {
             for stroke in punch.strokes { acceleration += stroke.acceleration(at: t) }
-            orientation = orientation.turned(by: Rotation(axis: punch.twistAxis, angle: twistAngle(punch, at: t)))
         }
         var felt = acceleration / standardGravity
         if sensor.includesGravity { felt += Vector3(0, 0, 1) }
-        return orientation.deviceFrame(of: felt)
+        return orientation(at: t).deviceFrame(of: felt)
+    }
+
+    /// The device's orientation at time `t`: the grip, its wobble, and the wrist's twist during
+    /// a punch.
+    func orientation(at t: Double) -> Rotation {
+        let held = grip.turned(
+            by: Rotation(axis: wobbleAxis, angle: wobble.amplitude * sin(2 * .pi * wobble.frequency * t)))
+        guard let punch = activePunch(at: t) else { return held }
+        return held.turned(by: Rotation(axis: punch.twistAxis, angle: twistAngle(punch, at: t)))
+    }
+
+    /// What a gyroscope reads at time `t`: the device's rotation rate, in rad/s, device frame
+    /// (right-handed). A world-fixed vector seen from the device turns by −ω: from the
+    /// orientations a moment either side, the change they make to the device's view of the world.
+    func rotationRate(at t: Double) -> Vector3 {
+        let step = 1e-5
+        let before = orientation(at: t - step)
+        let after = orientation(at: t + step)
+        // The change of view: after · beforeᵀ, as the images of the device's axes at `t − step`.
+        let turn = [Vector3(1, 0, 0), Vector3(0, 1, 0), Vector3(0, 0, 1)].map {
+            after.deviceFrame(of: before.worldFrame(of: $0))
+        }
+        // For a small turn by −ω·2·step, the matrix is I − [ω]ₓ·2·step; its skew part gives ω.
+        let skew = Vector3(turn[1].z - turn[2].y, turn[2].x - turn[0].z, turn[0].y - turn[1].x)
+        return skew * (-1 / (4 * step))
     }
 
     private func activePunch(at t: Double) -> PlannedPunch? {

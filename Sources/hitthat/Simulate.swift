@@ -61,6 +61,16 @@ struct Simulate: ParsableCommand {
     @Option(help: "Axis units per g for evemu and input-events (16-bit axes: 2048 reaches ±16 g, 8192 ±4 g).")
     var scale: Int32 = 2048
 
+    @Flag(
+        help: """
+            Record a gyroscope too: rotation columns (gx,gy,gz in rad/s) in a generic trace, \
+            ABS_RX/RY/RZ in evemu and input-events (at --gyro-scale units per °/s).
+            """)
+    var gyroscope = false
+
+    @Option(help: "Rotation axis units per °/s for evemu and input-events with --gyroscope (a DualSense's is 1024).")
+    var gyroScale: Int32 = 1024
+
     @Option(help: "phyphox's separator: comma, tab, semicolon, tab-decimal-comma, semicolon-decimal-comma.")
     var dialect: String = "comma"
 
@@ -78,6 +88,7 @@ struct Simulate: ParsableCommand {
             throw ValidationError("--event-size must be 24 or 16.")
         }
         guard scale > 0 else { throw ValidationError("--scale must be a positive number of units per g.") }
+        guard gyroScale > 0 else { throw ValidationError("--gyro-scale must be a positive number of units per °/s.") }
     }
 
     func run() throws {
@@ -89,6 +100,7 @@ struct Simulate: ParsableCommand {
             sensor.holdProbability = hold
         }
         sensor.includesGravity = !linear
+        sensor.gyroscope = gyroscope
         let grip = upright ? Rotation(axis: Vector3(1, 0, 0), angle: .pi / 2) : nil
         let plan = SessionPlan(seed: seed, punchCount: punches, kinds: kinds, hand: hand, sensor: sensor, grip: grip)
 
@@ -123,7 +135,7 @@ struct Simulate: ParsableCommand {
     // MARK: - Writing
 
     private func writeTrace(_ samples: SampledSession, to sink: FileSink) throws -> Written {
-        let writer = TraceWriter(try style())
+        let writer = TraceWriter(try style(), rotation: gyroscope)
         var header = ""
         writer.appendHeader(to: &header)
         var row = ""
@@ -136,8 +148,9 @@ struct Simulate: ParsableCommand {
 
     private func writeEvemu(_ samples: SampledSession, to sink: FileSink) throws -> Written {
         let header = EvemuRecording.header(
-            for: SimulatedInputDevice.description(unitsPerG: scale), codes: SimulatedInputDevice.codes)
-        var encoder = InputEventEncoder(unitsPerG: Double(scale))
+            for: SimulatedInputDevice.description(unitsPerG: scale, unitsPerDegreePerSecond: gyroscope ? gyroScale : nil),
+            codes: SimulatedInputDevice.codes(gyroscope: gyroscope))
+        var encoder = encoder()
         return try stream(samples, to: sink, startingWith: Array(header.utf8)) { sample, bytes in
             for event in encoder.events(for: sample) { bytes += (event.evemuLine + "\n").utf8 }
         }
@@ -145,10 +158,14 @@ struct Simulate: ParsableCommand {
 
     private func writeEvents(_ samples: SampledSession, to sink: FileSink) throws -> Written {
         let layout = InputEventLayout(eventSize: eventSize) ?? .native
-        var encoder = InputEventEncoder(unitsPerG: Double(scale))
+        var encoder = encoder()
         return try stream(samples, to: sink, startingWith: []) { sample, bytes in
             for event in encoder.events(for: sample) { event.append(to: &bytes, layout: layout) }
         }
+    }
+
+    private func encoder() -> InputEventEncoder {
+        InputEventEncoder(unitsPerG: Double(scale), unitsPerDegreePerSecond: gyroscope ? Double(gyroScale) : nil)
     }
 
     /// Writes what `append` makes of each sample, 64 KiB at a time, so that memory stays flat

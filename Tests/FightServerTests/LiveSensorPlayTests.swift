@@ -21,7 +21,8 @@ struct LiveSensorPlayTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let base = directory.appendingPathComponent("session").path
-        let common = ["simulate", "--seed", "\(seed)", "--punches", "8", "--range", "4"]
+        // With a gyroscope: a DualSense reports one, and the trace carries the same turns.
+        let common = ["simulate", "--seed", "\(seed)", "--punches", "8", "--range", "4", "--gyroscope"]
         for extra in [
             ["--format", "input-events", "--scale", "8192", "--output", base + ".events"], ["--output", base + ".csv"],
         ] {

@@ -15,7 +15,8 @@ struct LiveInputCommandTests {
     /// session as a CSV trace clipped at the same range.
     func dualSenseSession(seed: Int, in directory: URL) throws -> (events: [UInt8], csv: String) {
         let base = directory.appendingPathComponent("s\(seed)").path
-        let common = ["simulate", "--seed", "\(seed)", "--punches", "8", "--range", "4"]
+        // With a gyroscope: a DualSense reports one, and the trace carries the same turns.
+        let common = ["simulate", "--seed", "\(seed)", "--punches", "8", "--range", "4", "--gyroscope"]
         #expect(
             try hitthat(common + ["--format", "input-events", "--scale", "8192", "--output", base + ".events"]).status
                 == 0)

@@ -135,3 +135,21 @@ extension TraceWriter.Style: CustomTestStringConvertible {
     /// The style as Swift prints it, naming its variant.
     public var testDescription: String { "\(self)" }
 }
+
+@Suite struct TraceWriterRotationTests {
+    /// A generic trace with rotation columns reads back with the same rotation rates.
+    @Test func aGenericTraceWithRotationReadsBack() throws {
+        let samples = (0..<300).map { index in
+            MotionSample(
+                time: Double(index) / 100, acceleration: Vector3(0, 0.5, 1),
+                rotationRate: Vector3(Double(index) / 10, -1.25, 0.003))
+        }
+        let writer = TraceWriter(.generic, rotation: true)
+        let read = try TraceReader.readAll(bytes: writer.bytes(samples), source: "gyro.csv")
+        #expect(read == samples)
+        // Written without: the columns are not there.
+        #expect(try TraceReader.readAll(bytes: TraceWriter(.generic).bytes(samples), source: "t.csv").allSatisfy {
+            $0.rotationRate == nil
+        })
+    }
+}

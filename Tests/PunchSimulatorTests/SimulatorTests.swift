@@ -112,3 +112,43 @@ import Testing
         #expect(intervals.allSatisfy { abs($0 - 0.02) < 1e-9 })
     }
 }
+
+/// The simulated gyroscope reads the turns the simulated device makes.
+@Suite struct SimulatedGyroscopeTests {
+    /// Following up from the gyroscope alone (no accelerometer correction) from the session's
+    /// start keeps it where the device's orientation says, through every punch's twist and the
+    /// grip's wobble.
+    @Test func theGyroscopeFollowsTheDevicesOrientation() {
+        var sensor = SensorSettings()
+        sensor.gyroscope = true
+        sensor.rate = 200
+        sensor.jitter = 0
+        sensor.noise = 0
+        let plan = SessionPlan(seed: 21, punchCount: 10, sensor: sensor)
+        var filter = OrientationFilter(correctionTime: .infinity, calmTolerance: 0)
+        var previous: MotionSample?
+        var worst = 0.0
+        for sample in plan.samples {
+            let rate = sample.rotationRate ?? .zero
+            if let previous {
+                filter.update(
+                    reading: sample.acceleration, rotationRate: (rate + (previous.rotationRate ?? .zero)) * 0.5,
+                    interval: sample.time - previous.time)
+            } else {
+                filter.update(
+                    reading: plan.orientation(at: sample.time).deviceFrame(of: Vector3(0, 0, 1)), rotationRate: .zero,
+                    interval: 0)
+            }
+            previous = sample
+            let truth = plan.orientation(at: sample.time).deviceFrame(of: Vector3(0, 0, 1))
+            worst = max(worst, 1 - filter.up.dot(truth))
+        }
+        // Within a degree over the whole session (1 − cos 1° ≈ 1.5e-4).
+        #expect(worst < 1.5e-4, "\(worst)")
+        #expect(plan.samples.allSatisfy { $0.rotationRate != nil })
+    }
+
+    @Test func withoutAGyroscopeSamplesHaveNoRotationRate() {
+        #expect(SessionPlan(seed: 21, punchCount: 2, sensor: SensorSettings()).samples.allSatisfy { $0.rotationRate == nil })
+    }
+}
