@@ -169,3 +169,91 @@ enum RealRecordings {
         #expect(score.total.restFalse <= noPunchFalsePunchesCeiling)
     }
 }
+
+// MARK: - The orientation filter on real turns
+
+@Suite struct RealOrientationTests {
+    /// Across each burst of motion in the exports with a gyroscope (a punch, a turn of the
+    /// wrist), up followed from the gyroscope alone, from the calm before to the calm after,
+    /// agrees with the gravity measured there: far closer than the device's own turn, which an
+    /// up frozen at the start would be off by.
+    @Test(
+        .enabled(
+            if: RealRecordings.exportsArePresent,
+            "no whole exports at \(RealRecordings.exports.path) (they are not in the repository)"))
+    func upFollowedThroughAMotionAgreesWithTheGravityAfterIt() throws {
+        var errors: [Double] = []
+        var turns: [Double] = []
+        var bySet: [String: [Double]] = [:]
+        // The no-punch sessions are left out: jogging is never at rest long enough to say where
+        // gravity is.
+        for recording in try RealRecordings.all(in: RealRecordings.exports)
+        where recording.truth.gyroscope == true && !(recording.truth.mode == .windows && recording.truth.punches?.isEmpty != false) {
+            var samples: [MotionSample] = []
+            try TraceFile(path: recording.trace).forEachSample { samples.append($0) }
+            func isCalm(_ sample: MotionSample) -> Bool {
+                guard let rate = sample.rotationRate else { return false }
+                return abs(sample.acceleration.length - 1) < 0.05 && rate.length < 0.5
+            }
+            // Calm for a tenth of a second from `index` on (or up to it): at rest, not a swing
+            // passing through 1 g.
+            func staysCalm(from index: Int, forward: Bool) -> Bool {
+                var step = index
+                while step >= 0 && step < samples.count && abs(samples[step].time - samples[index].time) < 0.1 {
+                    guard isCalm(samples[step]) else { return false }
+                    step += forward ? 1 : -1
+                }
+                return step >= 0 && step < samples.count
+            }
+            var index = 0
+            while index + 1 < samples.count {
+                // The last calm sample before a burst, and the first calm one after it.
+                guard isCalm(samples[index]), !isCalm(samples[index + 1]), staysCalm(from: index, forward: false) else {
+                    index += 1
+                    continue
+                }
+                guard let end = samples[(index + 1)...].indices.first(where: { staysCalm(from: $0, forward: true) })
+                else { break }
+                let span = samples[end].time - samples[index].time
+                if (0.3...1.5).contains(span) {
+                    var filter = OrientationFilter(correctionTime: .infinity, calmTolerance: 0)
+                    filter.update(reading: samples[index].acceleration, rotationRate: .zero, interval: 0)
+                    for step in (index + 1)...end {
+                        let rate = ((samples[step].rotationRate ?? .zero) + (samples[step - 1].rotationRate ?? .zero)) * 0.5
+                        filter.update(
+                            reading: samples[step].acceleration, rotationRate: rate,
+                            interval: samples[step].time - samples[step - 1].time)
+                    }
+                    let after = samples[end].acceleration.normalized
+                    errors.append(degrees(filter.up, after))
+                    bySet[recording.dataset, default: []].append(errors.last!)
+                    turns.append(degrees(samples[index].acceleration.normalized, after))
+                }
+                index = end
+            }
+        }
+        let error = median(errors)
+        let turn = median(turns)
+        // Where the device turned by more than 20°, how often the followed up is the nearer.
+        let turned = zip(errors, turns).filter { $0.1 > 20 }
+        let better = Double(turned.count(where: { $0.0 < $0.1 })) / Double(max(turned.count, 1))
+        for (set, values) in bySet.sorted(by: { $0.key < $1.key }) {
+            print("\(set): \(values.count) bursts, up followed off by \(median(values))° in the median")
+        }
+        print(
+            "bursts \(errors.count): up followed off by \(error)° in the median, the device turned \(turn)°; "
+                + "of \(turned.count) turns over 20°, the followed up nearer in \(better)")
+        #expect(errors.count >= 20, "enough bursts to judge by")
+        #expect(error < 12, "up followed through a burst is off by \(error)° in the median")
+        #expect(turned.count >= 5 && better >= 0.8, "the gyroscope's up beats a frozen one where the device turned")
+    }
+
+    func degrees(_ a: Vector3, _ b: Vector3) -> Double {
+        acos(max(-1, min(1, a.normalized.dot(b.normalized)))) * 180 / .pi
+    }
+
+    func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? .nan : sorted[sorted.count / 2]
+    }
+}
