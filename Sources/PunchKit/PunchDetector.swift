@@ -41,6 +41,10 @@ public struct PunchDetector: ~Copyable, Sendable {
     /// The strongest hump not yet decided: its entry in `recent`.
     private var candidate: Int?
     private var lastPunch: (time: Double, direction: Vector3, strength: Double)?
+    /// The motion and level velocity of each sample of a hook's window, kept for a second look
+    /// once the top speed is known: as long as the ring, made once, so deciding allocates nothing.
+    private var pathScratch = ContiguousArray(
+        repeating: (motion: Vector3.zero, level: Vector3.zero), count: RecentMotion.capacity)
     /// The strengths of the last eight punches, newest last, and how many there were.
     private var recentStrengths = SIMD8<Double>.zero
     private var recentCount = 0
@@ -217,7 +221,8 @@ public struct PunchDetector: ~Copyable, Sendable {
         remember(hump.strength)
 
         let motion = motion(around: peak)
-        let turn = turn(around: peak)
+        let turning = gyroscopeMotion(around: peak)
+        let turn = turning?.turn
         var score =
             motion.rise * abs(motion.rise) + configuration.stopWidthWeight * motion.stopWidth
             + configuration.bendWeight * motion.bend
@@ -226,7 +231,7 @@ public struct PunchDetector: ~Copyable, Sendable {
         }
         let threshold = turn == nil ? configuration.uppercutScore : configuration.turningUppercutScore
         var kind: PunchKind = score > threshold ? .uppercut : .jab
-        if turn != nil, let sideways = sidewaysShare(before: peak) {
+        if turn != nil, let sideways = turning?.sideways {
             // A hook's fist swings round: its path bends sideways. Many hooks also score as
             // uppercuts (they turn about a tilted axis), so the bend must beat the score there.
             let hook =
@@ -244,62 +249,89 @@ public struct PunchDetector: ~Copyable, Sendable {
             turnAxisFromVertical: turn?.axisFromVertical)
     }
 
-    /// How much of the fist's acceleration on its way to the stop's peak at entry `peak` bends
-    /// its path sideways, in the level plane: 0 for a straight line or a vertical arc, up to 1
-    /// for a swing round, as a hook's. Over `hookWindow` before the peak, in the frame of the
-    /// window's start (the gyroscope's turns undone), with gravity taken out along the filter's
-    /// up there: the share, weighted by speed, of the motion across the level velocity, while the
-    /// fist moves at 30 % of its top level speed or more. A share and a sum's absolute value:
-    /// neither the grip, nor the hand, nor how hard the person punches changes it. Nil where
-    /// the gyroscope or up is missing from the window.
-    private func sidewaysShare(before peak: Int) -> Double? {
-        let span = recent.indices(since: recent[peak].time - configuration.hookWindow).prefix { $0 <= peak }
-        guard let first = span.first, span.allSatisfy({ recent[$0].up != .zero }) else { return nil }
-        let up = recent[first].up
-        // Twice over the window: first for the top level speed, then for the share.
-        func walk(_ body: (_ motion: Vector3, _ level: Vector3) -> Void) {
-            var turn = Turn()
-            var velocity = Vector3.zero
-            for index in span.dropFirst() {
-                let entry = recent[index]
-                turn.follow(rate: (entry.rotation + recent[index - 1].rotation) * 0.5, interval: entry.interval)
-                let motion = turn.rotate(entry.raw) - up
-                velocity += motion * (entry.interval * standardGravity)
-                body(motion, velocity - up * velocity.dot(up))
-            }
-        }
-        var topSpeed = 0.0
-        walk { _, level in topSpeed = max(topSpeed, level.length) }
-        var across = 0.0
-        var whole = 0.0
-        walk { motion, level in
-            let speed = level.length
-            guard speed > configuration.hookSpeedShare * topSpeed, speed > 0 else { return }
-            across += motion.dot(up.cross(level / speed)) * speed
-            whole += motion.length * speed
-        }
-        return whole > 0 ? abs(across) / whole : nil
-    }
-
-    /// How the device turned around the stop's peak at entry `peak`, from `thrustWindow` before
-    /// it to `followThrough` after, where the gyroscope saw all of it and gravity tells up: the
-    /// angle, and the angle between the turn's axis and the vertical at the start, in degrees
-    /// (0 a turn round the vertical, as a hook swings; 90 round a level axis, as an uppercut's
-    /// arc or a jab's twist). An angle between two directions in one frame: the grip and the
-    /// hand do not change it.
-    private func turn(around peak: Int) -> (degrees: Double, axisFromVertical: Double)? {
+    /// What the gyroscope tells of the punch whose stop peaks at entry `peak`, where it and
+    /// gravity were there: one walk over the motion, turning each sample back into the frame of
+    /// the walk's start.
+    ///
+    /// - `turn`: over `thrustWindow` before the peak to `followThrough` after, how far the device
+    ///   turned and the angle between that turn's axis and the vertical at its start, in degrees
+    ///   (0 a turn round the vertical, 90 round a level axis, as an uppercut's arc or a jab's
+    ///   twist). An angle between two directions in one frame: the grip and the hand do not
+    ///   change it. Nil where a sample of that time had no gyroscope.
+    /// - `sideways`: how much of the fist's acceleration over `hookWindow` before the peak bends
+    ///   its path sideways in the level plane: 0 for a straight line or a vertical arc, up to 1
+    ///   for a swing round, as a hook's. Gravity is taken out along the filter's up at the
+    ///   window's start; the share of the motion across the level velocity, weighted by speed,
+    ///   while the fist moves at `hookSpeedShare` of its top level speed or more. A share and a
+    ///   sum's absolute value: neither the grip, nor the hand, nor how hard the person punches
+    ///   changes it. Nil where a sample of that time had no gyroscope.
+    private mutating func gyroscopeMotion(
+        around peak: Int
+    ) -> (turn: (degrees: Double, axisFromVertical: Double)?, sideways: Double?)? {
         guard gravity.seesGravity else { return nil }
         let peakTime = recent[peak].time
-        let span = recent.indices(since: peakTime - configuration.thrustWindow)
-        guard let first = span.first, recent[first].up != .zero else { return nil }
-        var turn = Turn()
-        for index in span.dropFirst() where recent[index].time <= peakTime + configuration.followThrough {
-            guard recent[index].up != .zero else { return nil }
-            let rate = (recent[index].rotation + recent[index - 1].rotation) * 0.5
-            turn.follow(rate: rate, interval: recent[index].interval)
+        let turnStart = peakTime - configuration.thrustWindow
+        let sidewaysStart = peakTime - configuration.hookWindow
+        let span = recent.indices(since: min(turnStart, sidewaysStart))
+        guard let first = span.first else { return nil }
+        var frame = Turn()
+        var atTurnStart: (frame: Turn, up: Vector3)?
+        var turnSeen = true
+        var sidewaysUp: Vector3?
+        var sidewaysSeen = true
+        var velocity = Vector3.zero
+        var topSpeed = 0.0
+        var stored = 0
+        var previousRotation = recent[first].rotation
+        for index in span where recent[index].time <= peakTime + configuration.followThrough {
+            let entry = recent[index]
+            let hasGyroscope = entry.up != .zero
+            if index > first {
+                frame.follow(rate: (entry.rotation + previousRotation) * 0.5, interval: entry.interval)
+            }
+            previousRotation = entry.rotation
+            if entry.time >= turnStart {
+                if atTurnStart == nil { atTurnStart = (frame, entry.up) }
+                turnSeen = turnSeen && hasGyroscope
+            }
+            guard entry.time >= sidewaysStart, index <= peak else { continue }
+            sidewaysSeen = sidewaysSeen && hasGyroscope
+            guard let up = sidewaysUp else {
+                // Up at the window's start, in the walk's frame.
+                sidewaysUp = hasGyroscope ? frame.rotate(entry.up) : .zero
+                continue
+            }
+            // The acceleration in the window's first frame, gravity out, and the velocity it builds.
+            let motion = frame.rotate(entry.raw) - up
+            velocity += motion * (entry.interval * standardGravity)
+            let level = velocity - up * velocity.dot(up)
+            topSpeed = max(topSpeed, level.lengthSquared)
+            if stored < RecentMotion.capacity {
+                pathScratch.withUnsafeMutableBufferPointer { $0[stored] = (motion, level) }
+                stored += 1
+            }
         }
-        let axisFromVertical = arcCosine(abs(turn.axis.dot(recent[first].up))) * 180 / Double.pi
-        return (turn.degrees, turn.axis == .zero ? 90 : axisFromVertical)
+        var turn: (degrees: Double, axisFromVertical: Double)?
+        if turnSeen, let start = atTurnStart, start.up != .zero {
+            let turned = start.frame.inverse.followed(by: frame)
+            let axis = turned.axis
+            turn = (turned.degrees, axis == .zero ? 90 : arcCosine(abs(axis.dot(start.up))) * 180 / Double.pi)
+        }
+        var sideways: Double?
+        if sidewaysSeen, let up = sidewaysUp, up != .zero {
+            let least = configuration.hookSpeedShare * configuration.hookSpeedShare * topSpeed
+            var across = 0.0
+            var whole = 0.0
+            for (motion, level) in pathScratch[..<stored] {
+                let squared = level.lengthSquared
+                guard squared > least, squared > 0 else { continue }
+                let speed = squared.squareRoot()
+                across += motion.dot(up.cross(level))
+                whole += motion.length * speed
+            }
+            sideways = whole > 0 ? abs(across) / whole : nil
+        }
+        return (turn, sideways)
     }
 
     /// What tells the kind, around the stop's peak at entry `peak`:
