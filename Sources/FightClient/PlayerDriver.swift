@@ -29,11 +29,13 @@ public protocol PunchSource: Sendable {
     /// The next punch, from a live source one detected at `start` or later; `nil` when the source
     /// has no more.
     func next(since start: ContinuousClock.Instant) async -> DetectedPunch?
-    /// Why the source stopped, once it has, when it failed rather than ended.
-    var failure: String? { get }
+    /// Why the source stopped, once it has, when it failed rather than ended: the error it
+    /// threw, kept as it is until it is shown (the program that made the source can tell what
+    /// it was).
+    var failure: (any Error)? { get }
     /// Waits until the source has stopped, and returns why when it failed; `nil` when it just
     /// ended. For one caller.
-    func stopped() async -> String?
+    func stopped() async -> (any Error)?
 }
 
 // MARK: - Connections
@@ -186,7 +188,7 @@ public actor PlayerDriver {
         await withDiscardingTaskGroup { group in
             if let punches {
                 group.addTask {
-                    if let reason = await punches.stopped() { await self.handle(.sensorFailed(reason)) }
+                    if let error = await punches.stopped() { await self.handle(.sensorFailed(SensorFailure(error))) }
                 }
             }
             handle(.start)

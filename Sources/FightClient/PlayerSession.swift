@@ -86,8 +86,8 @@ public struct PlayerSession: Sendable {
         /// The sensor's next punch, asked for by `awaitPunch(fight:after:since:)`, at `at`; `nil`
         /// when it has no more and did not fail (a failure is `sensorFailed`).
         case punchDetected(DetectedPunch?, fight: FightID, after: Int, at: Instant)
-        /// The sensor failed, for the reason given.
-        case sensorFailed(String)
+        /// The sensor failed.
+        case sensorFailed(SensorFailure)
         /// A timer started by `startTimer` ran out, at `at`.
         case timerFired(Timer, at: Instant)
         /// Stop now, whatever is pending (a signal, or the end of the keys).
@@ -157,8 +157,8 @@ public struct PlayerSession: Sendable {
         case connectionFailed(String)
         /// The server sent something that is not a protocol message this client reads.
         case unreadableMessage(ProtocolError)
-        /// The sensor failed, for this reason.
-        case sensorFailed(String)
+        /// The sensor failed.
+        case sensorFailed(SensorFailure)
         /// The sensor has no more punches.
         case sensorEnded
 
@@ -183,15 +183,15 @@ public struct PlayerSession: Sendable {
         case refused(username: String, ProtocolError)
         /// A script's server could not be reached.
         case unreachable(ConnectionError)
-        /// The sensor failed, for this reason.
-        case sensor(String)
+        /// The sensor failed.
+        case sensor(SensorFailure)
 
         /// What to tell the player.
         public var description: String {
             switch self {
             case .refused(let username, let error): "\(username): \(error.message)"
             case .unreachable(let error): error.description
-            case .sensor(let reason): reason
+            case .sensor(let failure): failure.description
             }
         }
     }
@@ -340,9 +340,9 @@ public struct PlayerSession: Sendable {
             if case .reading = input { input = .ended }
         case .punchDetected(let punch, let fight, let after, let at):
             punchDetected(punch, in: fight, after: after, at: at, &effects)
-        case .sensorFailed(let reason):
-            failure = .sensor(reason)
-            effects.append(.note(.sensorFailed(reason)))
+        case .sensorFailed(let sensorFailure):
+            failure = .sensor(sensorFailure)
+            effects.append(.note(.sensorFailed(sensorFailure)))
             if configuration.mode == .script { quit(&effects) }
         case .timerFired(.reconnect, _):
             effects.append(.connect)
@@ -667,6 +667,34 @@ public struct PlayerSession: Sendable {
     }
 }
 
+// MARK: - SensorFailure
+
+/// Why a player's sensor stopped: the error its `PunchSource` threw, kept typed until it is shown,
+/// so that the program that made the source can act on what it was (`play` exits as `detect`
+/// does for a malformed trace, as `listen` does for a device).
+public struct SensorFailure: Error, Hashable, CustomStringConvertible {
+    /// What the source threw.
+    public let error: any Error
+
+    /// A failure for `error`.
+    public init(_ error: any Error) {
+        self.error = error
+    }
+
+    /// What to tell the player: the error's own words.
+    public var description: String { "\(error)" }
+
+    /// Two failures are the same when they say the same: an error in general cannot be compared,
+    /// and the session does nothing with one but keep it and show it.
+    public static func == (left: SensorFailure, right: SensorFailure) -> Bool {
+        left.description == right.description
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(description)
+    }
+}
+
 // MARK: - DetectedPunch
 
 /// A punch as a fight needs it, from a sensor: kind and damage, and when it was detected.
@@ -674,14 +702,17 @@ public struct DetectedPunch: Hashable, Sendable {
     /// What kind of punch.
     public var kind: PunchType
     /// Its damage, within `Rules.punchDamage`.
-    public var damage: Int
+    public private(set) var damage: Int
     /// When the detector found it.
     public var detectedAt: ContinuousClock.Instant
 
-    /// Creates a punch.
+    /// A punch of `damage` as a sensor reports it, brought into the fight's `Rules.punchDamage`.
+    /// This is the one place a sensor's damage becomes a fight's: the detector measures on a
+    /// scale of its own (PunchKit knows nothing of fights) and the server refuses a punch
+    /// outside the rule, so every source's punches are clamped here, whatever its scale.
     public init(kind: PunchType, damage: Int, detectedAt: ContinuousClock.Instant) {
         self.kind = kind
-        self.damage = damage
+        self.damage = Rules.clampedDamage(damage)
         self.detectedAt = detectedAt
     }
 }

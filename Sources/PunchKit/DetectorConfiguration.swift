@@ -107,7 +107,11 @@ public struct DetectorConfiguration: Hashable, Sendable {
 
     /// Hit points per g of the stop's peak (the original app's `magnitude × 4`).
     public var damagePerG: Double = 4.0
-    /// The most damage one punch can do (a fighter's whole stamina).
+    /// The most damage the detector reports for one punch: the original app's cap (its
+    /// `magnitude × 4` out of a stamina of 100), so that one absurd reading cannot report an
+    /// absurd number. It bounds the detector's own scale only: detection knows nothing of fights,
+    /// and a fight bounds a punch by its own rule (FightEngine's `Rules.punchDamage`), which the
+    /// play client applies where a detected punch enters a fight (FightClient's `DetectedPunch`).
     public var maximumDamage: Int = 100
     /// The device axis taken as up when the source has no gravity in it (linear acceleration).
     /// The original app held the phone upright: an uppercut's stop was along −Y.

@@ -321,8 +321,8 @@ struct ThinkingPuncher: PunchSource {
     }
 
     /// It never fails.
-    var failure: String? { nil }
+    var failure: (any Error)? { nil }
 
     /// It never fails, so there is nothing to wait for.
-    func stopped() async -> String? { nil }
+    func stopped() async -> (any Error)? { nil }
 }

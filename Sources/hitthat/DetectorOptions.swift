@@ -1,4 +1,5 @@
 import ArgumentParser
+import MotionInput
 import PunchKit
 
 // MARK: - DetectorOptions
@@ -55,6 +56,9 @@ struct TraceOptions: ParsableArguments {
 
     @Flag(help: "Skip malformed rows, and report how many, instead of stopping at the first.")
     var lenient = false
+
+    /// The settings these options give.
+    var settings: TraceSettings { TraceSettings(format: format, units: units, lenient: lenient) }
 }
 
 extension Hand: ExpressibleByArgument {}

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import InputDevices
 
 #if canImport(Glibc)
@@ -120,4 +121,21 @@ struct Devices: ParsableCommand {
         return "{\"devices\":[\(devices.joined(separator: ","))],\"unreadable\":[\(failures.joined(separator: ","))],"
             + "\"other_nodes\":\(report.otherNodeCount)}"
     }
+}
+
+/// A string as a JSON string literal.
+func jsonString(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+        default: out.unicodeScalars.append(scalar)
+        }
+    }
+    return out + "\""
 }

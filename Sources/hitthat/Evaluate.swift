@@ -145,41 +145,87 @@ struct Evaluate: ParsableCommand {
     private func jsonReport(
         _ rows: [(trace: String, labels: Int, found: Int, evaluation: Evaluation)], _ total: Evaluation
     ) -> String {
-        func scores(_ s: Evaluation.Scores) -> String {
-            String(
-                format:
-                    "{\"precision\":%.4f,\"recall\":%.4f,\"f1\":%.4f,\"true_positives\":%d,\"false_positives\":%d,\"false_negatives\":%d}",
-                s.precision, s.recall, s.f1, s.truePositives, s.falsePositives, s.falseNegatives)
-        }
-        let traces = rows.map { row in
-            "{\"trace\":\(jsonString(row.trace)),\"labels\":\(row.labels),\"detected\":\(row.found),\"detection\":\(scores(row.evaluation.detection)),\"kind_accuracy\":\(String(format: "%.4f", row.evaluation.kindAccuracy))}"
-        }
-        let kinds = PunchKind.allCases.map { "\"\($0.rawValue)\":\(scores(total.scores(for: $0)))" }
-        let confusion = Self.cells.map { labelled in
-            let row = Self.cells.map {
-                "\"\($0?.rawValue ?? "missed")\":\(total.count(labelled: labelled, detected: $0))"
-            }
-            return "\"\(labelled?.rawValue ?? "spurious")\":{\(row.joined(separator: ","))}"
-        }
-        return "{\"traces\":[\(traces.joined(separator: ","))],\"detection\":\(scores(total.detection)),"
-            + "\"kind_accuracy\":\(String(format: "%.4f", total.kindAccuracy)),\"kinds\":{\(kinds.joined(separator: ","))},"
-            + "\"confusion\":{\(confusion.joined(separator: ","))}}"
+        jsonText(
+            EvaluationReport(
+                traces: rows.map { row in
+                    .init(
+                        trace: row.trace, labels: row.labels, detected: row.found,
+                        detection: .init(row.evaluation.detection),
+                        kindAccuracy: .init(value: row.evaluation.kindAccuracy, decimals: 4))
+                },
+                detection: .init(total.detection),
+                kindAccuracy: .init(value: total.kindAccuracy, decimals: 4),
+                kinds: Dictionary(
+                    uniqueKeysWithValues: PunchKind.allCases.map { ($0.rawValue, .init(total.scores(for: $0))) }),
+                confusion: Dictionary(
+                    uniqueKeysWithValues: Self.cells.map { labelled in
+                        (
+                            labelled?.rawValue ?? "spurious",
+                            Dictionary(
+                                uniqueKeysWithValues: Self.cells.map {
+                                    ($0?.rawValue ?? "missed", total.count(labelled: labelled, detected: $0))
+                                })
+                        )
+                    })))
     }
 }
 
-/// A string as a JSON string literal.
-func jsonString(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-        default: out.unicodeScalars.append(scalar)
+// MARK: - evaluate --json
+
+/// `evaluate --json`'s one object: each trace's scores, the scores over all of them, and the
+/// confusion table (labelled kind, or `spurious`, against detected kind, or `missed`).
+struct EvaluationReport: Encodable {
+    /// One trace's row.
+    struct Trace: Encodable {
+        var trace: String
+        var labels: Int
+        var detected: Int
+        var detection: Scores
+        var kindAccuracy: RoundedNumber
+
+        enum CodingKeys: String, CodingKey {
+            case trace, labels, detected, detection
+            case kindAccuracy = "kind_accuracy"
         }
     }
-    return out + "\""
+
+    /// Precision, recall and F1 to four decimals, and the counts they come from.
+    struct Scores: Encodable {
+        var precision: RoundedNumber
+        var recall: RoundedNumber
+        var f1: RoundedNumber
+        var truePositives: Int
+        var falsePositives: Int
+        var falseNegatives: Int
+
+        enum CodingKeys: String, CodingKey {
+            case precision, recall, f1
+            case truePositives = "true_positives"
+            case falsePositives = "false_positives"
+            case falseNegatives = "false_negatives"
+        }
+
+        init(_ scores: Evaluation.Scores) {
+            precision = RoundedNumber(value: scores.precision, decimals: 4)
+            recall = RoundedNumber(value: scores.recall, decimals: 4)
+            f1 = RoundedNumber(value: scores.f1, decimals: 4)
+            truePositives = scores.truePositives
+            falsePositives = scores.falsePositives
+            falseNegatives = scores.falseNegatives
+        }
+    }
+
+    var traces: [Trace]
+    var detection: Scores
+    var kindAccuracy: RoundedNumber
+    /// Each kind's scores, by kind.
+    var kinds: [String: Scores]
+    /// Labelled kind (or `spurious`) → detected kind (or `missed`) → how many.
+    var confusion: [String: [String: Int]]
+
+    enum CodingKeys: String, CodingKey {
+        case traces, detection
+        case kindAccuracy = "kind_accuracy"
+        case kinds, confusion
+    }
 }

@@ -52,8 +52,6 @@ struct Listen: ParsableCommand {
         let source: any MotionFrameSource
         do {
             source = try openSource()
-        } catch let error as Reported {
-            throw error.status
         } catch let error as EvemuSyntaxError {
             // A malformed capture is malformed input, as a malformed trace is to `detect`.
             printError("\(error)")
@@ -63,7 +61,7 @@ struct Listen: ParsableCommand {
             throw ExitCode.failure
         }
         let interrupt = InterruptFlag.install()
-        var output = PunchPrinter(json: json, extraColumns: ["latency (ms)"])
+        var output = PunchPrinter(json: json, showsLatency: true)
         var tally = PunchTally()
         var samples = FrameSamples(source, until: { interrupt.isRaised })
         var received = 0.0
@@ -79,7 +77,7 @@ struct Listen: ParsableCommand {
                 tally.count(punch)
                 // The last punch is decided by the end of the stream, not by a frame read.
                 let latency = interrupt.isRaised ? 0 : (monotonicSeconds() - received) * 1000
-                output.write(punch, since: tally.firstTime, extra: [("latency_ms", formatted(latency, decimals: 3))])
+                output.write(punch, since: tally.firstTime, latencyMs: latency)
             }
         } catch {
             failure = error
@@ -98,10 +96,10 @@ struct Listen: ParsableCommand {
     private func openSource() throws -> any MotionFrameSource {
         if let evemu {
             return try EvemuMotionReader(
-                recording: try EvemuRecording.load(path: evemu), overrides: motionOptions.overrides())
+                recording: try EvemuRecording.load(path: evemu), overrides: motionOptions.settings().overrides)
         }
         let path = node ?? "-"
-        return try motionOptions.open(path, rawEvents: path == "-")
+        return try motionOptions.settings().open(path, rawEvents: path == "-")
     }
 }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import FightClient
 import FightProtocol
 import Foundation
+import MotionInput
 import UnixSignals
 
 #if canImport(Glibc)
@@ -62,7 +63,7 @@ struct Play: ParsableCommand {
         help:
             "Where punches come from: keyboard, a trace FILE, - for a trace on standard input, or an input node (/dev/input/eventN or jsN)."
     )
-    var sensor = "keyboard"
+    var sensor = PunchOrigin.keyboard
 
     @Flag(
         name: .customLong("raw-events"),
@@ -80,7 +81,7 @@ struct Play: ParsableCommand {
         guard ServerAddress(server) != nil else {
             throw ValidationError("--server: expected ws://HOST:PORT, got \(server)")
         }
-        if script && sensor == "-" {
+        if script && sensor == .standardInput {
             throw ValidationError(
                 "--script reads commands from standard input, so --sensor - cannot; give a trace FILE")
         }
@@ -91,7 +92,7 @@ struct Play: ParsableCommand {
                 throw ValidationError("--at: \(error)")
             }
         }
-        if rawEvents && sensor == "keyboard" {
+        if rawEvents && sensor == .keyboard {
             throw ValidationError("--raw-events: give the FILE (or -) that holds the events as --sensor")
         }
     }
@@ -109,10 +110,13 @@ struct Play: ParsableCommand {
         }
         let punches: SensorPunches?
         do {
-            punches = try sensorSource.map { try SensorPunches($0, detector: detectorOptions.configuration) }
-        } catch let error as Reported {
-            throw error.status
-        } catch let failure as PlayFailure {
+            punches = try sensorInput.map {
+                try SensorPunches(
+                    $0, trace: traceOptions.settings, motion: motionOptions.settings(),
+                    detector: detectorOptions.configuration)
+            }
+        } catch {
+            let failure = PlayFailure(sensor: error)
             printError("\(failure)")
             throw failure.status
         }
@@ -161,9 +165,9 @@ struct Play: ParsableCommand {
         switch await player.failure {
         case nil:
             break
-        case .sensor(let reason):
-            // The feed knows the exit status: a trace's problem is data (65), a device's is not.
-            let failure = punches?.failureReason ?? PlayFailure(reason)
+        case .sensor(let sensorFailure):
+            // What failed tells the exit status: a trace's problem is data (65), a device's is not.
+            let failure = PlayFailure(sensor: sensorFailure)
             printError("\(failure)")
             throw failure.status
         case let failure?:
@@ -172,22 +176,20 @@ struct Play: ParsableCommand {
         }
     }
 
-    /// Where punches come from, or `nil` for the keyboard. A path named like an input node
-    /// (`event3`, `js0`) or a character device is read as `listen` reads it; anything else is a trace
-    /// unless --raw-events says it holds events.
-    private var sensorSource: SensorPunches.Source? {
-        if sensor == "keyboard" { return nil }
-        if rawEvents { return .motion(sensor, rawEvents: true, motionOptions) }
-        let named = (sensor.split(separator: "/").last ?? "").wholeMatch(of: /(event|js)[0-9]+/) != nil
-        var status = stat()
-        let isDevice = stat(sensor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFCHR
-        return named || isDevice ? .motion(sensor, rawEvents: false, motionOptions) : .trace(sensor, traceOptions)
+    /// Where punches come from, or `nil` for the keyboard: `MotionInput` tells a device from a
+    /// trace by the path.
+    private var sensorInput: SensorInput? {
+        switch sensor {
+        case .keyboard: nil
+        case .standardInput: SensorInput(path: "-", rawEvents: rawEvents)
+        case .path(let path): SensorInput(path: path, rawEvents: rawEvents)
+        }
     }
 
     /// The descriptor keys are read from: standard input, or the terminal itself when standard input
     /// carries the sensor's data.
     private func openKeyboard() throws -> Int32 {
-        guard !script, sensor == "-" else { return STDIN_FILENO }
+        guard !script, sensor == .standardInput else { return STDIN_FILENO }
         let terminal = open("/dev/tty", O_RDWR | O_CLOEXEC)
         guard terminal >= 0 else {
             printError(
@@ -206,6 +208,34 @@ struct Play: ParsableCommand {
     private func askPassword(on keyboard: Int32) -> String? {
         guard !script, isatty(keyboard) == 1, let typed = getpass("password for \(user): ") else { return nil }
         return String(cString: typed)
+    }
+}
+
+/// Where `play`'s punches come from, as `--sensor` names it: the keys, standard input (`-`), or
+/// a path (a trace, an input node, raw events: `MotionInput`'s `SensorInput` tells which).
+enum PunchOrigin: ExpressibleByArgument, Hashable {
+    /// The keys thrown by hand (j, u, k): no sensor.
+    case keyboard
+    /// A trace, or with `--raw-events` raw events, on standard input.
+    case standardInput
+    /// A file or an input node.
+    case path(String)
+
+    init?(argument: String) {
+        switch argument {
+        case "": return nil
+        case "keyboard": self = .keyboard
+        case "-": self = .standardInput
+        default: self = .path(argument)
+        }
+    }
+
+    var defaultValueDescription: String {
+        switch self {
+        case .keyboard: "keyboard"
+        case .standardInput: "-"
+        case .path(let path): path
+        }
     }
 }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FightClient
 import MotionInput
 
 // MARK: - PlayFailure
@@ -17,7 +18,7 @@ struct PlayFailure: Error, CustomStringConvertible {
     /// exits), a device's or raw events' is not (1, as `listen` exits).
     init(sensor error: any Error) {
         switch error {
-        case let failure as PlayFailure: self = failure
+        case let sensor as SensorFailure: self.init(sensor: sensor.error)
         case let trace as TraceInputError: self.init(trace.description, status: .dataError)
         default: self.init("\(error)")
         }

@@ -71,8 +71,10 @@ struct Simulate: ParsableCommand {
     @Option(help: "Rotation axis units per °/s for evemu and input-events with --gyroscope (a DualSense's is 1024).")
     var gyroScale: Int32 = 1024
 
-    @Option(help: "phyphox's separator: comma, tab, semicolon, tab-decimal-comma, semicolon-decimal-comma.")
-    var dialect: String = "comma"
+    @Option(
+        help:
+            "phyphox's separator: \(TraceWriter.PhyphoxDialect.allValueStrings.joined(separator: ", ")).")
+    var dialect: TraceWriter.PhyphoxDialect = .comma
 
     @Option(help: "The trace file to write (standard output when absent); labels go beside it.")
     var output: String?
@@ -83,7 +85,6 @@ struct Simulate: ParsableCommand {
         guard range >= 1 else { throw ValidationError("--range must be at least 1 g.") }
         guard (0..<1).contains(hold) else { throw ValidationError("--hold must be a share from 0 to below 1.") }
         guard !kinds.isEmpty else { throw ValidationError("--kinds needs at least one kind.") }
-        _ = try phyphoxDialect()
         guard InputEventLayout(eventSize: eventSize) != nil else {
             throw ValidationError("--event-size must be 24 or 16.")
         }
@@ -191,7 +192,7 @@ struct Simulate: ParsableCommand {
 
     private func style() throws -> TraceWriter.Style {
         switch format {
-        case .phyphox: .phyphox(try phyphoxDialect(), gravityIncluded: !linear)
+        case .phyphox: .phyphox(dialect, gravityIncluded: !linear)
         case .sensorLogger: .sensorLogger()
         case .physicsToolbox: .physicsToolbox
         // Without gravity a plain t,x,y,z file could not say it is in g: near zero the reader
@@ -199,22 +200,10 @@ struct Simulate: ParsableCommand {
         case .generic, .evemu, .inputEvents: linear ? .genericWithUnits : .generic
         }
     }
-
-    private func phyphoxDialect() throws -> TraceWriter.PhyphoxDialect {
-        switch dialect {
-        case "comma": .comma
-        case "tab": .tab
-        case "semicolon": .semicolon
-        case "tab-decimal-comma": .tabWithDecimalComma
-        case "semicolon-decimal-comma": .semicolonWithDecimalComma
-        default:
-            throw ValidationError(
-                "--dialect must be comma, tab, semicolon, tab-decimal-comma or semicolon-decimal-comma.")
-        }
-    }
 }
 
 extension PunchKind: ExpressibleByArgument {}
+extension TraceWriter.PhyphoxDialect: ExpressibleByArgument {}
 
 /// What `simulate` writes.
 enum SimulationFormat: String, CaseIterable, ExpressibleByArgument {

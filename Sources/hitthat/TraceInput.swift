@@ -51,7 +51,7 @@ func writeAll(_ text: String, to descriptor: Int32) {
 /// - Throws: `Reported` after printing the reason, when it cannot be opened.
 func openTrace(_ path: String, options: TraceOptions) throws -> TraceFile {
     try reportingTraceErrors {
-        try TraceFile(path: path, format: options.format, units: options.units, lenient: options.lenient)
+        try TraceFile(path: path, settings: options.settings)
     }
 }
 

@@ -123,9 +123,9 @@ import Testing
             return nil
         }
 
-        var failure: String? { nil }
+        var failure: (any Error)? { nil }
 
-        func stopped() async -> String? {
+        func stopped() async -> (any Error)? {
             await waitUntilCancelled()
             return nil
         }

@@ -423,4 +423,35 @@ import Testing
         #expect(ended.kind == .ended)
         #expect(player.receive(.event(ended)).last == .finish)
     }
+
+    // MARK: - The sensor
+
+    /// An error of the sensor's own type, which the session must hand back as it got it.
+    enum Unplugged: Error, CustomStringConvertible {
+        case cable
+        var description: String { "the cable came out" }
+    }
+
+    /// A sensor's failure stays the error the sensor threw, through the session's failure and its
+    /// note, so that the program that made the sensor can act on what it was.
+    @Test func aSensorsFailureIsKeptAsTheErrorItThrew() throws {
+        var player = try Player(.screen, inTurn: true, sensor: true)
+        _ = try player.connectAndWelcome()
+        let effects = player.handle(.sensorFailed(SensorFailure(Unplugged.cable)))
+        guard case .sensor(let failure) = player.session.failure else {
+            Issue.record("no sensor failure: \(String(describing: player.session.failure))")
+            return
+        }
+        #expect(failure.error as? Unplugged == .cable)
+        #expect(player.session.failure?.description == "the cable came out")
+        #expect(effects.contains(.note(.sensorFailed(SensorFailure(Unplugged.cable)))))
+        #expect(PlayerSession.Note.sensorFailed(failure).description == "the sensor failed: the cable came out")
+    }
+
+    /// A sensor's damage enters a fight only within the engine's rule, whatever the detector's
+    /// own scale: clamped where a detected punch is made.
+    @Test(arguments: [(100, Rules.punchDamage.upperBound), (0, Rules.punchDamage.lowerBound), (-5, 1), (33, 33)])
+    func aDetectedPunchsDamageIsBroughtIntoTheFightsRule(reported: Int, thrown: Int) {
+        #expect(DetectedPunch(kind: .jab, damage: reported, detectedAt: .now).damage == thrown)
+    }
 }
