@@ -33,8 +33,8 @@ public struct PunchDetector: ~Copyable, Sendable {
     public private(set) var orientation: OrientationFilter
 
     private var recent = RecentMotion()
-    /// The last sample taken; before the first, none.
-    private var previousSample: MotionSample?
+    /// The last sample taken (its time and reading: all that is compared); before the first, none.
+    private var previousSample: (time: Double, acceleration: Vector3)?
     /// The entries the strength of motion is the mean of: from `windowStart` to the newest.
     private var windowStart = 0
     private var windowSum = 0.0
@@ -75,14 +75,13 @@ public struct PunchDetector: ~Copyable, Sendable {
     /// Samples that are not finite, that go back in time, or that repeat the previous reading
     /// exactly (sample-and-hold: no new motion) are passed over. A held reading does not decide a
     /// punch either: the motion it hides may yet be the stronger.
+    @inline(__always)
     public mutating func process(_ sample: MotionSample) -> Punch? {
         guard sample.isFinite else { return nil }
         // An absurd but finite reading must not overflow the sums: no sensor reads 1,000 g.
         let reading = sample.acceleration.clamped(to: 1000)
-        // A gyroscope's absurd or broken reading is no reading: the acceleration still counts.
-        let rotation = sample.rotationRate.flatMap { $0.isFinite ? $0.clamped(to: 200) : nil }
         guard let previous = previousSample else {
-            take(MotionSample(time: sample.time, acceleration: reading, rotationRate: rotation), interval: 0)
+            take(time: sample.time, reading: reading, rotationRate: sample.rotationRate, interval: 0)
             return nil
         }
         guard sample.time >= previous.time else { return nil }
@@ -92,26 +91,37 @@ public struct PunchDetector: ~Copyable, Sendable {
             // a punch waiting for its confirmation is decided, and the look backs start afresh.
             let punch = candidate.flatMap { decide($0, at: previous.time) }
             restart()
-            take(MotionSample(time: sample.time, acceleration: reading, rotationRate: rotation), interval: 0)
+            take(time: sample.time, reading: reading, rotationRate: sample.rotationRate, interval: 0)
             return punch
         }
         guard reading != previous.acceleration else { return nil }
-        take(MotionSample(time: sample.time, acceleration: reading, rotationRate: rotation), interval: interval)
+        take(time: sample.time, reading: reading, rotationRate: sample.rotationRate, interval: interval)
         return follow()
     }
 
-    /// Takes a sample in: gravity and up, then its entry in the recent motion.
-    private mutating func take(_ sample: MotionSample, interval: Double) {
-        previousSample = sample
-        gravity.update(with: sample.acceleration, interval: interval)
-        var up = Vector3.zero
-        if let rotation = sample.rotationRate {
-            // The rate over the interval: the mean of its two ends, where the one before is known.
-            let before = recent.isEmpty || recent.newest.up == .zero ? rotation : recent.newest.rotation
-            orientation.update(reading: sample.acceleration, rotationRate: (rotation + before) * 0.5, interval: interval)
-            up = orientation.up
-        }
-        append(time: sample.time, interval: interval, raw: sample.acceleration, rotation: sample.rotationRate ?? .zero, up: up)
+    /// Takes a sample in: gravity and, with a gyroscope, up; then its entry in the recent motion.
+    @inline(__always)
+    private mutating func take(time: Double, reading: Vector3, rotationRate: Vector3?, interval: Double) {
+        previousSample = (time, reading)
+        gravity.update(with: reading, interval: interval)
+        var turning = (rotation: Vector3.zero, up: Vector3.zero)
+        if let rotationRate { turning = follow(rotationRate, reading: reading, interval: interval) }
+        append(time: time, interval: interval, raw: reading, rotation: turning.rotation, up: turning.up)
+    }
+
+    /// Turns up by a sample's rotation rate; returns the rate and up for its entry (zero for a
+    /// gyroscope's absurd or broken reading, which is no reading: the acceleration still counts).
+    /// Apart from `take`, so that a source with no gyroscope runs none of it.
+    @inline(never)
+    private mutating func follow(
+        _ rotationRate: Vector3, reading: Vector3, interval: Double
+    ) -> (rotation: Vector3, up: Vector3) {
+        guard rotationRate.isFinite else { return (.zero, .zero) }
+        let rotation = rotationRate.clamped(to: 200)
+        // The rate over the interval: the mean of its two ends, where the one before is known.
+        let before = recent.isEmpty || recent.newest.up == .zero ? rotation : recent.newest.rotation
+        orientation.update(reading: reading, rotationRate: (rotation + before) * 0.5, interval: interval)
+        return (rotation, orientation.up)
     }
 
     /// Takes samples in order and calls `found` with each punch they decide, as `process(_:)` on
@@ -268,7 +278,7 @@ public struct PunchDetector: ~Copyable, Sendable {
     private mutating func gyroscopeMotion(
         around peak: Int
     ) -> (turn: (degrees: Double, axisFromVertical: Double)?, sideways: Double?)? {
-        guard gravity.seesGravity else { return nil }
+        guard gravity.seesGravity, recent[peak].up != .zero else { return nil }
         let peakTime = recent[peak].time
         let turnStart = peakTime - configuration.thrustWindow
         let sidewaysStart = peakTime - configuration.hookWindow
