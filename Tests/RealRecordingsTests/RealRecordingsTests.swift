@@ -16,15 +16,15 @@ let macroKindAccuracyFloor = 0.904
 /// The most punches found in the sessions with no punch at all (what the detector found there).
 let noPunchFalsePunchesCeiling = 0
 // The whole exports of `motion/`, read with their gyroscope and typed with the turn's axis and
-// the path's sideways bend, 26 Nov 2026: macro F1 0.951, jab-vs-uppercut 0.892 (the Joy-Con's
-// 0.707, which has no gyroscope, among them), three kinds over the sets with a gyroscope 0.914
+// the path's sideways bend, 26 Nov 2026: macro F1 0.951, jab-vs-uppercut 0.907 (the Joy-Con's
+// 0.707, which has no gyroscope, among them), three kinds over the sets with a gyroscope 0.900
 // (before they were read: 22 of 143 cases unreadable, F1 0.483). Minus 0.01, as above.
 /// The least macro F1 on the whole exports.
 let exportsMacroF1Floor = 0.941
 /// The least macro jab-vs-uppercut accuracy on the whole exports.
-let exportsKindAccuracyFloor = 0.882
+let exportsKindAccuracyFloor = 0.897
 /// The least three-kind accuracy over the exports with a gyroscope.
-let exportsThreeKindsFloor = 0.904
+let exportsThreeKindsFloor = 0.890
 
 // MARK: - The recordings
 
