@@ -13,10 +13,11 @@ import Testing
 
     /// A simulated session as a CSV trace, an evemu recording and raw events, in a temporary directory.
     func session(
-        seed: Int, in directory: URL, eventSize: Int = 24
+        seed: Int, in directory: URL, eventSize: Int = 24, gyroscope: Bool = false
     ) throws -> (csv: String, evemu: String, events: String) {
         let base = directory.appendingPathComponent("s\(seed)").path
-        let common = ["simulate", "--seed", "\(seed)", "--punches", "8", "--random-sensor"]
+        let common =
+            ["simulate", "--seed", "\(seed)", "--punches", "8", "--random-sensor"] + (gyroscope ? ["--gyroscope"] : [])
         for (format, file) in [("generic", base + ".csv"), ("evemu", base + ".evemu")] {
             let result = try hitthat(common + ["--format", format, "--output", file])
             #expect(result.status == 0, "\(result.error)")
@@ -38,6 +39,23 @@ import Testing
         #expect(!fromTrace.isEmpty)
         #expect(try punches(replay.output) == fromTrace)
         for punch in try jsonLines(replay.output) { #expect(punch["latency_ms"] is Double) }
+    }
+
+    /// A capture with a gyroscope (ABS_RX/RY/RZ) carries it: the replay types its punches with
+    /// the turns, as `detect` does the same motion's trace with rotation columns.
+    @Test func aReplayedRecordingWithAGyroscopeGivesThePunchesOfItsTrace() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let files = try session(seed: 12, in: directory, gyroscope: true)
+        let header = try String(contentsOfFile: files.evemu, encoding: .utf8)
+        #expect(header.contains("\nA: 03 ") && header.contains("\nA: 05 "), "rotation axes in the header")
+        let detected = try hitthat(["detect", "--json", files.csv])
+        let replay = try hitthat(["listen", "--json", "--evemu", files.evemu])
+        #expect(replay.status == 0, "\(replay.error)")
+        #expect(try !punches(detected.output).isEmpty)
+        #expect(try punches(replay.output) == punches(detected.output))
+        // Typed with the gyroscope: each punch says how far the device turned.
+        for punch in try jsonLines(replay.output) { #expect(punch["turn_deg"] is Double) }
     }
 
     @Test(arguments: [24, 16])
