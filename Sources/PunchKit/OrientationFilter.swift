@@ -75,8 +75,8 @@ public struct OrientationFilter: Sendable {
             versine = 0.5 * (1 - squared / 12 * (1 - squared / 30 * (1 - squared / 56)))
         } else {
             let angle = squared.squareRoot()
-            cosine = _cos(angle)
-            sinc = _sin(angle) / angle
+            cosine = cosSeries(angle)
+            sinc = sinSeries(angle) / angle
             versine = (1 - cosine) / squared
         }
         return vector * cosine + turn.cross(vector) * sinc + turn * (turn.dot(vector) * versine)
@@ -84,8 +84,9 @@ public struct OrientationFilter: Sendable {
 }
 
 // Trigonometry without Foundation: PunchKit depends on the standard library alone.
-@usableFromInline func _sin(_ x: Double) -> Double { sinSeries(x) }
-@usableFromInline func _cos(_ x: Double) -> Double { sinSeries(x + Double.pi / 2) }
+
+/// The cosine of `x`, as the sine a quarter turn on.
+@usableFromInline func cosSeries(_ x: Double) -> Double { sinSeries(x + Double.pi / 2) }
 
 /// The sine of `x`, reduced to ±π/2 and summed as a series to 1e-15.
 @usableFromInline func sinSeries(_ x: Double) -> Double {
@@ -126,7 +127,7 @@ struct Turn: Sendable {
             cosine = 1 - squared / 2 * (1 - squared / 12 * (1 - squared / 30))
         } else {
             let angle = squared.squareRoot()
-            (sinc, cosine) = (sinSeries(angle) / angle, sinSeries(angle + Double.pi / 2))
+            (sinc, cosine) = (sinSeries(angle) / angle, cosSeries(angle))
         }
         self = followed(by: Turn(w: cosine, axisPart: half * sinc))
     }
@@ -171,6 +172,6 @@ func arcCosine(_ x: Double) -> Double {
     let ofMagnitude = (1 - magnitude).squareRoot() * polynomial
     var angle = clamped < 0 ? Double.pi - ofMagnitude : ofMagnitude
     let sine = sinSeries(angle)
-    if abs(sine) > 1e-4 { angle += (sinSeries(angle + Double.pi / 2) - clamped) / sine }
+    if abs(sine) > 1e-4 { angle += (cosSeries(angle) - clamped) / sine }
     return angle
 }

@@ -61,10 +61,6 @@ struct PunchTally {
 
     var punches: Int { kinds.values.reduce(0, +) }
 
-    func summary(of source: String, _ trace: TraceSummary) -> String {
-        summary(of: source, detail: describe(trace))
-    }
-
     func summary(of source: String, detail: String?) -> String {
         guard samples > 0 else { return "\(source): no samples, so no punches" }
         let byKind = PunchKind.allCases.compactMap { kind in

@@ -452,8 +452,8 @@ func summary(_ punches: [Punch]) -> [String] {
             let t = Double(index) / 200
             // A sensor's noise: a reading repeated exactly is a held sample, passed over.
             var a = Vector3(0, 0, index % 2 == 0 ? 1.001 : 0.999)
-            if t > 1.0 && t < 1.15 { a.x += 4 * _sin(Double.pi * (t - 1.0) / 0.15) }
-            if t > 1.15 && t < 1.2 { a.x -= 10 * _sin(Double.pi * (t - 1.15) / 0.05) }
+            if t > 1.0 && t < 1.15 { a.x += 4 * sinSeries(Double.pi * (t - 1.0) / 0.15) }
+            if t > 1.15 && t < 1.2 { a.x -= 10 * sinSeries(Double.pi * (t - 1.15) / 0.05) }
             let turning = t > 0.9 && t < 1.25
             let rate = axis.map { turning ? $0.normalized * (400 * Double.pi / 180) : .zero }
             if let punch = detector.process(MotionSample(time: t, acceleration: a, rotationRate: rate)) {
@@ -466,7 +466,7 @@ func summary(_ punches: [Punch]) -> [String] {
 
     @Test func aTurnAboutANearlyVerticalAxisMakesAnUppercut() throws {
         // 20° from the vertical: an uppercut's arc turns the fist about an axis 40–50° from it.
-        let tilted = Vector3(_sin(20 * Double.pi / 180), 0, _cos(20 * Double.pi / 180))
+        let tilted = Vector3(sinSeries(20 * Double.pi / 180), 0, cosSeries(20 * Double.pi / 180))
         // A turn about a nearly vertical axis also bends the path sideways, as a hook's: with
         // hooks left out, what the axis alone says.
         var withoutHooks = DetectorConfiguration()
@@ -499,8 +499,8 @@ func summary(_ punches: [Punch]) -> [String] {
         for index in 0..<600 {
             let t = Double(index) / 200
             var a = Vector3(0, 0, index % 2 == 0 ? 1.001 : 0.999)
-            if t > 1.0 && t < 1.15 { a.x += 3 * _sin(Double.pi * (t - 1.0) / 0.15) }
-            if t > 1.15 && t < 1.37 { a += stop * _sin(Double.pi * (t - 1.15) / 0.22) }
+            if t > 1.0 && t < 1.15 { a.x += 3 * sinSeries(Double.pi * (t - 1.0) / 0.15) }
+            if t > 1.15 && t < 1.37 { a += stop * sinSeries(Double.pi * (t - 1.15) / 0.22) }
             let sample = MotionSample(time: t, acceleration: a, rotationRate: gyroscope ? .zero : nil)
             if let punch = detector.process(sample) { punches.append(punch) }
         }
