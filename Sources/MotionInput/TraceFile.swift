@@ -67,7 +67,7 @@ public final class TraceFile: SampleSource {
         do {
             rotationStream = try export?.gyroscope.map { gyroscope throws(TraceInputError) in
                 let stream = try RotationStream(path: gyroscope, lenient: lenient)
-                try Self.checkOverlap(acceleration: file, gyroscope: stream, lenient: lenient)
+                try Self.checkOverlap(acceleration: file, gyroscope: stream)
                 return stream
             }
         } catch {
@@ -84,10 +84,10 @@ public final class TraceFile: SampleSource {
 
     /// Refuses an export whose acceleration and gyroscope were recorded at different times.
     private static func checkOverlap(
-        acceleration: String, gyroscope: RotationStream, lenient: Bool
+        acceleration: String, gyroscope: RotationStream
     ) throws(TraceInputError) {
-        guard let moving = try timeRange(of: acceleration, sensor: .accelerometer, lenient: lenient),
-            let turning = try timeRange(of: gyroscope.path, sensor: .gyroscope, lenient: lenient)
+        guard let moving = try timeRange(of: acceleration, sensor: .accelerometer),
+            let turning = try timeRange(of: gyroscope.path, sensor: .gyroscope)
         else { return }
         guard moving.first <= turning.last && turning.first <= moving.last else {
             func seconds(_ range: (first: Double, last: Double)) -> String {
@@ -102,7 +102,7 @@ public final class TraceFile: SampleSource {
     /// The times of a file's first and last samples, from its first rows and its last line; nil
     /// for a file with no rows.
     static func timeRange(
-        of path: String, sensor: MotionSensor, lenient: Bool
+        of path: String, sensor: MotionSensor
     ) throws(TraceInputError) -> (first: Double, last: Double)? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
@@ -122,6 +122,7 @@ public final class TraceFile: SampleSource {
         head = Array(head[...(head.lastIndex(of: UInt8(ascii: "\n")) ?? head.count - 1)])
         while let last = tail.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: "\r") { tail.removeLast() }
         let lastLine = Array(tail[(tail.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0)...]) + [UInt8(ascii: "\n")]
+        // Leniently: a broken row here is the full read's to report, where it is.
         var reader = TraceReader(source: path, lenient: true, sensor: sensor, sharedClock: true)
         var first: Double?
         var last: Double?
