@@ -249,8 +249,10 @@ extension TraceLayout {
         case .physicsToolbox:
             return nil
         case .generic:
+            // MetaBase's `X-Axis (°/s)`; its unit, where another encoding garbled the degree sign,
+            // from the data: the file's name already said it is a gyroscope's.
             guard let clock = genericTime(names, sharedClock: sharedClock),
-                let rates = axes({ $0.isRotation(axis: $1) || ($0.compact == $1 + "axis" && $0.rotationUnit != nil) })
+                let rates = axes({ $0.isRotation(axis: $1) || ($0.compact == $1 + "axis" && $0.accelerationUnit == nil) })
             else { return nil }
             (time, found, timeUnit) = (clock, rates, names[clock].timeUnit)
             unit = found.lazy.compactMap { names[$0].rotationUnit }.first
@@ -437,7 +439,8 @@ struct ColumnName {
 
     static let rotationRateUnits: [String: RotationUnit] = [
         "rad/s": .radiansPerSecond, "rad/sec": .radiansPerSecond, "rads": .radiansPerSecond,
-        "deg/s": .degreesPerSecond, "°/s": .degreesPerSecond, "dps": .degreesPerSecond,
+        "deg/s": .degreesPerSecond, "°/s": .degreesPerSecond, "º/s": .degreesPerSecond, "˚/s": .degreesPerSecond,
+        "dps": .degreesPerSecond,
         "deg/sec": .degreesPerSecond, "degs": .degreesPerSecond,
     ]
 

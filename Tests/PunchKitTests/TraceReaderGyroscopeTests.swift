@@ -39,6 +39,23 @@ import Testing
         #expect(try readGyroscope(text, source: "A_Gyroscope_1.csv").map(\.time) == [0])
     }
 
+    /// A degree sign written in Latin-1 (one byte, 0xB0) is no unit the header can name: the
+    /// rates' size tells degrees.
+    @Test func aGarbledDegreeSignLeavesTheUnitToTheData() throws {
+        var bytes = Array("epoch (ms),time (-08:00),elapsed (s),X-Axis (".utf8) + [0xB0] + Array("/s),Y-Axis (".utf8)
+        bytes += [0xB0] + Array("/s),Z-Axis (".utf8) + [0xB0] + Array("/s)\n".utf8)
+        for index in 0..<300 {
+            bytes += Array("\(1_000_000 + 10 * index),x,\(Double(index) / 100),\(index == 100 ? 400 : 2),0,0\n".utf8)
+        }
+        var reader = TraceReader(source: "A_Gyroscope_1.csv", sensor: .gyroscope)
+        var samples: [MotionSample] = []
+        try bytes.withUnsafeBytes { try reader.feed($0) { samples.append($0) } }
+        try reader.finish { samples.append($0) }
+        #expect(reader.summary.rotationUnit == .degreesPerSecond && reader.summary.rotationUnitFromData)
+        #expect(samples.count == 300)
+        #expect(samples[100].rotationRate.map { abs($0.x - 400 * Double.pi / 180) < 1e-9 } == true)
+    }
+
     @Test func anAccelerometersFileIsNoGyroscope() {
         #expect(throws: TraceError.self) {
             try readGyroscope("time,seconds_elapsed,z,y,x\n1,0,9.8,0,0\n", source: "TotalAcceleration.csv")
