@@ -88,12 +88,15 @@ public struct MotionExport: Sendable {
         let csv = names.filter { $0.lowercased().hasSuffix(".csv") && !$0.hasPrefix("__MACOSX/") }
         // The top level, or else a single folder holding every CSV (a zip of the export's folder);
         // `meta/` and the like are never looked into.
+        // Down through folders that hold nothing but one folder (a zip of a folder of a run).
+        var prefix = ""
         var level = csv.filter { !$0.contains("/") }
-        if level.isEmpty {
-            let folders = Set(csv.compactMap { $0.split(separator: "/").first.map(String.init) })
-            if folders.count == 1, let folder = folders.first {
-                level = csv.filter { $0.hasPrefix(folder + "/") && $0.split(separator: "/").count == 2 }
-            }
+        for _ in 0..<maximumDepth where level.isEmpty {
+            let inside = csv.filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
+            let folders = Set(inside.compactMap { $0.split(separator: "/").first.map(String.init) })
+            guard folders.count == 1, let folder = folders.first else { break }
+            prefix += folder + "/"
+            level = csv.filter { $0.hasPrefix(prefix) && !$0.dropFirst(prefix.count).contains("/") }
         }
         func chosen(_ ranks: [@Sendable (String) -> Bool], sensor: String) throws(TraceInputError) -> String? {
             for rank in ranks {
@@ -108,7 +111,10 @@ public struct MotionExport: Sendable {
             return nil
         }
         guard let acceleration = try chosen(accelerationRanks, sensor: "acceleration") else {
-            let seen = level.isEmpty ? "no CSV file" : level.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+            let listed = (level.isEmpty ? csv : level).sorted().prefix(6).map { "\"\($0)\"" }.joined(separator: ", ")
+            let seen =
+                csv.isEmpty
+                ? "no CSV file" : level.isEmpty ? "CSV files in more than one folder (\(listed)): give one run's folder" : listed
             throw TraceInputError(
                 description: "\(source): no acceleration: expected a recording's export with TotalAcceleration.csv, "
                     + "Accelerometer.csv, NAME_Accelerometer_….csv or Linear Acceleration.csv; found \(seen)")
@@ -116,19 +122,21 @@ public struct MotionExport: Sendable {
         return (acceleration, try chosen(gyroscopeRanks, sensor: "gyroscope"))
     }
 
-    /// Every file under `folder`, as paths relative to it, two levels deep at most.
-    private static func files(in folder: String) throws -> [String] {
+    /// How many folders deep the CSV files are looked for.
+    static let maximumDepth = 3
+
+    /// Every file under `folder`, as paths relative to it, `maximumDepth` folders deep at most.
+    private static func files(in folder: String, depth: Int = 0) throws -> [String] {
         let manager = FileManager.default
         var found: [String] = []
         for name in try manager.contentsOfDirectory(atPath: folder) {
             var isDirectory: ObjCBool = false
             let path = (folder as NSString).appendingPathComponent(name)
             guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
-            if isDirectory.boolValue {
-                let inner = (try? manager.contentsOfDirectory(atPath: path)) ?? []
-                found += inner.map { name + "/" + $0 }
-            } else {
+            if !isDirectory.boolValue {
                 found.append(name)
+            } else if depth < maximumDepth {
+                found += ((try? files(in: path, depth: depth + 1)) ?? []).map { name + "/" + $0 }
             }
         }
         return found

@@ -39,6 +39,16 @@ import ZIPFoundation
         #expect(try MotionExport.choose(from: [names[0]], in: "hook").gyroscope == nil)
     }
 
+    @Test func looksThroughFoldersThatHoldOnlyOneFolder() throws {
+        let names = ["runs/2024-06-08/Accelerometer.csv", "runs/2024-06-08/Gyroscope.csv", "runs/2024-06-08/meta/time.csv"]
+        let chosen = try MotionExport.choose(from: names, in: "run.zip")
+        #expect(chosen.acceleration == names[0] && chosen.gyroscope == names[1])
+        // Two runs side by side are no one recording.
+        #expect(throws: TraceInputError.self) {
+            try MotionExport.choose(from: ["a/Accelerometer.csv", "b/Accelerometer.csv"], in: "runs")
+        }
+    }
+
     @Test func refusesTwoCandidatesForOneSensor() {
         #expect {
             try MotionExport.choose(from: ["A_Accelerometer_1.csv", "B_Accelerometer_2.csv"], in: "runs")
