@@ -46,7 +46,8 @@ public struct MotionExport: Sendable {
             do {
                 names = try Self.files(in: path)
             } catch {
-                throw TraceInputError(description: "\(path): cannot read the folder: \(error.localizedDescription)")
+                throw TraceInputError(
+                    description: "\(path): cannot read the folder: \(error.localizedDescription)", cause: .cannotOpen)
             }
             let chosen = try Self.choose(from: names, in: path)
             acceleration = (path as NSString).appendingPathComponent(chosen.acceleration)

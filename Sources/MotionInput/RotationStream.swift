@@ -52,7 +52,8 @@ final class RotationStream {
     init(path: String, lenient: Bool) throws(TraceInputError) {
         descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw TraceInputError(description: "\(path): cannot open: \(String(cString: strerror(errno)))")
+            throw TraceInputError(
+                description: "\(path): cannot open: \(String(cString: strerror(errno)))", cause: .cannotOpen)
         }
         self.path = path
         reader = TraceReader(source: path, lenient: lenient, sensor: .gyroscope, sharedClock: true)

@@ -53,7 +53,8 @@ public final class TraceFile: SampleSource {
         let descriptor = path == "-" ? STDIN_FILENO : open(file, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             export?.removeTemporaryFiles()
-            throw TraceInputError(description: "\(file): cannot open: \(String(cString: strerror(errno)))")
+            throw TraceInputError(
+                description: "\(file): cannot open: \(String(cString: strerror(errno)))", cause: .cannotOpen)
         }
         isRecording = isRegularFile(file)
         self.path = path
@@ -106,7 +107,8 @@ public final class TraceFile: SampleSource {
     ) throws(TraceInputError) -> (first: Double, last: Double)? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw TraceInputError(description: "\(path): cannot open: \(String(cString: strerror(errno)))")
+            throw TraceInputError(
+                description: "\(path): cannot open: \(String(cString: strerror(errno)))", cause: .cannotOpen)
         }
         defer { close(descriptor) }
         var status = stat()
@@ -204,12 +206,23 @@ public final class TraceFile: SampleSource {
 /// A trace that cannot be opened or read, or is malformed. `description` says where and why
 /// (`path: cannot open: …`, `path:line:column: expected …, found …`).
 public struct TraceInputError: Error, CustomStringConvertible {
+    /// Whether the input was not there to read, or was there and could not be read.
+    public enum Cause: Sendable {
+        /// The file or folder does not exist or cannot be opened (sysexits' EX_NOINPUT).
+        case cannotOpen
+        /// It was opened, and reading it failed or found malformed data (EX_DATAERR).
+        case unreadable
+    }
+
     /// What went wrong, and where.
     public var description: String
+    /// Whether the input could not be opened or could not be read.
+    public var cause: Cause
 
     /// An error that says `description`.
-    public init(description: String) {
+    public init(description: String, cause: Cause = .unreadable) {
         self.description = description
+        self.cause = cause
     }
 }
 

@@ -2,6 +2,12 @@ import ArgumentParser
 import MotionInput
 import PunchKit
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 // MARK: - detect
 
 /// `hitthat detect`: the punches in a recorded trace, written as soon as each is decided.
@@ -27,6 +33,10 @@ struct Detect: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
+            if trace == "-" && isatty(STDIN_FILENO) == 1 {
+                // Nothing would say why the terminal waits.
+                printError("detect: reading a trace from standard input (Ctrl-D ends it); give a FILE to read one")
+            }
             var output = PunchPrinter(json: json)
             var tally = PunchTally()
             var source = try openTrace(trace, options: traceOptions)

@@ -67,16 +67,22 @@ struct Evaluate: ParsableCommand {
             var isDirectory: ObjCBool = false
             guard files.fileExists(atPath: path, isDirectory: &isDirectory) else {
                 printError("\(path): cannot open: no such file or directory")
-                throw Reported(status: .dataError)
+                throw Reported(status: .noInput)
             }
-            if isDirectory.boolValue {
+            // A folder with labels beside it is one recording as its app exported it; without,
+            // a folder of traces (and of exports, each with its labels beside it).
+            let isExport = isDirectory.boolValue && files.fileExists(atPath: PunchLabel.labelsPath(forTrace: path))
+            if isDirectory.boolValue && !isExport {
                 let names = ((try? files.contentsOfDirectory(atPath: path)) ?? []).sorted()
-                for name in names where name.hasSuffix(".csv") && !name.hasSuffix(".labels.csv") {
+                for name in names where !name.hasSuffix(".labels.csv") {
                     let trace = (path as NSString).appendingPathComponent(name)
+                    var isFolder: ObjCBool = false
+                    files.fileExists(atPath: trace, isDirectory: &isFolder)
+                    guard name.hasSuffix(".csv") || isFolder.boolValue || name.lowercased().hasSuffix(".zip") else { continue }
                     let labels = PunchLabel.labelsPath(forTrace: trace)
                     if files.fileExists(atPath: labels) {
                         found.append((trace, labels))
-                    } else {
+                    } else if name.hasSuffix(".csv") {
                         printError("\(trace): skipped: no labels file \(labels)")
                     }
                 }
@@ -84,7 +90,7 @@ struct Evaluate: ParsableCommand {
                 let labels = PunchLabel.labelsPath(forTrace: path)
                 guard files.fileExists(atPath: labels) else {
                     printError("\(path): no labels file \(labels)")
-                    throw Reported(status: .dataError)
+                    throw Reported(status: .noInput)
                 }
                 found.append((path, labels))
             }

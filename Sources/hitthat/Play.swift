@@ -38,7 +38,7 @@ struct Play: ParsableCommand {
             one JSON line on standard output. quit waits (up to 5 s) for the server's welcome if it has \
             not come yet and for the replies to what was sent; at the end of input it waits for its \
             fights to end. A server that cannot be reached is an error (exit status 1); a sensor that \
-            cannot be read exits as detect does (65).
+            cannot be read exits as detect does (65; 66 when it is not there).
             """
     )
 

@@ -15,11 +15,13 @@ struct PlayFailure: Error, CustomStringConvertible {
     }
 
     /// A sensor that could not be opened or read: a trace's problem is data (65, as `detect`
-    /// exits), a device's or raw events' is not (1, as `listen` exits).
+    /// exits; 66 for one that is not there), a device's or raw events' is not (1, as `listen`
+    /// exits).
     init(sensor error: any Error) {
         switch error {
         case let sensor as SensorFailure: self.init(sensor: sensor.error)
-        case let trace as TraceInputError: self.init(trace.description, status: .dataError)
+        case let trace as TraceInputError:
+            self.init(trace.description, status: trace.cause == .cannotOpen ? .noInput : .dataError)
         default: self.init("\(error)")
         }
     }

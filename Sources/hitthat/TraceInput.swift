@@ -14,6 +14,8 @@ import PunchKit
 extension ExitCode {
     /// `EX_DATAERR` from sysexits.h: the input was malformed or could not be read.
     static let dataError = ExitCode(65)
+    /// `EX_NOINPUT` from sysexits.h: an input file did not exist or could not be opened.
+    static let noInput = ExitCode(66)
 }
 
 /// A failure already explained to the user on standard error; carries the exit status.
@@ -56,13 +58,13 @@ func openTrace(_ path: String, options: TraceOptions) throws -> TraceFile {
 }
 
 /// Runs `body`, which reads a trace: a trace that cannot be read or is malformed is said on
-/// standard error and ends the command with exit status 65.
+/// standard error and ends the command with exit status 65, or 66 when it could not be opened.
 func reportingTraceErrors<Result>(_ body: () throws -> Result) throws -> Result {
     do {
         return try body()
     } catch let error as TraceInputError {
         printError("\(error)")
-        throw Reported(status: .dataError)
+        throw Reported(status: error.cause == .cannotOpen ? .noInput : .dataError)
     }
 }
 
@@ -72,7 +74,7 @@ func reportingTraceErrors<Result>(_ body: () throws -> Result) throws -> Result 
 func readLabels(_ path: String) throws -> [PunchLabel] {
     guard let data = FileManager.default.contents(atPath: path) else {
         printError("\(path): cannot open")
-        throw Reported(status: .dataError)
+        throw Reported(status: .noInput)
     }
     do {
         return try PunchLabel.parseLabels(String(decoding: data, as: UTF8.self), source: path)

@@ -249,7 +249,7 @@ import Testing
     /// closed), with the reason `detect` gives and its exit status.
     @Test func aMissingSensorFileFailsAtOnceWithItsName() async throws {
         let player = try Self.play("alice", port: try Self.closedPort(), sensor: "nosuch.csv")
-        #expect(try await player.exitStatus() == 65)
+        #expect(try await player.exitStatus() == 66)
         #expect(player.errorOutput.contains { $0.hasPrefix("nosuch.csv: cannot open") }, "\(player.errorOutput)")
         #expect(!player.errorOutput.contains { $0.contains("cannot reach") }, "it did not try to connect")
     }

@@ -147,10 +147,36 @@ import Testing
     /// The time of a punch in `detect --json`.
     struct PunchTime: Decodable { var t: Double }
 
-    @Test func aMissingFileExitsWith65() throws {
+    /// A file that is not there is no input (sysexits' 66), not bad data (65).
+    @Test func aMissingFileExitsWith66() throws {
         let result = try hitthat(["detect", "no-such-trace.csv"])
-        #expect(result.status == 65)
+        #expect(result.status == 66)
         #expect(result.error.contains("no-such-trace.csv"))
+        let evaluate = try hitthat(["evaluate", "no-such-folder"])
+        #expect(evaluate.status == 66)
+        #expect(evaluate.error.contains("no-such-folder: cannot open"))
+    }
+
+    /// A recording as its app exports it is one trace to `evaluate`: a folder with its labels
+    /// beside it, named, or found in a folder of traces.
+    @Test func evaluateScoresAnExportFolderWithItsLabelsBesideIt() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let export = directory.appendingPathComponent("run")
+        try FileManager.default.createDirectory(at: export, withIntermediateDirectories: true)
+        let simulate = try hitthat(["simulate", "--seed", "3", "--punches", "6", "--output", export.path + "/Accelerometer.csv"])
+        #expect(simulate.status == 0, "\(simulate.error)")
+        try FileManager.default.moveItem(
+            at: export.appendingPathComponent("Accelerometer.labels.csv"),
+            to: directory.appendingPathComponent("run.labels.csv"))
+        for target in [export.path, directory.path] {
+            let result = try hitthat(["evaluate", "--json", target])
+            #expect(result.status == 0, "\(result.error)")
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+            let traces = try #require(report["traces"] as? [[String: Any]])
+            #expect(traces.count == 1, "\(result.output)")
+            #expect((traces.first?["labels"] as? Int) == 6, "\(result.output)")
+        }
     }
 
     @Test func aSensorLoggerGyroscopeFileIsRefusedAsOneWith65() throws {
@@ -201,7 +227,7 @@ import Testing
         let trace = directory.appendingPathComponent("x.csv")
         try Data("t,x,y,z\n0,0,0,1\n".utf8).write(to: trace)
         let result = try hitthat(["evaluate", trace.path])
-        #expect(result.status == 65)
+        #expect(result.status == 66, "a labels file that is not there is no input")
         #expect(result.error.contains("no labels file"))
     }
 
