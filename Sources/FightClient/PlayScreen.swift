@@ -288,6 +288,8 @@ public struct ScreenModel: Sendable {
                 "\(name(event.by)) threw a\(event.punch == .uppercut ? "n" : "") \(kind) for \(event.damage ?? 0) (stamina left \(event.staminaLeft ?? 0))"
         case .challenged: return "\(name(event.challenger)) challenged \(name(event.opponent))"
         case .accepted, .matched: return "the fight is on: \(name(event.turn)) first"
+        case .turnPassed where event.missedTurns == 0:
+            return "the server is back: \(name(event.turn)) has the turn, in full"
         case .turnPassed: return "the turn passed to \(name(event.turn))"
         case .ended:
             return event.winner == nil

@@ -26,6 +26,10 @@ public enum Command: Hashable, Sendable, Codable {
     /// the fights they touch themselves; this one is for a scheduler, so deadlines reach the log
     /// even when nobody acts.
     case settleDeadlines
+    /// The server is back after being down: every turn under way starts afresh from now, a full
+    /// turn for whoever has it, so that nobody loses a turn, or a fight, to the server's absence.
+    /// Sent once as the server starts, before any deadline is settled.
+    case resumeTurns
 
     /// The fight this command is about, if any.
     public var fight: FightID? {
@@ -38,7 +42,7 @@ public enum Command: Hashable, Sendable, Codable {
     /// The fighters this command names.
     public var fighters: [FighterID] {
         switch self {
-        case .register, .settleDeadlines: []
+        case .register, .settleDeadlines, .resumeTurns: []
         case .updateProfile(let id, _, _, _), .move(let id, _), .quickMatch(let id), .leaveQuickMatch(let id): [id]
         case .challenge(let id, let opponent): [id, opponent]
         case .accept(_, let id), .decline(_, let id), .punch(_, let id, _, _), .forfeit(_, let id): [id]

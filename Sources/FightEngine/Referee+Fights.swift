@@ -138,6 +138,16 @@ extension Draft {
     /// the count, not one per minute, so a long-idle fight does not flood the log. When both are
     /// away, the turn goes back and forth and the first to reach the limit loses (with none missed
     /// before, the one who had the turn when they both stopped, since their lapses come first).
+    /// Starts the turn of fight `id`, if one is under way, afresh from now: the same fighter's,
+    /// with a whole turn's time and no turn counted as missed. A `turnPassed` event with
+    /// `missedTurns` 0 says so, so that the log replays it and clients learn the new deadline as
+    /// they learn any.
+    mutating func resumeTurn(_ id: FightID) {
+        guard var fight = state.fights[id], case .active(let turn, _) = fight.phase else { return }
+        let resumed = beginTurn(of: turn, in: &fight, at: now)
+        emit(&fight, .turnPassed(missedTurns: 0, turn: resumed))
+    }
+
     mutating func settle(_ id: FightID) {
         guard var fight = state.fights[id] else { return }
         switch fight.phase {

@@ -51,6 +51,8 @@ struct Draft {
         case .leaveQuickMatch(let id): try leaveQuickMatch(id)
         case .settleDeadlines:
             for id in state.fights.keys.sorted() { settle(id) }
+        case .resumeTurns:
+            for id in state.fights.keys.sorted() { resumeTurn(id) }
         }
     }
 

@@ -107,6 +107,10 @@ extension FightStore {
             }
         case .settleDeadlines:
             fights += try FightRows.fetch(db, where: "is_open AND deadline <= ?", [now.secondsSince1970])
+        case .resumeTurns:
+            // Every open fight, through the same index as the deadlines' (challenges among them:
+            // the referee leaves those be).
+            fights += try FightRows.fetch(db, where: "is_open AND deadline <= ?", [Int64.max])
         default:
             break
         }

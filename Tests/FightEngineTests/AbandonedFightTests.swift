@@ -177,3 +177,40 @@ import Testing
         #expect(decoded == fight)
     }
 }
+
+/// A server that was down costs nobody a turn: on its return every turn under way starts afresh.
+@Suite struct ServerRestartTests {
+    @Test func aRestartGivesTheFighterWithTheTurnAWholeTurnAndCountsNoMiss() throws {
+        var logged = try AbandonedFightTests.LoggedRing()
+        let (alice, bob, fight) = (logged.challenger, logged.opponent, logged.fight)
+        try logged.punch(alice, at: 10)  // Bob's turn until 70 s
+        try logged.settle(at: 20)
+        // The server was down from 20 s to 400 s: six of Bob's deadlines went by unseen.
+        logged.ring.now = logged.start + 400
+        let resumed = try logged.ring.run(.resumeTurns)
+        logged.log += resumed
+        #expect(resumed.fightChanges == [.turnPassed(missedTurns: 0, turn: Turn(fighter: bob, deadline: logged.start + 460))])
+        // Nothing lapses now, nor until the new deadline; then one miss, as ever.
+        #expect(try logged.settle(at: 401) == [])
+        #expect(try logged.settle(at: 459) == [])
+        #expect(try logged.ring.fight(fight).missedTurns == Both(0, 0))
+        #expect(
+            try logged.settle(at: 460) == [
+                .turnPassed(missedTurns: 1, turn: Turn(fighter: alice, deadline: logged.start + 520))
+            ])
+        #expect(logged.audit.problems == [])
+        // Without the resume, the same settle would have ended the fight by forfeit.
+        var unresumed = try AbandonedFightTests.LoggedRing()
+        try unresumed.punch(unresumed.challenger, at: 10)
+        #expect(try unresumed.settle(at: 400).contains { if case .ended = $0 { true } else { false } })
+    }
+
+    @Test func aChallengeOrAFinishedFightIsLeftAsItWas() throws {
+        var ring = Ring()
+        let alice = ring.state.nextFighterID
+        _ = try ring.run(.register(Registration(username: "alice", displayName: "alice")))
+        _ = try ring.run(.register(Registration(username: "bob", displayName: "bob")))
+        _ = try ring.run(.challenge(alice, opponent: FighterID(alice.rawValue + 1)))
+        #expect(try ring.run(.resumeTurns).isEmpty)
+    }
+}

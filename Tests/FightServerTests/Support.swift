@@ -211,4 +211,5 @@ extension ServerMessage {
     var fightView: FightView? { if case .fight(let reply) = body { reply.fight } else { nil } }
     var profileCard: FighterCard? { if case .profile(let reply) = body { reply.fighter } else { nil } }
     var event: WireEvent? { if case .event(let event) = body { event } else { nil } }
+    var events: [WireEvent]? { if case .events(let reply) = body { reply.events } else { nil } }
 }

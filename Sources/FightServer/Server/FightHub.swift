@@ -170,6 +170,16 @@ actor FightHub {
         }
     }
 
+    /// Starts every turn under way afresh: called once as the server starts, before the first
+    /// deadline is settled, so that the time it was down costs nobody a turn.
+    func resumeTurns() {
+        do {
+            try execute(.resumeTurns, ref: nil, sender: nil)
+        } catch {
+            logger.error("resuming turns failed", metadata: ["error": "\(error)"])
+        }
+    }
+
     /// Passes every turn and expires every challenge whose deadline has come, and pushes what
     /// that caused. Called by the deadline service on each tick.
     func settleDeadlines() {

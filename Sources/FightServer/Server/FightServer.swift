@@ -279,12 +279,15 @@ struct AccountLimits: Sendable {
 
 // MARK: - Deadlines
 
-/// Passes turns and expires challenges when their time comes, whether or not anyone acts.
+/// Passes turns and expires challenges when their time comes, whether or not anyone acts; first,
+/// as the server starts, resumes the turns under way.
 struct DeadlineService: Service {
     let hub: FightHub
     let tick: Duration
 
     func run() async throws {
+        // Before the first deadline is settled: the turns the time the server was down would lapse.
+        await hub.resumeTurns()
         try? await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 try await Task.sleep(for: tick)
