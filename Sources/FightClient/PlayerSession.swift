@@ -151,6 +151,9 @@ public struct PlayerSession: Sendable {
         case noSingleFight(PlayerCommand.FightAnswer)
         /// A punch asked for (by `verb`, the word it was asked with) when no fight awaits one.
         case notYourTurn(verb: String)
+        /// A punch asked for while the connection is down: not sent, since the fight may have
+        /// moved on by the time it is back.
+        case punchNotSent(verb: String)
         /// The server could not be reached (yet).
         case unreachable(ConnectionError)
         /// The connection failed, or was lost, for this reason.
@@ -168,6 +171,7 @@ public struct PlayerSession: Sendable {
             case .cleared: ""
             case .noSingleFight(let answer): "\(answer.rawValue): expected a fight id (no single fight to assume)"
             case .notYourTurn(let verb): "\(verb): it is not your turn in any fight"
+            case .punchNotSent(let verb): "\(verb): not sent, the server is not connected; throw it again once it is back"
             case .unreachable(let error): error.description
             case .connectionFailed(let reason): reason
             case .unreadableMessage(let error): "unreadable message from the server: \(error)"
@@ -475,6 +479,10 @@ public struct PlayerSession: Sendable {
                 return
             }
             sendForPlayer(.request(answer.request(fight)), &effects)
+        case .punch(let verb, _, _, _) where !isWelcomed:
+            // Queued, it would reach the fight after whatever the downtime brought: refused then
+            // as stale, in sequence numbers. Said now, in words.
+            effects.append(.note(.punchNotSent(verb: verb)))
         case .punch(let verb, let fight?, let kind, let damage):
             guard let target = follower.fights[fight] else { return notYourTurn(verb, &effects) }
             throwTyped(kind, damage, in: target, &effects)

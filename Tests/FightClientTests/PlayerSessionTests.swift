@@ -291,6 +291,24 @@ import Testing
         #expect(try waiting.line("jab") == [.note(.notYourTurn(verb: "jab"))])
     }
 
+    /// A punch pressed while the server is gone is not queued to arrive stale after whatever
+    /// the downtime brought: it is said not sent, in words, and the next one once welcomed goes.
+    @Test func aPunchWhileTheConnectionIsDownIsSaidNotSent() throws {
+        var player = try Player(.screen)
+        _ = try player.connectAndWelcome()
+        _ = player.handle(.disconnected(reason: nil))
+        let pressed = try player.line("jab")
+        #expect(pressed == [.note(.punchNotSent(verb: "jab"))])
+        #expect(PlayerSession.Note.punchNotSent(verb: "jab").description.contains("not sent"))
+        _ = player.handle(.timerFired(.reconnect, at: player.t0))
+        let connected = player.handle(.connected(Session(token: "t", fighter: try player.card)))
+        let hello = try #require(Player.sent(connected).first)
+        let welcomed = player.receive(
+            .welcome(Welcome(fighter: try player.card, openFights: [try player.bout.view()])), ref: hello.ref)
+        #expect(!Player.sent(welcomed).contains { if case .punch = $0.request { true } else { false } }, "nothing queued")
+        #expect(Player.sent(try player.line("jab")).contains { if case .punch = $0.request { true } else { false } })
+    }
+
     @Test func aTypedPunchWaitsForTheStateOfAFightJustMatchedAndTheLinesAfterItWait() throws {
         var player = try Player(inTurn: true)
         _ = try player.connectAndWelcome(openFights: [])
