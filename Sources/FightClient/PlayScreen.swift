@@ -284,13 +284,18 @@ public struct ScreenModel: Sendable {
         switch event.kind {
         case .punched:
             let kind = event.punch?.rawValue ?? "punch"
+            // Whose stamina is left: the one hit, the thrower's opponent.
+            let whose = event.by == me ? "their" : "your"
             return
-                "\(name(event.by)) threw a\(event.punch == .uppercut ? "n" : "") \(kind) for \(event.damage ?? 0) (stamina left \(event.staminaLeft ?? 0))"
+                "\(name(event.by)) threw a\(event.punch == .uppercut ? "n" : "") \(kind) for \(event.damage ?? 0) (\(whose) stamina \(event.staminaLeft ?? 0))"
         case .challenged: return "\(name(event.challenger)) challenged \(name(event.opponent))"
         case .accepted, .matched: return "the fight is on: \(name(event.turn)) first"
         case .turnPassed where event.missedTurns == 0:
-            return "the server is back: \(name(event.turn)) has the turn, in full"
+            return "the server is back: " + (event.turn == me ? "your turn, in full" : "\(name(event.turn))'s turn, in full")
         case .turnPassed: return "the turn passed to \(name(event.turn))"
+        case .ended where event.decision == .known(.knockout):
+            // The end of the fight worth a moment: the bell rang on each hit, this is the last.
+            return "*** KNOCKOUT *** \(name(event.winner)) won"
         case .ended:
             return event.winner == nil
                 ? "a draw" : "\(name(event.winner)) won by \(event.decision?.rawValue ?? "decision")"

@@ -136,6 +136,26 @@ import Testing
         #expect(!lines.contains { $0.contains("fighter 2") })
     }
 
+    /// A punch's line says whose stamina is left; a knockout stands out from the other endings;
+    /// a turn started afresh by a server's restart says so.
+    @Test func punchesSayWhoseStaminaIsLeftAndAKnockoutStandsOut() throws {
+        var model = try Self.welcomed()
+        let events = [
+            #"{"at":"2026-11-22T05:02:00Z","by":1,"damage":30,"fight":7,"kind":"punched","punch":"jab","sequence":3,"staminaLeft":70,"type":"event","v":1}"#,
+            #"{"at":"2026-11-22T05:02:10Z","by":2,"damage":40,"fight":7,"kind":"punched","punch":"uppercut","sequence":4,"staminaLeft":60,"type":"event","v":1}"#,
+            #"{"at":"2026-11-22T05:02:20Z","deadline":"2026-11-22T05:03:20Z","fight":7,"kind":"turnPassed","missedTurns":0,"sequence":5,"turn":1,"type":"event","v":1}"#,
+            #"{"at":"2026-11-22T05:02:30Z","challenger":1,"decision":"knockout","fight":7,"kind":"ended","opponent":2,"sequence":6,"type":"event","v":1,"winner":1}"#,
+        ]
+        for event in events {
+            _ = model.apply(try Self.message(event), answersPlayer: false, fights: [:], me: FighterID(1))
+        }
+        let lines = model.lines(now: 0)
+        #expect(lines.contains("  you threw a jab for 30 (their stamina 70)"), "\(lines)")
+        #expect(lines.contains("  fighter 2 threw an uppercut for 40 (your stamina 60)"), "\(lines)")
+        #expect(lines.contains("  the server is back: your turn, in full"), "\(lines)")
+        #expect(lines.contains("  *** KNOCKOUT *** you won"), "\(lines)")
+    }
+
     @Test func anErrorStaysUntilThePlayersNextRequestSucceeds() throws {
         var model = try Self.welcomed()
         let error =

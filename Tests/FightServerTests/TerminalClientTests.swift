@@ -61,7 +61,9 @@ struct TerminalClientTests {
         #expect(bob.contains("you lose (knockout)"), "\(bob)")
         #expect(Self.staminaLines(alice).map { $0.split(separator: " ").last } == ["10", "0"])
         #expect(Self.staminaLines(bob).map { $0.split(separator: " ").last } == ["0", "10"])
-        #expect(bob.contains("threw a jab for 10 (stamina left 0)"), "the knockout punch is in bob's log")
+        #expect(bob.contains("threw a jab for 10 (your stamina 0)"), "the knockout punch is in bob's log, his stamina")
+        #expect(alice.contains("you threw a jab for 10 (their stamina 0)"), "and in alice's, his too")
+        #expect(alice.contains("*** KNOCKOUT *** you won"), "the knockout stands out: \(alice)")
 
         for player in players { try await tmux.send("q", to: player) }
         for player in players { #expect(try await tmux.exitStatus(of: player) == 0) }
