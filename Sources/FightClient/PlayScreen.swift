@@ -117,8 +117,9 @@ public struct KeyReader: Sendable {
         return .nothing
     }
 
-    /// A key while a location is typed: Enter sends it if it is one (and says why not otherwise,
-    /// leaving it to be corrected), Esc gives up, Backspace takes back a character.
+    /// A key while a location is typed: Enter sends it if it is one (and otherwise says why, with
+    /// what was typed, and clears the line for the next try: typing on would append to the wrong
+    /// text), Esc gives up, Backspace takes back a character.
     private mutating func type(_ key: UInt8, after typed: String) -> Action {
         switch key {
         case 0x0D, 0x0A:
@@ -127,7 +128,8 @@ public struct KeyReader: Sendable {
                 question = nil
                 return .command(.request(.move(location)))
             } catch {
-                return .note("location: \(error)")
+                question = .location(typed: "")
+                return .note("location \"\(typed)\": \(error)")
             }
         case 0x1B:
             question = nil
@@ -175,7 +177,7 @@ public struct ScreenModel: Sendable {
     public var log: [WireEvent] = []
     /// The connection's state.
     public var status = "connecting…"
-    /// The last error or remark, until the player's next request succeeds.
+    /// The last error or remark, until the player's next request succeeds or a fight moves on.
     public var note = ""
     /// The input line's question, in place of the key bar.
     public var prompt: String?
@@ -207,6 +209,8 @@ public struct ScreenModel: Sendable {
             }
             log.append(event)
             log = Array(log.suffix(Self.height))
+            // A fight moved on (a punch, a turn, an end): a refusal of a moment ago no longer holds.
+            if event.fight != nil { note = "" }
             if event.kind == .punched, event.by != me { bell = true }
         case .error(let error):
             note = error.reason == .known(.noLocation) ? "set your location first: press l" : error.message
@@ -220,9 +224,11 @@ public struct ScreenModel: Sendable {
     /// of at most `width` characters. The log shows as many of the latest events as fit.
     public func lines(now: Int64) -> [String] {
         var top = ["HitThat — \(user)   \(status)", whereabouts, ""]
-        if let shown { top += versus(shown) }
         let sorted = fights.values.sorted { $0.id > $1.id }
-        if let fight = sorted.first(where: { $0.phase != .finished }) ?? sorted.first, let me {
+        let current = sorted.first(where: { $0.phase != .finished }) ?? sorted.first
+        // The versus card is for finding a fight: gone while one is fought.
+        if let shown, current?.phase != .active { top += versus(shown) }
+        if let fight = current, let me {
             top += self.fight(fight, me: me, now: now)
         }
         let bottom = ["", note, prompt ?? Self.keyBar]

@@ -48,15 +48,14 @@ import Testing
         #expect(reader.prompt == nil && reader.question == nil)
     }
 
-    @Test func anInvalidLocationIsNamedAndCanBeCorrected() {
+    /// A wrong location is named with what was typed, and the line is cleared for the next try,
+    /// so typing again does not append to the wrong text.
+    @Test func anInvalidLocationIsNamedAndTheLineClearedForTheNextTry() {
         var reader = KeyReader()
         let actions = Self.press("l91,0\r", on: &reader)
-        #expect(actions == [.note("location: latitude 91 is not within -90…90")])
-        #expect(reader.question == .location(typed: "91,0"), "still asking, with the text to correct")
-        #expect(
-            Self.press("\u{7F}\u{7F}\u{7F}\u{7F}1,0\r", on: &reader) == [
-                .command(.request(.move(Location(latitude: 1, longitude: 0))))
-            ])
+        #expect(actions == [.note("location \"91,0\": latitude 91 is not within -90…90")])
+        #expect(reader.question == .location(typed: ""), "still asking, on a clear line")
+        #expect(Self.press("1,0\r", on: &reader) == [.command(.request(.move(Location(latitude: 1, longitude: 0))))])
     }
 
     @Test func escapeGivesUpTheLocation() {
@@ -171,6 +170,19 @@ import Testing
         let moved =
             #"{"at":"2026-11-22T05:01:30Z","fighter":1,"kind":"moved","latitude":1,"longitude":2,"ref":6,"type":"event","v":1}"#
         _ = model.apply(try Self.message(moved), answersPlayer: true, fights: [:], me: FighterID(1))
+        #expect(model.note == "")
+    }
+
+    /// "Not your turn" of a moment ago does not stand once the fight moves on.
+    @Test func aRefusalIsClearedWhenAFightMovesOn() throws {
+        var model = try Self.welcomed()
+        let error =
+            #"{"code":"refused","message":"fighter 1: it is not your turn","reason":"waitYourTurn","ref":4,"type":"error","v":1}"#
+        _ = model.apply(try Self.message(error), answersPlayer: true, fights: [:], me: FighterID(1))
+        #expect(model.note != "")
+        let punched =
+            #"{"at":"2026-11-22T05:02:10Z","by":2,"damage":40,"fight":7,"kind":"punched","punch":"uppercut","sequence":4,"staminaLeft":60,"type":"event","v":1}"#
+        _ = model.apply(try Self.message(punched), answersPlayer: false, fights: [:], me: FighterID(1))
         #expect(model.note == "")
     }
 

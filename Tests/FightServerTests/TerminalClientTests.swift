@@ -176,9 +176,12 @@ struct TerminalClientTests {
         try await tmux.send("n", to: "alice")
         try await tmux.wait(for: "the error", on: "alice") { $0.contains("set your location first") ? true : nil }
         try await tmux.send("l", "48.86", "Enter", to: "alice")
-        try await tmux.wait(for: "the mistake", on: "alice") { $0.contains("location: expected LAT,LON") ? true : nil }
+        try await tmux.wait(for: "the mistake", on: "alice") {
+            $0.contains("location \"48.86\": expected LAT,LON") ? true : nil
+        }
         try await Self.expectFits(tmux, "alice")
-        try await tmux.send(",2.35", "Enter", to: "alice")
+        // The wrong text is cleared: the location is typed again whole.
+        try await tmux.send("48.86,2.35", "Enter", to: "alice")
         let located = try await tmux.wait(for: "alice's location", on: "alice") {
             $0.contains("You are at 48.86, 2.35") ? $0 : nil
         }
