@@ -54,6 +54,8 @@ public struct KeyReader: Sendable {
         case location(typed: String)
         /// Whether to give up the fight.
         case forfeit
+        /// Whether to leave while a fight is under way (its turns lapse without the player).
+        case quit
     }
 
     /// What a key asks of the session or the screen.
@@ -84,16 +86,20 @@ public struct KeyReader: Sendable {
         case nil: nil
         case .location(let typed): "location LAT,LON (Enter sets, Esc cancels): \(typed)_"
         case .forfeit: "give up this fight? y forfeits, any other key carries on"
+        case .quit: "leave while a fight is on? your turns will lapse; y leaves, any other key stays"
         }
     }
 
-    /// Takes one byte from the keyboard.
-    public mutating func press(_ key: UInt8) -> Action {
+    /// Takes one byte from the keyboard; `fightUnderWay` says whether `q` must ask first.
+    public mutating func press(_ key: UInt8, fightUnderWay: Bool = false) -> Action {
+        let yes = key == UInt8(ascii: "y") || key == UInt8(ascii: "Y")
         switch question {
         case .forfeit:
             question = nil
-            return key == UInt8(ascii: "y") || key == UInt8(ascii: "Y")
-                ? .command(.answer(.forfeit, fight: nil)) : .nothing
+            return yes ? .command(.answer(.forfeit, fight: nil)) : .nothing
+        case .quit:
+            question = nil
+            return yes ? .command(.quit) : .nothing
         case .location(let typed):
             return type(key, after: typed)
         case nil:
@@ -111,7 +117,9 @@ public struct KeyReader: Sendable {
         case "m": return .command(.request(.quickMatch))
         case "l": question = .location(typed: "")
         case "f": question = .forfeit
-        case "q": return .command(.quit)
+        case "q":
+            guard fightUnderWay else { return .command(.quit) }
+            question = .quit
         default: break
         }
         return .nothing

@@ -68,6 +68,8 @@ final class ScreenOutput: PlayOutput {
 
     /// The opponent on the versus screen, for the `c` key.
     var shownOpponent: FighterID? { shared.model.withLockedValue { $0.shown?.opponent.id } }
+    /// Whether a fight of the player's is under way, so that `q` asks before leaving it.
+    var fightUnderWay: Bool { shared.model.withLockedValue { $0.fights.values.contains { $0.phase == .active } } }
 
     func status(_ text: String) { update { $0.status = text } }
     func note(_ text: String) { update { $0.note = text } }
@@ -228,7 +230,7 @@ func readKeys(from keyboard: Int32, into player: PlayerDriver, screen: any PlayO
     var reader = KeyReader()
     for await key in keys {
         let command: PlayerCommand
-        switch reader.press(key) {
+        switch reader.press(key, fightUnderWay: screen?.fightUnderWay ?? false) {
         case .nothing:
             screen?.ask(reader.prompt)
             continue

@@ -58,6 +58,19 @@ import Testing
         #expect(Self.press("1,0\r", on: &reader) == [.command(.request(.move(Location(latitude: 1, longitude: 0))))])
     }
 
+    /// Leaving mid-fight lets its turns lapse: q asks first then, and only then.
+    @Test func qAsksBeforeLeavingAFightUnderWay() {
+        var reader = KeyReader()
+        #expect(reader.press(UInt8(ascii: "q"), fightUnderWay: true) == .nothing)
+        #expect(reader.prompt?.contains("leave while a fight is on?") == true)
+        #expect(reader.press(UInt8(ascii: "n"), fightUnderWay: true) == .nothing, "any other key stays")
+        #expect(reader.question == nil)
+        _ = reader.press(UInt8(ascii: "q"), fightUnderWay: true)
+        #expect(reader.press(UInt8(ascii: "y"), fightUnderWay: true) == .command(.quit))
+        var idle = KeyReader()
+        #expect(idle.press(UInt8(ascii: "q")) == .command(.quit), "no fight: at once")
+    }
+
     @Test func escapeGivesUpTheLocation() {
         var reader = KeyReader()
         #expect(Self.press("l12\u{1B}", on: &reader).isEmpty)
