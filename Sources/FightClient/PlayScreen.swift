@@ -66,6 +66,8 @@ public struct KeyReader: Sendable {
         case command(PlayerCommand)
         /// Challenge the opponent on the versus screen, if any.
         case challengeShown
+        /// Challenge the opponent of the fight just over again, if any.
+        case rematch
         /// A message for the note line (the location typed was not one).
         case note(String)
     }
@@ -112,6 +114,7 @@ public struct KeyReader: Sendable {
         case "n": return .command(.request(.nextOpponent))
         case "b": return .command(.request(.backDown))
         case "c": return .challengeShown
+        case "r": return .rematch
         case "a": return .command(.answer(.accept, fight: nil))
         case "d": return .command(.answer(.decline, fight: nil))
         case "m": return .command(.request(.quickMatch))
@@ -232,8 +235,6 @@ public struct ScreenModel: Sendable {
     /// of at most `width` characters. The log shows as many of the latest events as fit.
     public func lines(now: Int64) -> [String] {
         var top = ["HitThat — \(user)   \(status)", whereabouts, ""]
-        let sorted = fights.values.sorted { $0.id > $1.id }
-        let current = sorted.first(where: { $0.phase != .finished }) ?? sorted.first
         // The versus card is for finding a fight: gone while one is fought.
         if let shown, current?.phase != .active { top += versus(shown) }
         if let fight = current, let me {
@@ -282,9 +283,21 @@ public struct ScreenModel: Sendable {
             lines.append(fight.opponent == me ? "  challenged: a accept, d decline" : "  waiting for an answer")
         case .finished:
             let result = fight.winner == nil ? "a draw" : fight.winner == me ? "YOU WIN" : "you lose"
-            lines.append("  \(result) (\(fight.ending?.rawValue ?? "over"))")
+            lines.append("  \(result) (\(fight.ending?.rawValue ?? "over"))   r rematch")
         }
         return lines + [""]
+    }
+
+    /// The fight the screen shows: the newest not over, or else the newest.
+    private var current: FightView? {
+        let sorted = fights.values.sorted { $0.id > $1.id }
+        return sorted.first(where: { $0.phase != .finished }) ?? sorted.first
+    }
+
+    /// Whom `r` challenges: the opponent of the fight shown, once it is over.
+    public var rematchOpponent: FighterID? {
+        guard let fight = current, fight.phase == .finished, let me else { return nil }
+        return fight.challenger == me ? fight.opponent : fight.challenger
     }
 
     /// A fighter's name: "you", the display name once the card is in, a number until then.

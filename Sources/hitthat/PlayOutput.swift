@@ -68,6 +68,8 @@ final class ScreenOutput: PlayOutput {
 
     /// The opponent on the versus screen, for the `c` key.
     var shownOpponent: FighterID? { shared.model.withLockedValue { $0.shown?.opponent.id } }
+    /// Whom `r` challenges again: the opponent of the fight just over.
+    var rematchOpponent: FighterID? { shared.model.withLockedValue { $0.rematchOpponent } }
     /// Whether a fight of the player's is under way, so that `q` asks before leaving it.
     var fightUnderWay: Bool { shared.model.withLockedValue { $0.fights.values.contains { $0.phase == .active } } }
 
@@ -240,6 +242,12 @@ func readKeys(from keyboard: Int32, into player: PlayerDriver, screen: any PlayO
         case .challengeShown:
             guard let id = screen?.shownOpponent else {
                 screen?.note("nobody to challenge yet: n shows the next opponent")
+                continue
+            }
+            command = .request(.challenge(OpponentRef(opponent: id)))
+        case .rematch:
+            guard let id = screen?.rematchOpponent else {
+                screen?.note("no fight over to ask for a rematch of")
                 continue
             }
             command = .request(.challenge(OpponentRef(opponent: id)))

@@ -58,6 +58,22 @@ import Testing
         #expect(Self.press("1,0\r", on: &reader) == [.command(.request(.move(Location(latitude: 1, longitude: 0))))])
     }
 
+    /// After a fight, `r` challenges the same opponent again: the screen says so and knows whom.
+    @Test func aFightOverOffersARematchWithTheSameOpponent() throws {
+        var bout = try FightFollowerTests.Bout()
+        let view = try bout.view()
+        var model = ScreenModel(user: "alice")
+        model.me = view.challenger
+        model.fights = [view.id: view]
+        #expect(model.rematchOpponent == nil, "not while it is fought")
+        try bout.run(.forfeit(view.id, by: view.opponent))
+        model.fights = [view.id: try bout.view()]
+        #expect(model.rematchOpponent == view.opponent)
+        #expect(model.lines(now: 0).contains { $0.contains("YOU WIN (forfeit)   r rematch") })
+        var reader = KeyReader()
+        #expect(reader.press(UInt8(ascii: "r")) == .rematch)
+    }
+
     /// Leaving mid-fight lets its turns lapse: q asks first then, and only then.
     @Test func qAsksBeforeLeavingAFightUnderWay() {
         var reader = KeyReader()

@@ -65,6 +65,10 @@ struct TerminalClientTests {
         #expect(alice.contains("you threw a jab for 10 (their stamina 0)"), "and in alice's, his too")
         #expect(alice.contains("*** KNOCKOUT *** you won"), "the knockout stands out: \(alice)")
 
+        // A rematch is one key: bob is challenged by alice again.
+        try await tmux.send("r", to: "alice")
+        try await tmux.wait(for: "the rematch", on: "bob") { $0.contains("challenged you") ? true : nil }
+
         for player in players { try await tmux.send("q", to: player) }
         for player in players { #expect(try await tmux.exitStatus(of: player) == 0) }
     }
