@@ -188,6 +188,15 @@ public struct ScreenModel: Sendable {
     public var log: [WireEvent] = []
     /// The connection's state.
     public var status = "connecting…"
+    /// The connection's state and when it was given (seconds since 1970), for a wait that counts
+    /// down on the screen; nil before the first.
+    public private(set) var connection: (status: ConnectionStatus, since: Int64)?
+
+    /// Takes the connection's state, given at `now` (seconds since 1970).
+    public mutating func setStatus(_ status: ConnectionStatus, at now: Int64) {
+        connection = (status, now)
+        self.status = status.description
+    }
     /// The last error or remark, until the player's next request succeeds or a fight moves on.
     public var note = ""
     /// The input line's question, in place of the key bar.
@@ -234,7 +243,8 @@ public struct ScreenModel: Sendable {
     /// The screen's lines at `now` (seconds since 1970, for the countdown): at most `height` lines
     /// of at most `width` characters. The log shows as many of the latest events as fit.
     public func lines(now: Int64) -> [String] {
-        var top = ["HitThat — \(user)   \(status)", whereabouts, ""]
+        let shownStatus = connection.map { $0.status.description(elapsed: .seconds(max(0, now - $0.since))) } ?? status
+        var top = ["HitThat — \(user)   \(shownStatus)", whereabouts, ""]
         // The versus card is for finding a fight: gone while one is fought.
         if let shown, current?.phase != .active { top += versus(shown) }
         if let fight = current, let me {

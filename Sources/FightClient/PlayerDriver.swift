@@ -6,7 +6,7 @@ import FightProtocol
 /// Where a `PlayerDriver` shows what happens: JSON lines for a script, or the full screen.
 public protocol PlayerDisplay: Sendable {
     /// The connection's state changed (connected, server gone and retrying).
-    func status(_ text: String)
+    func status(_ status: ConnectionStatus)
     /// Something the client could not do (a bad command, a message not sent), or a remark.
     func note(_ text: String)
     /// A message arrived; `fights` and `me` are the session's view after it. `answersPlayer` when
@@ -278,8 +278,8 @@ public actor PlayerDriver {
                 if punch == nil, punches.failure != nil || Task.isCancelled { return }
                 await self.handle(.punchDetected(punch, fight: fight, after: after, at: .now))
             }
-        case .status(let text):
-            display.status(text)
+        case .status(let status):
+            display.status(status)
         case .note(let note):
             display.note(note.description)
         case .show(let message, let text, let answersPlayer):

@@ -132,7 +132,7 @@ public struct PlayerSession: Sendable {
         /// Ask the sensor for its next punch; from a live sensor, one made at `since` or later.
         case awaitPunch(fight: FightID, after: Int, since: Instant)
         /// The connection's state changed: tell the player.
-        case status(String)
+        case status(ConnectionStatus)
         /// Something the client could not do, or a remark: tell the player (`Note.description`).
         case note(Note)
         /// A message arrived: show it. `answersPlayer` when it is the first answer to a request
@@ -387,7 +387,7 @@ public struct PlayerSession: Sendable {
         if case .closed(unreachableShown: true) = connection { effects.append(.note(.cleared)) }
         connection = .open(OpenConnection())
         backoff.reset()
-        effects.append(.status("connected to \(configuration.server) as \(session.fighter.username)"))
+        effects.append(.status(.connected(server: configuration.server, username: session.fighter.username)))
         send(.hello, &effects)
     }
 
@@ -406,15 +406,15 @@ public struct PlayerSession: Sendable {
             // The reason on a line of its own: with the status it would not fit 80 columns.
             effects.append(.note(.unreachable(error)))
             connection = .closed(unreachableShown: true)
-            retry("could not connect", &effects)
+            retry(.couldNotConnect, &effects)
         case .unreachable:
-            retry("server gone", &effects)
+            retry(.serverGone, &effects)
         case .rateLimited(let error):
             effects.append(.note(.connectionFailed(error.message)))
-            retry("server busy", &effects)
+            retry(.serverBusy, &effects)
         case .other(let reason):
             effects.append(.note(.connectionFailed(reason)))
-            retry("server gone", &effects)
+            retry(.serverGone, &effects)
         }
     }
 
@@ -426,12 +426,12 @@ public struct PlayerSession: Sendable {
         if isFinished { return end(&effects) }
         // A script's `quit` waiting for replies connects again too: what it queued is sent then.
         if let reason { effects.append(.note(.connectionFailed(reason))) }
-        retry("server gone", &effects)
+        retry(.serverGone, &effects)
     }
 
-    private mutating func retry(_ what: String, _ effects: inout [Effect]) {
+    private mutating func retry(_ why: ConnectionStatus.Retry, _ effects: inout [Effect]) {
         let wait = backoff.next()
-        effects.append(.status("\(what); retrying in \(wait)"))
+        effects.append(.status(.retrying(why, in: wait)))
         effects.append(.startTimer(.reconnect, after: wait))
     }
 
@@ -722,5 +722,42 @@ public struct DetectedPunch: Hashable, Sendable {
         self.kind = kind
         self.damage = Rules.clampedDamage(damage)
         self.detectedAt = detectedAt
+    }
+}
+
+// MARK: - ConnectionStatus
+
+/// The connection's state, as the player is told it: typed until shown, so that a screen can
+/// count a wait down rather than show the words of the moment it began.
+public enum ConnectionStatus: Hashable, Sendable, CustomStringConvertible {
+    /// Why the next attempt is waited for.
+    public enum Retry: String, Hashable, Sendable {
+        /// The server was never reached.
+        case couldNotConnect = "could not connect"
+        /// The server was there and is not now.
+        case serverGone = "server gone"
+        /// The server turned the sign-in away for now (too many).
+        case serverBusy = "server busy"
+    }
+
+    /// Connected to `server` as `username`.
+    case connected(server: String, username: String)
+    /// The next attempt comes after `wait`, from the moment this status was given.
+    case retrying(Retry, in: Duration)
+
+    /// The words, as of the moment the status was given.
+    public var description: String { description(elapsed: .zero) }
+
+    /// The words `elapsed` after the status was given: a wait counts down, in whole seconds
+    /// once it is a second or more.
+    public func description(elapsed: Duration) -> String {
+        switch self {
+        case .connected(let server, let username): return "connected to \(server) as \(username)"
+        case .retrying(let why, let wait):
+            guard elapsed > .zero else { return "\(why.rawValue); retrying in \(wait)" }
+            let left = max(.zero, wait - elapsed)
+            let seconds = Int((Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18).rounded(.up))
+            return left > .zero ? "\(why.rawValue); retrying in \(seconds) s" : "\(why.rawValue); retrying now"
+        }
     }
 }

@@ -90,7 +90,7 @@ actor LoadBot {
     private struct Observer: PlayerDisplay {
         let observations: AsyncStream<Observation>.Continuation
 
-        func status(_ text: String) {}
+        func status(_ status: ConnectionStatus) {}
         func note(_ text: String) {}
         func show(
             _ message: ServerMessage, text: String, fights: [FightID: FightView], me: FighterID?, answersPlayer: Bool

@@ -24,7 +24,7 @@ protocol PlayOutput: PlayerDisplay {
 /// own remarks on standard error.
 struct ScriptOutput: PlayOutput {
     var showsCards: Bool { false }
-    func status(_ text: String) { printError("status: \(text)") }
+    func status(_ status: ConnectionStatus) { printError("status: \(status)") }
     func note(_ text: String) { printError("note: \(text)") }
     func show(
         _ message: ServerMessage, text: String, fights: [FightID: FightView], me: FighterID?, answersPlayer: Bool
@@ -73,7 +73,7 @@ final class ScreenOutput: PlayOutput {
     /// Whether a fight of the player's is under way, so that `q` asks before leaving it.
     var fightUnderWay: Bool { shared.model.withLockedValue { $0.fights.values.contains { $0.phase == .active } } }
 
-    func status(_ text: String) { update { $0.status = text } }
+    func status(_ status: ConnectionStatus) { update { $0.setStatus(status, at: Self.now) } }
     func note(_ text: String) { update { $0.note = text } }
 
     /// Shows `prompt` on the input line in place of the key bar, or the key bar again for `nil`.

@@ -202,6 +202,18 @@ import Testing
         #expect(model.note == "")
     }
 
+    /// The wait before the next attempt counts down with the screen's clock rather than
+    /// standing still at the words of the moment it began.
+    @Test func aReconnectWaitCountsDown() throws {
+        var model = try Self.welcomed()
+        model.setStatus(.retrying(.serverGone, in: .milliseconds(7820)), at: 1000)
+        #expect(model.lines(now: 1000)[0].hasSuffix("server gone; retrying in 7.82 seconds"))
+        #expect(model.lines(now: 1003)[0].hasSuffix("server gone; retrying in 5 s"))
+        #expect(model.lines(now: 1009)[0].hasSuffix("server gone; retrying now"))
+        model.setStatus(.connected(server: "ws://h:1", username: "alice"), at: 1010)
+        #expect(model.lines(now: 1020)[0].hasSuffix("connected to ws://h:1 as alice"))
+    }
+
     /// "Not your turn" of a moment ago does not stand once the fight moves on.
     @Test func aRefusalIsClearedWhenAFightMovesOn() throws {
         var model = try Self.welcomed()

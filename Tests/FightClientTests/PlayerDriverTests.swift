@@ -102,7 +102,7 @@ import Testing
         let statuses = Mutex<[String]>([])
         let handledEvents = Mutex<[PlayerSession.Event]>([])
 
-        func status(_ text: String) { statuses.withLock { $0.append(text) } }
+        func status(_ status: ConnectionStatus) { statuses.withLock { $0.append(status.description) } }
         func note(_ text: String) {}
         func show(
             _ message: ServerMessage, text: String, fights: [FightID: FightView], me: FighterID?, answersPlayer: Bool

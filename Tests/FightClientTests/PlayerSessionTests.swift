@@ -67,7 +67,8 @@ import Testing
         let connected = player.handle(.connected(Session(token: "t", fighter: try player.card)))
         #expect(
             connected == [
-                .status("connected to ws://127.0.0.1:8080 as \(try player.card.username)"), .send(.hello, ref: 1),
+                .status(.connected(server: "ws://127.0.0.1:8080", username: try player.card.username)),
+                .send(.hello, ref: 1),
             ])
         #expect(try player.line("stats").isEmpty, "connected but not welcomed: still queued")
         let welcomed = player.receive(.welcome(Welcome(fighter: try player.card, openFights: [])), ref: 1)
@@ -182,7 +183,7 @@ import Testing
         _ = try player.connectAndWelcome()
         #expect(
             player.handle(.disconnected(reason: nil)) == [
-                .status("server gone; retrying in \(Duration.milliseconds(250))"),
+                .status(.retrying(.serverGone, in: .milliseconds(250))),
                 .startTimer(.reconnect, after: .milliseconds(250)),
             ])
         #expect(player.handle(.timerFired(.reconnect, at: player.t0)) == [.connect])
@@ -239,7 +240,7 @@ import Testing
         #expect(
             player.handle(.connectionFailed(.unreachable(ConnectionError("cannot reach the server at h:1")))) == [
                 .note(.unreachable(ConnectionError("cannot reach the server at h:1"))),
-                .status("could not connect; retrying in \(Duration.milliseconds(250))"),
+                .status(.retrying(.couldNotConnect, in: .milliseconds(250))),
                 .startTimer(.reconnect, after: .milliseconds(250)),
             ])
         #expect(player.session.failure == nil)
@@ -256,7 +257,7 @@ import Testing
         #expect(
             player.handle(.connectionFailed(.rateLimited(busy))) == [
                 .note(.connectionFailed(busy.message)),
-                .status("server busy; retrying in \(Duration.milliseconds(250))"),
+                .status(.retrying(.serverBusy, in: .milliseconds(250))),
                 .startTimer(.reconnect, after: .milliseconds(250)),
             ])
         #expect(player.session.failure == nil && !player.session.isOver)
