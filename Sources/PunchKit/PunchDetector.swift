@@ -290,7 +290,7 @@ public struct PunchDetector: ~Copyable, Sendable {
         var sidewaysUp: Vector3?
         var sidewaysSeen = true
         var velocity = Vector3.zero
-        var topSpeed = 0.0
+        var topSpeedSquared = 0.0
         var stored = 0
         var previousRotation = recent[first].rotation
         for index in span where recent[index].time <= peakTime + configuration.followThrough {
@@ -315,7 +315,7 @@ public struct PunchDetector: ~Copyable, Sendable {
             let motion = frame.rotate(entry.raw) - up
             velocity += motion * (entry.interval * standardGravity)
             let level = velocity - up * velocity.dot(up)
-            topSpeed = max(topSpeed, level.lengthSquared)
+            topSpeedSquared = max(topSpeedSquared, level.lengthSquared)
             if stored < RecentMotion.capacity {
                 pathScratch.withUnsafeMutableBufferPointer { $0[stored] = (motion, level) }
                 stored += 1
@@ -329,7 +329,7 @@ public struct PunchDetector: ~Copyable, Sendable {
         }
         var sideways: Double?
         if sidewaysSeen, let up = sidewaysUp, up != .zero {
-            let least = configuration.hookSpeedShare * configuration.hookSpeedShare * topSpeed
+            let least = configuration.hookSpeedShare * configuration.hookSpeedShare * topSpeedSquared
             var across = 0.0
             var whole = 0.0
             for (motion, level) in pathScratch[..<stored] {
