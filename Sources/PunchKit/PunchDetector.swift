@@ -105,7 +105,7 @@ public struct PunchDetector: ~Copyable, Sendable {
         previousSample = (time, reading)
         gravity.update(with: reading, interval: interval)
         var turning = (rotation: Vector3.zero, up: Vector3.zero)
-        if let rotationRate { turning = follow(rotationRate, reading: reading, interval: interval) }
+        if let rotationRate { turning = turnUp(by: rotationRate, reading: reading, interval: interval) }
         append(time: time, interval: interval, raw: reading, rotation: turning.rotation, up: turning.up)
     }
 
@@ -113,8 +113,8 @@ public struct PunchDetector: ~Copyable, Sendable {
     /// gyroscope's absurd or broken reading, which is no reading: the acceleration still counts).
     /// Apart from `take`, so that a source with no gyroscope runs none of it.
     @inline(never)
-    private mutating func follow(
-        _ rotationRate: Vector3, reading: Vector3, interval: Double
+    private mutating func turnUp(
+        by rotationRate: Vector3, reading: Vector3, interval: Double
     ) -> (rotation: Vector3, up: Vector3) {
         guard rotationRate.isFinite else { return (.zero, .zero) }
         let rotation = rotationRate.clamped(to: 200)

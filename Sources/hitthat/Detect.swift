@@ -56,16 +56,15 @@ struct Detect: ParsableCommand {
 
 /// Counts what went through the detector, for the summary line.
 struct PunchTally {
-    private(set) var firstTime = 0.0
-    private(set) var lastTime = 0.0
-    private(set) var samples = 0
+    /// The samples seen, and the first's and last's times.
+    private(set) var span = SampleSpan()
     private(set) var kinds: [PunchKind: Int] = [:]
 
-    mutating func see(_ sample: MotionSample) {
-        if samples == 0 { firstTime = sample.time }
-        lastTime = sample.time
-        samples += 1
-    }
+    var firstTime: Double { span.first }
+    var lastTime: Double { span.last }
+    var samples: Int { span.count }
+
+    mutating func see(_ sample: MotionSample) { span.see(sample.time) }
 
     mutating func count(_ punch: Punch) { kinds[punch.kind, default: 0] += 1 }
 

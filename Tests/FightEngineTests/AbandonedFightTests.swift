@@ -211,6 +211,11 @@ import Testing
         _ = try ring.run(.register(Registration(username: "alice", displayName: "alice")))
         _ = try ring.run(.register(Registration(username: "bob", displayName: "bob")))
         _ = try ring.run(.challenge(alice, opponent: FighterID(alice.rawValue + 1)))
-        #expect(try ring.run(.resumeTurns).isEmpty)
+        #expect(try ring.run(.resumeTurns).isEmpty, "a challenge waits for its answer as before")
+        var over = try AbandonedFightTests.LoggedRing()
+        _ = try over.ring.run(.forfeit(over.fight, by: over.opponent))
+        let finished = try over.ring.fight(over.fight)
+        #expect(try over.ring.run(.resumeTurns).isEmpty, "a fight over stays over")
+        #expect(try over.ring.fight(over.fight) == finished)
     }
 }

@@ -74,24 +74,10 @@ enum RealRecordings {
         }
     }
 
-    /// The punches `hitthat detect --json --hand HAND FILE` prints for a trace: read with the
-    /// default options (the path as the source name), fed in order to the default detector (the
-    /// rule is the same for either hand).
-    static func detect(_ trace: String) throws -> [Detection] {
-        let samples = try TraceReader.readAll(
-            bytes: [UInt8](Data(contentsOf: URL(fileURLWithPath: trace))), source: trace)
-        var detector = PunchDetector()
-        var punches: [Punch] = []
-        for sample in samples {
-            if let punch = detector.process(sample) { punches.append(punch) }
-        }
-        if let punch = detector.finish() { punches.append(punch) }
-        return detections(punches, since: samples.first?.time ?? 0)
-    }
-
-    /// The punches of a whole export (or a single file) as `hitthat detect` reads it: through
-    /// `TraceFile`, the gyroscope lined up with the acceleration.
-    static func detectExport(_ path: String) throws -> [Detection] {
+    /// The punches `hitthat detect --json --hand HAND FILE` prints for a trace or a whole export:
+    /// read through `TraceFile` as the command reads it (an export's gyroscope lined up with its
+    /// acceleration), fed in order to the default detector (the rule is the same for either hand).
+    static func detect(_ path: String) throws -> [Detection] {
         var file = try TraceFile(path: path)
         var origin: Double?
         var punches: [Punch] = []
@@ -150,7 +136,7 @@ enum RealRecordings {
         var failures: [String] = []
         for recording in try RealRecordings.all(in: RealRecordings.exports) {
             do {
-                score.add(try RealRecordings.detectExport(recording.trace), truth: recording.truth, dataset: recording.dataset)
+                score.add(try RealRecordings.detect(recording.trace), truth: recording.truth, dataset: recording.dataset)
             } catch {
                 score.addFailure(truth: recording.truth, dataset: recording.dataset)
                 failures.append("\(error)")
