@@ -3,15 +3,20 @@
 WebSocket framing (RFC 6455), sharing no code with the Swift client.
 
 Two players register over HTTP, open a WebSocket each, say hello, join quick match and punch in
-turn (each punch sent with `after` = the last sequence seen) until the fight ends. Then it checks
+turn (each punch sent with `after` = the last sequence seen) until the fight ends: the room's owner
+as a sensor does (`damage` stated), the other from the power meter (`windUp`, then a `punch`
+without damage timed for the uppercut's sweet spot), behind a high guard. Then it checks that each
+punch did what the document's rules say (a stated damage up to the kind's ceiling from `meter`,
+halved by the high guard for jabs and hooks; a meter punch between the floor and the ceiling),
 that both saw the same fight events with sequences 1, 2, 3, … and no gap, that the stamina in the
 events is 100 minus the damage landed, that the server's `fight` state and both players'
-`history` and `profile` records agree with the `ended` event, and that a punch after the end is
-refused. Prints one JSON line with the outcome; exits 1 with the reason on any mismatch.
+`history` and `profile` records agree with the `ended` event, that a meter punch with no wind-up
+is refused as `notWoundUp`, and that a punch after the end is refused. Prints one JSON line with
+the outcome; exits 1 with the reason on any mismatch.
 
 Usage: tools/protocol_client.py --server http://127.0.0.1:8080 [--damage 30]
 """
-import argparse, base64, http.client, json, os, random, socket, string, struct, sys, urllib.parse
+import argparse, base64, http.client, json, os, random, socket, string, struct, sys, time, urllib.parse
 
 
 class ProtocolMismatch(Exception):
@@ -147,13 +152,40 @@ def play(address, damage):
     players = {alice.id: alice, bob.id: bob}
     stamina = {alice.id: 100, bob.id: 100}
     turn, last = matched["turn"], matched["sequence"]
+    # The sensor player is the room's owner, who throws first; the meter player guards high.
+    sensor, meter_player = players[turn], players[next(i for i in players if i != turn)]
+    guarded = meter_player.reply_to(meter_player.request("raiseGuard", fight=fight, guard="high"))
+    expect(guarded["type"] == "fight" and guarded["fight"].get("ownGuard") == "high", f"raiseGuard: {guarded}")
+    unwound = meter_player.reply_to(meter_player.request("punch", fight=fight, kind="jab", after=last))
+    expect(unwound["type"] == "error" and unwound.get("reason") in ("notWoundUp", "waitYourTurn"),
+           f"a meter punch with no wind-up was not refused: {unwound}")
+    meter = None
+    punches = 0
     while True:
         puncher = players[turn]
-        reply = puncher.reply_to(puncher.request("punch", fight=fight, kind=random.choice(["jab", "uppercut"]),
-                                                 damage=damage, after=last))
+        kind = random.choice(["jab", "uppercut", "hook"])
+        if puncher is sensor:
+            reply = puncher.reply_to(puncher.request("punch", fight=fight, kind=kind, damage=damage, after=last))
+        else:
+            wound = puncher.reply_to(puncher.request("windUp", fight=fight, after=last))
+            expect(wound["type"] == "meter" and wound["fight"] == fight, f"windUp: {wound}")
+            meter = wound["meter"]
+            # The uppercut's spot is the top of the sweep, half a sweep after the wind-up.
+            kind = "uppercut"
+            time.sleep(meter["sweepMilliseconds"] / 2000)
+            reply = puncher.reply_to(puncher.request("punch", fight=fight, kind=kind, after=last))
         expect(reply["type"] == "event" and reply["kind"] == "punched", f"punch: {reply}")
+        punches += 1
+        if puncher is sensor and meter is not None:
+            thrown = min(damage, meter[kind]["ceiling"])
+            landed = max(1, thrown // 2) if kind in ("jab", "hook") else thrown
+            expect(reply["damage"] == landed and reply.get("bluntedBy") == ("high" if kind != "uppercut" else None),
+                   f"a stated {kind} of {damage} against a high guard landed {reply}, expected {landed}")
+        elif puncher is meter_player:
+            expect(meter["floor"] <= reply["damage"] <= meter[kind]["ceiling"] and "bluntedBy" not in reply,
+                   f"a meter {kind} outside floor…ceiling: {reply}")
         target = next(i for i in players if i != turn)
-        stamina[target] = max(0, stamina[target] - damage)
+        stamina[target] = max(0, stamina[target] - reply["damage"])
         expect(reply["staminaLeft"] == stamina[target], f"stamina {reply['staminaLeft']}, expected {stamina[target]}")
         last = reply["sequence"]
         if stamina[target] == 0:
@@ -184,7 +216,7 @@ def play(address, damage):
     late = players[winner].reply_to(players[winner].request("punch", fight=fight, kind="jab", damage=damage,
                                                             after=ended["sequence"]))
     expect(late["type"] == "error", f"a punch after the end was not refused: {late}")
-    return {"fight": fight, "events": len(seen[0]), "winner": players[winner].name,
+    return {"fight": fight, "events": len(seen[0]), "punches": punches, "winner": players[winner].name,
             "stamina": {players[i].name: s for i, s in stamina.items()}, "latePunch": late["code"]}
 
 

@@ -92,8 +92,10 @@ public struct KeyReader: Sendable {
         }
     }
 
-    /// Takes one byte from the keyboard; `fightUnderWay` says whether `q` must ask first.
-    public mutating func press(_ key: UInt8, fightUnderWay: Bool = false) -> Action {
+    /// Takes one byte from the keyboard; `fightUnderWay` says whether `q` must ask first, and
+    /// `aiming` which kind the power meter sweeps for, if one is wound up: a punch key winds the
+    /// meter up, and once it sweeps, throws (space throws the kind aimed at).
+    public mutating func press(_ key: UInt8, fightUnderWay: Bool = false, aiming: PunchType? = nil) -> Action {
         let yes = key == UInt8(ascii: "y") || key == UInt8(ascii: "Y")
         switch question {
         case .forfeit:
@@ -108,9 +110,13 @@ public struct KeyReader: Sendable {
             break
         }
         switch Character(Unicode.Scalar(key)) {
-        case "j": return .command(.keyboardPunch(.jab))
-        case "u": return .command(.keyboardPunch(.uppercut))
-        case "k": return .command(.keyboardPunch(.hook))
+        case "j", "u", "k":
+            let kind: PunchType = key == UInt8(ascii: "j") ? .jab : key == UInt8(ascii: "u") ? .uppercut : .hook
+            return .command(aiming == nil ? .windUp(kind: kind, fight: nil) : .keyboardPunch(kind))
+        case " ":
+            guard let aiming else { return .note("wind up first: j, u or k starts the power meter") }
+            return .command(.keyboardPunch(aiming))
+        case "g": return .command(.raiseGuard(nil, fight: nil))
         case "n": return .command(.request(.nextOpponent))
         case "b": return .command(.request(.backDown))
         case "c": return .challengeShown
@@ -199,6 +205,8 @@ public struct ScreenModel: Sendable {
     }
     /// The last error or remark, until the player's next request succeeds or a fight moves on.
     public var note = ""
+    /// The power meter the player wound up, while it sweeps.
+    public var meter: AimedMeter?
     /// The input line's question, in place of the key bar.
     public var prompt: String?
 
@@ -240,15 +248,17 @@ public struct ScreenModel: Sendable {
         return bell
     }
 
-    /// The screen's lines at `now` (seconds since 1970, for the countdown): at most `height` lines
-    /// of at most `width` characters. The log shows as many of the latest events as fit.
-    public func lines(now: Int64) -> [String] {
+    /// The screen's lines at `now` (seconds since 1970, for the countdown) and `instant` (for the
+    /// power meter; its start when not given): at most `height` lines of at most `width`
+    /// characters. The log shows as many of the latest events as fit.
+    public func lines(now: Int64, at instant: ContinuousClock.Instant? = nil) -> [String] {
         let shownStatus = connection.map { $0.status.description(elapsed: .seconds(max(0, now - $0.since))) } ?? status
         var top = ["HitThat — \(user)   \(shownStatus)", whereabouts, ""]
         // The versus card is for finding a fight: gone while one is fought.
         if let shown, current?.phase != .active { top += versus(shown) }
         if let fight = current, let me {
             top += self.fight(fight, me: me, now: now)
+            if let meter, meter.fight == fight.id { top += Self.meterLines(meter, at: instant ?? meter.since) }
         }
         let bottom = ["", note, prompt ?? Self.keyBar]
         let room = max(0, Self.height - top.count - bottom.count)
@@ -288,7 +298,9 @@ public struct ScreenModel: Sendable {
             let left = max(0, (fight.deadline?.timestamp.secondsSince1970 ?? now) - now)
             lines.append(
                 fight.turn == me
-                    ? "  YOUR TURN — \(left) s left (j jab, u uppercut, k hook)" : "  their turn — \(left) s left")
+                    ? "  YOUR TURN — \(left) s left: j jab, u uppercut, k hook wind up; again throws"
+                    : "  their turn — \(left) s left")
+            lines.append("  " + Self.guardLine(fight.ownGuard))
         case .challenged:
             lines.append(fight.opponent == me ? "  challenged: a accept, d decline" : "  waiting for an answer")
         case .finished:
@@ -323,8 +335,9 @@ public struct ScreenModel: Sendable {
             let kind = event.punch?.rawValue ?? "punch"
             // Whose stamina is left: the one hit, the thrower's opponent.
             let whose = event.by == me ? "their" : "your"
+            let guarded = event.bluntedBy.map { ", halved by \(whose) \($0) guard" } ?? ""
             return
-                "\(name(event.by)) threw a\(event.punch == .uppercut ? "n" : "") \(kind) for \(event.damage ?? 0) (\(whose) stamina \(event.staminaLeft ?? 0))"
+                "\(name(event.by)) threw a\(event.punch == .uppercut ? "n" : "") \(kind) for \(event.damage ?? 0)\(guarded) (\(whose) stamina \(event.staminaLeft ?? 0))"
         case .challenged: return "\(name(event.challenger)) challenged \(name(event.opponent))"
         case .accepted, .matched: return "the fight is on: \(name(event.turn)) first"
         case .turnPassed where event.missedTurns == 0:
@@ -343,6 +356,36 @@ public struct ScreenModel: Sendable {
             return "your location is now \(Location(latitude: latitude, longitude: longitude).text)"
         default: return nil
         }
+    }
+
+    /// The player's guard and what it does, with the key that switches it.
+    static func guardLine(_ stance: Guard?) -> String {
+        switch stance {
+        case nil: "guard: none — g raises it (high blunts jabs and hooks, low uppercuts)"
+        case .high: "guard: HIGH, halves their jabs and hooks (g switches to low)"
+        case .low: "guard: LOW, halves their uppercuts (g switches to high)"
+        }
+    }
+
+    /// The width of the power meter's bar, in cells.
+    static let meterCells = 40
+
+    /// The power meter at `instant`: the bar with the aimed kind's sweet spot drawn in it (█ where
+    /// a stop does at least 60 % of the way from floor to ceiling, ▒ where it does more than the
+    /// floor) and what a stop now would do, then a caret under the level.
+    static func meterLines(_ aimed: AimedMeter, at instant: ContinuousClock.Instant) -> [String] {
+        let spot = aimed.meter.spot(for: aimed.kind)
+        let bar = (0..<meterCells).map { cell -> Character in
+            let level = (Double(cell) + 0.5) / Double(meterCells)
+            let closeness = 1 - abs(level - spot.level) / spot.halfWidth
+            return closeness >= 0.6 ? "█" : closeness > 0 ? "▒" : "·"
+        }
+        let at = min(meterCells - 1, Int(aimed.level(at: instant) * Double(meterCells)))
+        let prefix = "  POWER ["
+        return [
+            prefix + String(bar) + "] \(aimed.kind) now \(aimed.damage(at: instant)) of \(spot.ceiling)",
+            String(repeating: " ", count: prefix.count + at) + "^  space throws",
+        ]
     }
 
     private static func stat(_ value: Int?) -> String { value.map(String.init) ?? "–" }

@@ -13,10 +13,18 @@ public enum PlayerCommand: Equatable, Sendable {
     case request(ClientRequest)
     /// `accept`, `decline` or `forfeit`: a fight, or `nil` for the only open one.
     case answer(FightAnswer, fight: FightID?)
+    /// Starts the power meter for a punch of `kind` (the kind is the player's aim, shown with its
+    /// sweet spot; the punch that stops the meter names the kind thrown) in `fight`, or `nil` for
+    /// the one awaiting this player's punch.
+    case windUp(kind: PunchType, fight: FightID?)
     /// A punch thrown in the player's turn: in `fight`, or `nil` for the one awaiting this
-    /// player's punch. `verb` is the word it was asked for with (`punch`, or the kind), for what is
-    /// said when it cannot be thrown.
-    case punch(verb: String, fight: FightID?, kind: PunchType, damage: Int)
+    /// player's punch. `damage` `nil` stops the power meter (wound up at once if it was not, which
+    /// hits at the meter's floor); a number is a sensor's, stated. `verb` is the word it was asked
+    /// for with (`punch`, or the kind), for what is said when it cannot be thrown.
+    case punch(verb: String, fight: FightID?, kind: PunchType, damage: Int?)
+    /// Takes up a guard in `fight`, or `nil` for the only fight under way; `nil` for the guard
+    /// switches it (high first, then low, then high again).
+    case raiseGuard(Guard?, fight: FightID?)
     /// A JSON message, sent as it is.
     case raw(String)
     /// Stop.
@@ -50,13 +58,10 @@ public enum PlayerCommand: Equatable, Sendable {
         public init(description: String) { self.description = description }
     }
 
-    /// The damage of a keyboard punch: the original app's button.
-    public static let keyboardDamage = 10
-
-    /// A punch of `kind` at the keyboard's damage, in the fight awaiting it: a key's, or a
-    /// script's bare `jab`.
+    /// A punch of `kind` from the power meter, in the fight awaiting it: a key's, or a script's
+    /// bare `jab`.
     public static func keyboardPunch(_ kind: PunchType) -> PlayerCommand {
-        .punch(verb: kind.rawValue, fight: nil, kind: kind, damage: keyboardDamage)
+        .punch(verb: kind.rawValue, fight: nil, kind: kind, damage: nil)
     }
 
     /// Parses a line of `--script` input; `nil` for a blank line.
@@ -119,13 +124,39 @@ public enum PlayerCommand: Equatable, Sendable {
             guard let kindName = rest.first, let kind = PunchType(rawValue: kindName) else {
                 throw ParseError(description: "punch: expected jab, uppercut or hook")
             }
-            let damage = rest.count > 1 ? Int(rest[1]) : Self.keyboardDamage
-            guard let damage else { throw ParseError(description: "punch: expected the damage as a whole number") }
+            var damage: Int?
+            if rest.count > 1 {
+                guard let stated = Int(rest[1]) else {
+                    throw ParseError(description: "punch: expected the damage as a whole number")
+                }
+                damage = stated
+            }
             self = .punch(verb: verb, fight: fightID, kind: kind, damage: damage)
+        case "windup":
+            // windup [FIGHT] [KIND]: the kind is only the aim shown; the punch names the kind thrown.
+            var rest = arguments[...]
+            var fightID: FightID?
+            if let first = rest.first, let id = Int64(first) {
+                fightID = FightID(id)
+                rest.removeFirst()
+            }
+            let kind = try rest.first.map { name throws(ParseError) -> PunchType in
+                guard let kind = PunchType(rawValue: name) else {
+                    throw ParseError(description: "windup: expected jab, uppercut or hook, got '\(name)'")
+                }
+                return kind
+            }
+            self = .windUp(kind: kind ?? .jab, fight: fightID)
+        case "guard":
+            // guard high|low [FIGHT]
+            guard let name = arguments.first, let stance = Guard(rawValue: name) else {
+                throw ParseError(description: "guard: expected high or low")
+            }
+            self = .raiseGuard(stance, fight: arguments.count > 1 ? try fight(1) : nil)
         default:
             throw ParseError(
                 description:
-                    "\(verb): unknown command; expected hello, profile, move, next, back, challenge, accept, decline, quick, leave, punch, jab, uppercut, hook, forfeit, fight, replay, history, stats, quit, or a JSON message"
+                    "\(verb): unknown command; expected hello, profile, move, next, back, challenge, accept, decline, quick, leave, windup, punch, jab, uppercut, hook, guard, forfeit, fight, replay, history, stats, quit, or a JSON message"
             )
         }
     }

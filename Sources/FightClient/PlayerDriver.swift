@@ -12,6 +12,8 @@ public protocol PlayerDisplay: Sendable {
     /// A message arrived; `fights` and `me` are the session's view after it. `answersPlayer` when
     /// it is the first answer to a request the player made (not one the client made itself).
     func show(_ message: ServerMessage, text: String, fights: [FightID: FightView], me: FighterID?, answersPlayer: Bool)
+    /// The power meter the player wound up, or `nil` when it is gone; nothing by default.
+    func meter(_ meter: AimedMeter?)
     /// The session took in `event` and gave out `effects`, and is now `session`: for a caller that
     /// acts on more than is shown (`hitthat-load` notes which `ref` each punch went out with, and
     /// when a connection opened or dropped). Called before the effects are performed; nothing by
@@ -20,6 +22,9 @@ public protocol PlayerDisplay: Sendable {
 }
 
 extension PlayerDisplay {
+    /// A display that draws no meter.
+    public func meter(_ meter: AimedMeter?) {}
+
     /// A display shows the effects only.
     public func handled(_ event: PlayerSession.Event, effects: [PlayerSession.Effect], session: PlayerSession) {}
 }
@@ -282,6 +287,8 @@ public actor PlayerDriver {
             display.status(status)
         case .note(let note):
             display.note(note.description)
+        case .meter(let meter):
+            display.meter(meter)
         case .show(let message, let text, let answersPlayer):
             display.show(
                 message, text: text, fights: session.follower.fights, me: session.me, answersPlayer: answersPlayer)

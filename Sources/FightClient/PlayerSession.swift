@@ -135,6 +135,9 @@ public struct PlayerSession: Sendable {
         case status(ConnectionStatus)
         /// Something the client could not do, or a remark: tell the player (`Note.description`).
         case note(Note)
+        /// The power meter the player wound up, to show as it sweeps; `nil` when it is gone (the
+        /// punch was thrown, or the fight moved on without it).
+        case meter(AimedMeter?)
         /// A message arrived: show it. `answersPlayer` when it is the first answer to a request
         /// the player made (not one the session made itself).
         case show(ServerMessage, text: String, answersPlayer: Bool)
@@ -154,6 +157,8 @@ public struct PlayerSession: Sendable {
         /// A punch asked for while the connection is down: not sent, since the fight may have
         /// moved on by the time it is back.
         case punchNotSent(verb: String)
+        /// A guard asked for with the fight left out, and there is not one fight under way.
+        case noFightUnderWay(verb: String)
         /// The server could not be reached (yet).
         case unreachable(ConnectionError)
         /// The connection failed, or was lost, for this reason.
@@ -172,6 +177,7 @@ public struct PlayerSession: Sendable {
             case .noSingleFight(let answer): "\(answer.rawValue): expected a fight id (no single fight to assume)"
             case .notYourTurn(let verb): "\(verb): it is not your turn in any fight"
             case .punchNotSent(let verb): "\(verb): not sent, the server is not connected; throw it again once it is back"
+            case .noFightUnderWay(let verb): "\(verb): expected a fight id (no single fight under way to assume)"
             case .unreachable(let error): error.description
             case .connectionFailed(let reason): reason
             case .unreadableMessage(let error): "unreadable message from the server: \(error)"
@@ -243,6 +249,9 @@ public struct PlayerSession: Sendable {
         var roomRefs: Set<Int> = []
         /// The sensor's punch being thrown: the fight and the sequence it is thrown at.
         var punching: (fight: FightID, after: Int)?
+        /// The power meter wound up on it: the meter shown, the sequence it was wound up at, and
+        /// the `ref` of its `windUp` (a refusal of it ends the meter).
+        var windUp: (meter: AimedMeter, after: Int, ref: Int)?
     }
 
     /// Where the player's input stands.
@@ -260,7 +269,7 @@ public struct PlayerSession: Sendable {
     private struct HeldPunch {
         var verb: String
         var kind: PunchType
-        var damage: Int
+        var damage: Int?
         var commandsAfter: [(command: PlayerCommand, at: Instant)] = []
     }
 
@@ -422,6 +431,8 @@ public struct PlayerSession: Sendable {
         // Whatever was on its way is lost with the connection; what was queued stays queued. A
         // request about the room may or may not have been taken.
         if case .open(let open) = connection, !open.roomRefs.isEmpty { isWaitingInRoom = nil }
+        // A wind-up is the server's moment on that connection: gone with it.
+        if case .open(let open) = connection, open.windUp != nil { effects.append(.meter(nil)) }
         connection = .closed(unreachableShown: false)
         if isFinished { return end(&effects) }
         // A script's `quit` waiting for replies connects again too: what it queued is sent then.
@@ -483,6 +494,23 @@ public struct PlayerSession: Sendable {
             // Queued, it would reach the fight after whatever the downtime brought: refused then
             // as stale, in sequence numbers. Said now, in words.
             effects.append(.note(.punchNotSent(verb: verb)))
+        case .windUp(let kind, _) where !isWelcomed:
+            effects.append(.note(.punchNotSent(verb: kind.rawValue)))
+        case .raiseGuard where !isWelcomed:
+            effects.append(.note(.punchNotSent(verb: "guard")))
+        case .windUp(let kind, let fight):
+            guard let target = fight.map({ follower.fights[$0] }) ?? fightAwaitingMyPunch else {
+                return notYourTurn(kind.rawValue, &effects)
+            }
+            windUp(kind, in: target, at: at, &effects)
+        case .raiseGuard(let stance, let fight):
+            let underWay = follower.fights.values.filter { $0.phase == .active }
+            guard let id = fight ?? (underWay.count == 1 ? underWay.first?.id : nil) else {
+                return effects.append(.note(.noFightUnderWay(verb: "guard")))
+            }
+            // Switching starts from the guard the server last said this player has.
+            let next = stance ?? (follower.fights[id]?.ownGuard == .high ? .low : .high)
+            sendForPlayer(.request(.raiseGuard(GuardRequest(fight: id, guard: next))), &effects)
         case .punch(let verb, let fight?, let kind, let damage):
             guard let target = follower.fights[fight] else { return notYourTurn(verb, &effects) }
             throwTyped(kind, damage, in: target, &effects)
@@ -499,7 +527,46 @@ public struct PlayerSession: Sendable {
         }
     }
 
-    private mutating func throwTyped(_ kind: PunchType, _ damage: Int, in fight: FightView, _ effects: inout [Effect]) {
+    /// Starts the power meter in `fight` with `kind` as the aim; a meter already sweeping there
+    /// at the same sequence only changes its aim (winding up again would start it over).
+    private mutating func windUp(_ kind: PunchType, in fight: FightView, at: Instant, _ effects: inout [Effect]) {
+        guard case .open(var open) = connection else { return }
+        if var current = open.windUp, current.meter.fight == fight.id, current.after == fight.lastSequence {
+            current.meter.kind = kind
+            open.windUp = current
+            connection = .open(open)
+            return effects.append(.meter(current.meter))
+        }
+        send(.windUp(WindUpRequest(fight: fight.id, after: fight.lastSequence)), byPlayer: true, &effects)
+        // Until the server's `meter` comes, the meter is drawn by this build's rules, which are the
+        // server's unless it was started with others.
+        let meter = AimedMeter(fight: fight.id, kind: kind, since: at, meter: Rules().meter)
+        guard case .open(var sent) = connection else { return }
+        sent.windUp = (meter, fight.lastSequence, lastRef)
+        connection = .open(sent)
+        effects.append(.meter(meter))
+    }
+
+    /// Ends the meter shown, if any.
+    private mutating func endWindUp(_ effects: inout [Effect]) {
+        guard case .open(var open) = connection, open.windUp != nil else { return }
+        open.windUp = nil
+        connection = .open(open)
+        effects.append(.meter(nil))
+    }
+
+    private mutating func throwTyped(_ kind: PunchType, _ damage: Int?, in fight: FightView, _ effects: inout [Effect]) {
+        if damage == nil {
+            // A punch from the meter: one not wound up at this sequence is wound up now, and so
+            // stopped at once, at the floor.
+            let wound = if case .open(let open) = connection, let windUp = open.windUp {
+                windUp.meter.fight == fight.id && windUp.after == fight.lastSequence
+            } else { false }
+            if !wound {
+                sendForPlayer(.request(.windUp(WindUpRequest(fight: fight.id, after: fight.lastSequence))), &effects)
+            }
+            endWindUp(&effects)
+        }
         let punch = PunchRequest(fight: fight.id, kind: kind, damage: damage, after: fight.lastSequence)
         sendForPlayer(.request(.punch(punch)), &effects)
     }
@@ -558,6 +625,16 @@ public struct PlayerSession: Sendable {
                 open.pending.remove(ref)
                 answersPlayer = open.playerRefs.remove(ref) != nil
                 open.roomRefs.remove(ref)
+                if let windUp = open.windUp, windUp.ref == ref {
+                    // The server's meter replaces the one drawn meanwhile; a refusal ends it.
+                    if case .meter(let reply) = message.body {
+                        open.windUp?.meter.meter = reply.meter
+                        effects.append(.meter(open.windUp?.meter))
+                    } else if case .error = message.body {
+                        open.windUp = nil
+                        effects.append(.meter(nil))
+                    }
+                }
             }
             if case .welcome = message.body { open.welcomed = true }
             connection = .open(open)
@@ -611,6 +688,13 @@ public struct PlayerSession: Sendable {
         if let request = need.request { send(request, &effects) }
         if let fight = event.fight, let thrown = punching, thrown.fight == fight, (event.sequence ?? 0) > thrown.after {
             _ = takePunching()
+        }
+        // The fight moved past the sequence the meter was wound up at: a punch stopping it now
+        // would be stale.
+        if case .open(let open) = connection, let windUp = open.windUp, windUp.meter.fight == event.fight,
+            (event.sequence ?? 0) > windUp.after
+        {
+            endWindUp(&effects)
         }
     }
 
@@ -722,6 +806,44 @@ public struct DetectedPunch: Hashable, Sendable {
         self.kind = kind
         self.damage = Rules.clampedDamage(damage)
         self.detectedAt = detectedAt
+    }
+}
+
+// MARK: - AimedMeter
+
+/// The power meter a player wound up, as they are shown it: the meter's shape, the kind aimed at
+/// (its sweet spot is the one drawn), and the moment the `windUp` was sent, which is the meter's
+/// zero here as its arrival is on the server.
+public struct AimedMeter: Hashable, Sendable {
+    /// The fight.
+    public var fight: FightID
+    /// The kind aimed at.
+    public var kind: PunchType
+    /// When the `windUp` was sent.
+    public var since: ContinuousClock.Instant
+    /// The meter's sweep, floor and sweet spots.
+    public var meter: PowerMeter
+
+    /// Creates a meter shown from `since`.
+    public init(fight: FightID, kind: PunchType, since: ContinuousClock.Instant, meter: PowerMeter) {
+        self.fight = fight
+        self.kind = kind
+        self.since = since
+        self.meter = meter
+    }
+
+    /// Milliseconds of sweep at `now`.
+    public func milliseconds(at now: ContinuousClock.Instant) -> Int64 {
+        let (seconds, attoseconds) = (now - since).components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+
+    /// The meter's level at `now`, 0…1.
+    public func level(at now: ContinuousClock.Instant) -> Double { meter.level(after: milliseconds(at: now)) }
+
+    /// The damage a punch of the aimed kind stopped at `now` does, before any guard.
+    public func damage(at now: ContinuousClock.Instant) -> Int {
+        meter.damage(of: kind, stoppedAfter: milliseconds(at: now))
     }
 }
 

@@ -79,8 +79,10 @@ public struct FightEvent: Hashable, Sendable, Codable {
         case declined
         /// The challenge lapsed unanswered.
         case expired
-        /// A punch landed; `turn` is who punches next (`nil` when it ended the fight).
-        case punched(by: FighterID, kind: PunchType, damage: Int, staminaLeft: Int, turn: Turn?)
+        /// A punch landed with `damage`; `bluntedBy` is the defender's guard when it halved the
+        /// punch (`nil` when none did); `turn` is who punches next (`nil` when it ended the fight).
+        case punched(
+            by: FighterID, kind: PunchType, damage: Int, bluntedBy: Guard?, staminaLeft: Int, turn: Turn?)
         /// The fighter whose turn it was let the deadline pass `missedTurns` times in a row.
         case turnPassed(missedTurns: Int, turn: Turn)
         /// The fight ended; both records changed.

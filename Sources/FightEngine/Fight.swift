@@ -19,6 +19,10 @@ public struct Fight: Identifiable, Hashable, Sendable, Codable {
     /// Turns each fighter let lapse in a row since their last punch, challenger's then
     /// opponent's; at `Rules.missedTurnsToForfeit` the fighter loses by forfeit.
     public var missedTurns: Both<Int>
+    /// The guard each fighter has taken up, challenger's then opponent's; `nil` until they take
+    /// one. Kept out of the log until it blunts a punch (`punched`'s `bluntedBy`), so that the
+    /// attacker cannot see it: a guard known is a guard beaten.
+    public var guards: Both<Guard?>
 
     /// Creates a fight.
     public init(
@@ -32,13 +36,15 @@ public struct Fight: Identifiable, Hashable, Sendable, Codable {
         self.punches = Both(0, 0)
         self.lastSequence = lastSequence
         self.missedTurns = Both(0, 0)
+        self.guards = Both(nil, nil)
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, challenger, opponent, phase, stamina, punches, lastSequence, missedTurns
+        case id, challenger, opponent, phase, stamina, punches, lastSequence, missedTurns, guards
     }
 
-    /// Decodes a fight; one saved before missed turns were counted has none counted.
+    /// Decodes a fight; one saved before missed turns were counted has none counted, and one saved
+    /// before guards no guard taken.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(FightID.self, forKey: .id)
@@ -49,6 +55,7 @@ public struct Fight: Identifiable, Hashable, Sendable, Codable {
         punches = try container.decode(Both<Int>.self, forKey: .punches)
         lastSequence = try container.decode(Int.self, forKey: .lastSequence)
         missedTurns = try container.decodeIfPresent(Both<Int>.self, forKey: .missedTurns) ?? Both(0, 0)
+        guards = try container.decodeIfPresent(Both<Guard?>.self, forKey: .guards) ?? Both(nil, nil)
     }
 
     /// Where a fight is in its life.
@@ -93,6 +100,16 @@ public struct Fight: Identifiable, Hashable, Sendable, Codable {
     /// The corner `fighter` fights from, or `nil` when they are not in this fight.
     public func corner(of fighter: FighterID) -> Corner? {
         fighter == challenger ? .challenger : fighter == opponent ? .opponent : nil
+    }
+
+    /// The corner of `fighter` when they may punch now, or why not: they are not in the fight, it
+    /// is not under way, or it is the other's turn. A deadline that has passed is not looked at:
+    /// the referee settles it first.
+    public func cornerAwaitingPunch(by fighter: FighterID) throws(Refusal) -> Corner {
+        guard let corner = corner(of: fighter) else { throw .notInFight(fighter, id) }
+        guard case .active(let turn, _) = phase else { throw .fightNotActive(id) }
+        guard turn == corner else { throw .waitYourTurn(id) }
+        return corner
     }
 
     /// Whether this fight is between `a` and `b`, in either order.
@@ -159,7 +176,7 @@ extension Both where Value == Int {
     public func counting(_ change: FightEvent.Change, corner: (FighterID) -> Corner?) -> Both<Int> {
         var counts = self
         switch change {
-        case .punched(let by, _, _, _, _):
+        case .punched(let by, _, _, _, _, _):
             if let thrower = corner(by) { counts[thrower] = 0 }
         case .turnPassed(let lapses, let turn):
             // An odd number of lapses hands the turn to the other corner, an even one back.

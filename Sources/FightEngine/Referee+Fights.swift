@@ -57,20 +57,27 @@ extension Draft {
 // MARK: - Punches
 
 extension Draft {
-    mutating func punch(_ id: FightID, by fighter: FighterID, kind: PunchType, damage: Int) throws(Refusal) {
+    mutating func punch(_ id: FightID, by fighter: FighterID, kind: PunchType, strength: PunchStrength) throws(Refusal) {
         settle(id)
         var fight = try fight(id)
-        guard let corner = fight.corner(of: fighter) else { throw .notInFight(fighter, id) }
-        guard case .active(let turn, _) = fight.phase else { throw .fightNotActive(id) }
-        guard turn == corner else { throw .waitYourTurn(id) }
-        guard Rules.punchDamage.contains(damage) else {
-            throw .invalid(
-                FieldError(
-                    .damage, expected: "\(Rules.punchDamage.lowerBound) to \(Rules.punchDamage.upperBound)",
-                    got: "\(damage)"))
+        let corner = try fight.cornerAwaitingPunch(by: fighter)
+        let thrown: Int
+        switch strength {
+        case .measured(let damage):
+            guard Rules.punchDamage.contains(damage) else {
+                throw .invalid(
+                    FieldError(
+                        .damage, expected: "\(Rules.punchDamage.lowerBound) to \(Rules.punchDamage.upperBound)",
+                        got: "\(damage)"))
+            }
+            thrown = rules.meter.damage(of: kind, measured: damage)
+        case .meter(let milliseconds):
+            thrown = rules.meter.damage(of: kind, stoppedAfter: milliseconds)
         }
-
         let target = corner.other
+        let bluntedBy = fight.guards[target].flatMap { $0.blunts(kind) ? $0 : nil }
+        let damage = bluntedBy?.damage(of: kind, thrown) ?? thrown
+
         fight.stamina[target] = max(0, fight.stamina[target] - damage)
         fight.punches[corner] += 1
         fight.missedTurns[corner] = 0
@@ -79,8 +86,10 @@ extension Draft {
             fight.punches[corner] >= rules.punchesPerFighter && fight.punches[target] >= rules.punchesPerFighter
         if knockedOut || roundsOver {
             emit(
-                &fight, .punched(by: fighter, kind: kind, damage: damage, staminaLeft: fight.stamina[target], turn: nil)
-            )
+                &fight,
+                .punched(
+                    by: fighter, kind: kind, damage: damage, bluntedBy: bluntedBy, staminaLeft: fight.stamina[target],
+                    turn: nil))
             let result = knockedOut ? fight.result(winner: fighter, by: .knockout) : fight.resultOnPoints
             end(&fight, result, at: now)
         } else {
@@ -89,8 +98,23 @@ extension Draft {
             let turn = beginTurn(of: next, in: &fight, at: now)
             emit(
                 &fight,
-                .punched(by: fighter, kind: kind, damage: damage, staminaLeft: fight.stamina[target], turn: turn))
+                .punched(
+                    by: fighter, kind: kind, damage: damage, bluntedBy: bluntedBy, staminaLeft: fight.stamina[target],
+                    turn: turn))
         }
+    }
+
+    /// Takes up `stance` for `fighter` in fight `id`. Allowed at any moment of a fight under way,
+    /// either fighter's turn: nothing of a punch shows before it lands (its wind-up is the
+    /// server's alone), so there is nothing to react to, and the guard up when a punch lands is
+    /// the one that counts. No event: the guard stays hidden until it blunts a punch.
+    mutating func raiseGuard(_ stance: Guard, in id: FightID, by fighter: FighterID) throws(Refusal) {
+        settle(id)
+        var fight = try fight(id)
+        guard let corner = fight.corner(of: fighter) else { throw .notInFight(fighter, id) }
+        guard case .active = fight.phase else { throw .fightNotActive(id) }
+        fight.guards[corner] = stance
+        state.fights[id] = fight
     }
 
     mutating func forfeit(_ id: FightID, by fighter: FighterID) throws(Refusal) {

@@ -1,7 +1,7 @@
 // MARK: - Rules
 
 /// The numbers the rules are made of. The defaults are the original app's, but for
-/// `missedTurnsToForfeit`, which it did not have.
+/// `missedTurnsToForfeit` and `meter`, which it did not have.
 public struct Rules: Hashable, Sendable, Codable {
     /// Stamina each fighter starts a fight with.
     public var startingStamina: Int
@@ -22,12 +22,16 @@ public struct Rules: Hashable, Sendable, Codable {
     public var missedTurnsToForfeit: Int {
         didSet { missedTurnsToForfeit = max(1, missedTurnsToForfeit) }
     }
+    /// Each kind's ceiling, and the keyboard's power meter that reaches it.
+    public var meter: PowerMeter
 
-    /// Creates rules; every parameter defaults to the original app's value.
+    /// Creates rules; every parameter defaults to the game's value.
     public init(
         startingStamina: Int = 100, turnTimeout: Int64 = 60, challengeLifetime: Int64 = 24 * 60 * 60,
-        punchesPerFighter: Int = 20, matchRadiusKm: Double = 50, missedTurnsToForfeit: Int = 3
+        punchesPerFighter: Int = 20, matchRadiusKm: Double = 50, missedTurnsToForfeit: Int = 3,
+        meter: PowerMeter = PowerMeter()
     ) {
+        self.meter = meter
         self.startingStamina = startingStamina
         self.turnTimeout = max(1, turnTimeout)
         self.challengeLifetime = challengeLifetime

@@ -47,8 +47,12 @@ public enum ClientRequest: Hashable, Sendable {
     case quickMatch
     /// Closes one's own quick-match room.
     case leaveQuickMatch
-    /// Throws a punch.
+    /// Starts the power meter for a punch in the sender's turn; answered by `meter`.
+    case windUp(WindUpRequest)
+    /// Throws a punch: from the wind-up's meter, or at a sensor's damage.
     case punch(PunchRequest)
+    /// Takes up a guard in a fight under way; answered by `fight`, the fight with `ownGuard` set.
+    case raiseGuard(GuardRequest)
     /// Gives up a fight.
     case forfeit(FightRef)
     /// One fight's current state; answered by `fight`.
@@ -66,7 +70,8 @@ public enum ClientRequest: Hashable, Sendable {
     /// switch over it, so that a type added here is a compile error until both handle it.
     public enum Kind: String, Hashable, Sendable, CaseIterable {
         case hello, profile, updateProfile, move, nextOpponent, backDown, challenge, accept, decline
-        case quickMatch, leaveQuickMatch, punch, forfeit, fight, replay, history, statistics, logout
+        case quickMatch, leaveQuickMatch, windUp, punch, raiseGuard, forfeit, fight, replay, history, statistics
+        case logout
     }
 
     /// The message's type.
@@ -83,7 +88,9 @@ public enum ClientRequest: Hashable, Sendable {
         case .decline: .decline
         case .quickMatch: .quickMatch
         case .leaveQuickMatch: .leaveQuickMatch
+        case .windUp: .windUp
         case .punch: .punch
+        case .raiseGuard: .raiseGuard
         case .forfeit: .forfeit
         case .fight: .fight
         case .replay: .replay
@@ -166,22 +173,39 @@ public struct FightRef: Hashable, Sendable, Codable {
     public init(fight: FightID) { self.fight = fight }
 }
 
+/// The body of `windUp`.
+public struct WindUpRequest: Hashable, Sendable, Codable {
+    /// The fight.
+    public var fight: FightID
+    /// The last sequence number of the fight the client has seen: the punch that stops this
+    /// meter must be thrown at the same one.
+    public var after: Int
+
+    /// Creates a wind-up.
+    public init(fight: FightID, after: Int) {
+        self.fight = fight
+        self.after = after
+    }
+}
+
 /// The body of `punch`.
 public struct PunchRequest: Hashable, Sendable, Codable {
     /// The fight.
     public var fight: FightID
     /// `jab`, `uppercut` or `hook`.
     public var kind: PunchType
-    /// Hit points from the detector, within `Rules.punchDamage` (1…64: the peak in g × 4, at most a
-    /// ±16 g sensor's range).
-    public var damage: Int
+    /// Absent for a punch from the power meter: the server works its damage out from the time
+    /// since this connection's `windUp`, on its own clock. Present for a sensor's punch: hit
+    /// points from the detector, within `Rules.punchDamage` (1…64: the peak in g × 4, at most a
+    /// ±16 g sensor's range), of which at most the kind's ceiling lands.
+    public var damage: Int?
     /// The last sequence number of the fight the client has seen. A punch is thrown at the fight
     /// as the client saw it: if anything happened since (or the punch already landed), it is
     /// refused as `stale` instead of landing on a fight the player has not seen, or landing twice.
     public var after: Int
 
-    /// Creates a punch.
-    public init(fight: FightID, kind: PunchType, damage: Int, after: Int) {
+    /// Creates a punch: from the meter when `damage` is `nil`.
+    public init(fight: FightID, kind: PunchType, damage: Int? = nil, after: Int) {
         self.fight = fight
         self.kind = kind
         self.damage = damage
@@ -193,12 +217,25 @@ extension PunchRequest {
     /// Checks what can be checked before the fight is looked up: damage a sensor can have measured.
     public func validate() throws(ProtocolError) {
         let accepted = Rules.punchDamage
-        guard accepted.contains(damage) else {
-            throw ProtocolError(
-                .invalid,
-                "damage: expected \(accepted.lowerBound) to \(accepted.upperBound) (4 per g up to a ±16 g sensor), got \(damage)",
-                field: "damage")
-        }
+        guard let damage, !accepted.contains(damage) else { return }
+        throw ProtocolError(
+            .invalid,
+            "damage: expected \(accepted.lowerBound) to \(accepted.upperBound) (4 per g up to a ±16 g sensor), got \(damage)",
+            field: "damage")
+    }
+}
+
+/// The body of `raiseGuard`.
+public struct GuardRequest: Hashable, Sendable, Codable {
+    /// The fight.
+    public var fight: FightID
+    /// `high` (blunts jabs and hooks) or `low` (blunts uppercuts).
+    public var `guard`: Guard
+
+    /// Takes up `guard` in `fight`.
+    public init(fight: FightID, guard: Guard) {
+        self.fight = fight
+        self.guard = `guard`
     }
 }
 
@@ -256,7 +293,9 @@ extension ClientMessage: Codable {
             case .decline: .decline(try FightRef(from: decoder))
             case .quickMatch: .quickMatch
             case .leaveQuickMatch: .leaveQuickMatch
+            case .windUp: .windUp(try WindUpRequest(from: decoder))
             case .punch: .punch(try PunchRequest(from: decoder))
+            case .raiseGuard: .raiseGuard(try GuardRequest(from: decoder))
             case .forfeit: .forfeit(try FightRef(from: decoder))
             case .fight: .fight(try FightRef(from: decoder))
             case .replay: .replay(try ReplayRequest(from: decoder))
@@ -280,7 +319,9 @@ extension ClientMessage: Codable {
         case .move(let body): try body.encode(to: encoder)
         case .challenge(let body): try body.encode(to: encoder)
         case .accept(let body), .decline(let body), .forfeit(let body), .fight(let body): try body.encode(to: encoder)
+        case .windUp(let body): try body.encode(to: encoder)
         case .punch(let body): try body.encode(to: encoder)
+        case .raiseGuard(let body): try body.encode(to: encoder)
         case .replay(let body): try body.encode(to: encoder)
         case .statistics(let body): try body.encode(to: encoder)
         }

@@ -87,6 +87,9 @@ public struct ProtocolError: Error, Hashable, Sendable, Codable, CustomStringCon
         case noLocation
         /// `unauthorized`: the token's session lapsed unused.
         case sessionExpired
+        /// `refused`: a punch without damage (from the power meter) came with no `windUp` before
+        /// it on this connection, at the same sequence.
+        case notWoundUp
     }
 
     /// `code: message`.

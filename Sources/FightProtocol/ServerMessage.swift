@@ -38,6 +38,8 @@ public enum ServerBody: Hashable, Sendable {
     case history(HistoryReply)
     /// The answer to `statistics`.
     case statistics(StatisticsReply)
+    /// The power meter started by a `windUp`, and its shape.
+    case meter(MeterReply)
     /// A refusal or a bad message; nothing changed.
     case error(ProtocolError)
     /// The session of the token is over (`logout`); the server closes the connection next.
@@ -46,8 +48,8 @@ public enum ServerBody: Hashable, Sendable {
     /// The message types, named as on the wire: the one list of them. `kind` and the decoder
     /// switch over it, so that a type added here is a compile error until both handle it.
     public enum Kind: String, Hashable, Sendable, CaseIterable {
-        case health, session, welcome, profile, opponent, event, events, fight, history, statistics, error
-        case loggedOut
+        case health, session, welcome, profile, opponent, event, events, fight, history, statistics, meter
+        case error, loggedOut
     }
 
     /// The message's type.
@@ -63,6 +65,7 @@ public enum ServerBody: Hashable, Sendable {
         case .fight: .fight
         case .history: .history
         case .statistics: .statistics
+        case .meter: .meter
         case .error: .error
         case .loggedOut: .loggedOut
         }
@@ -156,6 +159,25 @@ public struct FightReply: Hashable, Sendable, Codable {
     public init(fight: FightView) { self.fight = fight }
 }
 
+/// The body of `meter`: the power meter a `windUp` started, on the server's clock from the moment
+/// the `windUp` arrived. A client draws it from the moment it sent the `windUp`, so that the time
+/// the messages take, the same both ways, cancels out.
+public struct MeterReply: Hashable, Sendable, Codable {
+    /// The fight.
+    public var fight: FightID
+    /// The sequence the punch that stops the meter must be thrown at.
+    public var after: Int
+    /// The meter: its sweep, the floor, and each kind's sweet spot and ceiling.
+    public var meter: PowerMeter
+
+    /// Creates a meter reply.
+    public init(fight: FightID, after: Int, meter: PowerMeter) {
+        self.fight = fight
+        self.after = after
+        self.meter = meter
+    }
+}
+
 /// The body of `history`.
 public struct HistoryReply: Hashable, Sendable, Codable {
     /// Every fight of the fighter, newest first.
@@ -210,6 +232,7 @@ extension ServerMessage: Codable {
             case .fight: .fight(try FightReply(from: decoder))
             case .history: .history(try HistoryReply(from: decoder))
             case .statistics: .statistics(try StatisticsReply(from: decoder))
+            case .meter: .meter(try MeterReply(from: decoder))
             case .error: .error(try ProtocolError(from: decoder))
             case .loggedOut: .loggedOut
             }
@@ -232,6 +255,7 @@ extension ServerMessage: Codable {
         case .fight(let value): try value.encode(to: encoder)
         case .history(let value): try value.encode(to: encoder)
         case .statistics(let value): try value.encode(to: encoder)
+        case .meter(let value): try value.encode(to: encoder)
         case .error(let value): try value.encode(to: encoder)
         case .loggedOut: break
         }

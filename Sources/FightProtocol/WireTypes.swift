@@ -139,8 +139,17 @@ public struct FightView: Hashable, Sendable, Codable {
     public var punchesOpponent: Int
     /// The sequence number of the fight's latest event.
     public var lastSequence: Int
+    /// While `active`, to one of its fighters: the guard they have taken up, if any. Never the
+    /// other's: a guard stays hidden from the attacker until it blunts a punch.
+    public var ownGuard: Guard?
 
-    /// The wire form of an engine fight.
+    /// The wire form of an engine fight as `viewer` sees it: their own guard shown.
+    public init(_ fight: Fight, seenBy viewer: FighterID) {
+        self.init(fight)
+        if case .active = fight.phase, let corner = fight.corner(of: viewer) { ownGuard = fight.guards[corner] }
+    }
+
+    /// The wire form of an engine fight, no guard shown.
     public init(_ fight: Fight) {
         id = fight.id
         challenger = fight.challenger
@@ -257,6 +266,8 @@ public struct WireEvent: Hashable, Sendable, Codable {
     public var punch: PunchType?
     /// `punched`: the damage it did.
     public var damage: Int?
+    /// `punched`: the defender's guard, when it halved the punch.
+    public var bluntedBy: Guard?
     /// `punched`: the stamina the other fighter has left.
     public var staminaLeft: Int?
     /// `turnPassed`: how many turns in a row were let pass.
@@ -303,11 +314,12 @@ public struct WireEvent: Hashable, Sendable, Codable {
             set(turn)
         case .declined: self.init(kind: .declined, at: event.at)
         case .expired: self.init(kind: .expired, at: event.at)
-        case .punched(let by, let punch, let damage, let staminaLeft, let turn):
+        case .punched(let by, let punch, let damage, let bluntedBy, let staminaLeft, let turn):
             self.init(kind: .punched, at: event.at)
             self.by = by
             self.punch = punch
             self.damage = damage
+            self.bluntedBy = bluntedBy
             self.staminaLeft = staminaLeft
             if let turn { set(turn) }
         case .turnPassed(let missedTurns, let turn):
@@ -360,7 +372,8 @@ extension WireEvent {
         case declined
         /// A fight event: the challenge lapsed unanswered; the fight is over.
         case expired
-        /// A fight event: a punch landed (`by`, `punch`, `damage`, `staminaLeft`, then `turn`).
+        /// A fight event: a punch landed (`by`, `punch`, `damage`, `bluntedBy` when a guard halved
+        /// it, `staminaLeft`, then `turn`).
         case punched
         /// A fight event: the turn lapsed unused and passed to the other (`missedTurns`, `turn`).
         case turnPassed

@@ -18,8 +18,14 @@ struct Play: ParsableCommand {
             opponent's card, both stamina bars, whose turn it is with the time left, and each punch. \
             Keys: l set your location (type LAT,LON and Enter), n next opponent near you, b back down, \
             c challenge the one shown, a accept, d decline, m quick match (no location needed), \
-            j jab, u uppercut, k hook (damage 10, the original's button), f forfeit (asks y/n), q quit. \
-            Ctrl-C or SIGTERM quits as q does, giving the terminal back.
+            j jab, u uppercut, k hook, g guard, f forfeit (asks y/n), q quit. Ctrl-C or SIGTERM quits as \
+            q does, giving the terminal back.
+
+            A punch key winds up the power meter, which sweeps up and down; the same key (or space) \
+            throws when it is where you want it: 8 damage off the sweet spot, up to 40 for a jab (a \
+            wide spot), 48 for a hook and 56 for an uppercut (only at the very top). The server times \
+            the stop, so damage comes from what you did. g raises a guard (high, then low): high \
+            halves the other's jabs and hooks, low their uppercuts; they cannot see which is up.
 
             Opponents (n, c) are found near your location: set it once with l or --at LAT,LON \
             (e.g. --at 48.8566,2.3522). The server keeps it, so later runs need neither.
@@ -33,7 +39,8 @@ struct Play: ParsableCommand {
 
             --script is for programs: commands on standard input, one a line (hello, profile, \
             move LAT LON, next, back, challenge ID, accept ID, decline ID, quick, leave, \
-            punch [FIGHT] KIND [DAMAGE], jab, uppercut, hook, forfeit [FIGHT], fight ID, replay ID AFTER, \
+            windup [FIGHT] [KIND], punch [FIGHT] KIND [DAMAGE], jab, uppercut, hook (from the meter wound \
+            up, or wound up at once), guard high|low [FIGHT], forfeit [FIGHT], fight ID, replay ID AFTER, \
             history, stats [ID], quit, or a raw JSON message), and every message from the server as \
             one JSON line on standard output. quit waits (up to 5 s) for the server's welcome if it has \
             not come yet and for the replies to what was sent; at the end of input it waits for its \

@@ -57,9 +57,15 @@ final class ScreenOutput: PlayOutput {
         self.shared = shared
         self.terminal = terminal
         ticker = Task.detached {
+            // A sweeping meter is drawn 20 times a second, from the moment it is wound up; the
+            // countdown needs a redraw once a second.
+            var drawn = ContinuousClock.now
             while !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(1))
-                terminal.draw(shared.model.withLockedValue { $0.lines(now: Self.now) })
+                try? await Task.sleep(for: .milliseconds(50))
+                let sweeping = shared.model.withLockedValue { $0.meter != nil }
+                guard sweeping || ContinuousClock.now - drawn >= .seconds(1) else { continue }
+                drawn = .now
+                terminal.draw(shared.model.withLockedValue { $0.lines(now: Self.now, at: .now) })
             }
         }
     }
@@ -70,11 +76,14 @@ final class ScreenOutput: PlayOutput {
     var shownOpponent: FighterID? { shared.model.withLockedValue { $0.shown?.opponent.id } }
     /// Whom `r` challenges again: the opponent of the fight just over.
     var rematchOpponent: FighterID? { shared.model.withLockedValue { $0.rematchOpponent } }
+    /// The kind the power meter sweeps for, if one is wound up: a punch key then throws.
+    var aiming: PunchType? { shared.model.withLockedValue { $0.meter?.kind } }
     /// Whether a fight of the player's is under way, so that `q` asks before leaving it.
     var fightUnderWay: Bool { shared.model.withLockedValue { $0.fights.values.contains { $0.phase == .active } } }
 
     func status(_ status: ConnectionStatus) { update { $0.setStatus(status, at: Self.now) } }
     func note(_ text: String) { update { $0.note = text } }
+    func meter(_ meter: AimedMeter?) { update { $0.meter = meter } }
 
     /// Shows `prompt` on the input line in place of the key bar, or the key bar again for `nil`.
     func ask(_ prompt: String?) { update { $0.prompt = prompt } }
@@ -98,7 +107,7 @@ final class ScreenOutput: PlayOutput {
         terminal.draw(
             shared.model.withLockedValue { model in
                 change(&model)
-                return model.lines(now: Self.now)
+                return model.lines(now: Self.now, at: .now)
             })
     }
 }
@@ -232,7 +241,7 @@ func readKeys(from keyboard: Int32, into player: PlayerDriver, screen: any PlayO
     var reader = KeyReader()
     for await key in keys {
         let command: PlayerCommand
-        switch reader.press(key, fightUnderWay: screen?.fightUnderWay ?? false) {
+        switch reader.press(key, fightUnderWay: screen?.fightUnderWay ?? false, aiming: screen?.aiming) {
         case .nothing:
             screen?.ask(reader.prompt)
             continue

@@ -106,13 +106,29 @@ import Testing
     /// Each key is the command its script line is: the two ways in meet at one typed command.
     @Test func theOtherKeysAreTheirScriptLinesCommands() throws {
         var reader = KeyReader()
-        let lines = ["jab", "uppercut", "hook", "back", "next", "quick", "accept", "decline", "quit"]
+        let lines = ["back", "next", "quick", "accept", "decline", "quit"]
         let typed = try lines.map { try #require(try PlayerCommand(parsing: $0)) }
-        #expect(
-            Self.press("jukbnmadq", on: &reader) == typed.map(KeyReader.Action.command),
-            "\(typed)")
+        #expect(Self.press("bnmadq", on: &reader) == typed.map(KeyReader.Action.command), "\(typed)")
         #expect(Self.press("c", on: &reader) == [.challengeShown])
-        #expect(typed[0] == .punch(verb: "jab", fight: nil, kind: .jab, damage: PlayerCommand.keyboardDamage))
+    }
+
+    /// A punch key winds the power meter up (`windup KIND`); once it sweeps, a punch key throws
+    /// that kind from it, as the script's bare `jab` does, and space throws the kind aimed at.
+    @Test func aPunchKeyWindsUpAndThenThrows() throws {
+        var reader = KeyReader()
+        for (key, kind) in [("j", "jab"), ("u", "uppercut"), ("k", "hook")] {
+            let byte = UInt8(ascii: Unicode.Scalar(key)!)
+            #expect(
+                reader.press(byte) == .command(try #require(try PlayerCommand(parsing: "windup \(kind)"))))
+            #expect(reader.press(byte, aiming: .jab) == .command(try #require(try PlayerCommand(parsing: kind))))
+        }
+        #expect(reader.press(UInt8(ascii: " "), aiming: .hook) == .command(.keyboardPunch(.hook)))
+        guard case .note = reader.press(UInt8(ascii: " ")) else {
+            Issue.record("space with no meter wound up should say what to do first")
+            return
+        }
+        #expect(try PlayerCommand(parsing: "jab") == .punch(verb: "jab", fight: nil, kind: .jab, damage: nil))
+        #expect(reader.press(UInt8(ascii: "g")) == .command(.raiseGuard(nil, fight: nil)))
     }
 
     /// A location typed at `l` is the command `move LAT LON` is, from the same numbers.

@@ -280,12 +280,11 @@ import Testing
         var inTurn = try Player(inTurn: true)
         _ = try inTurn.connectAndWelcome()
         let view = try inTurn.bout.view()
+        // Not wound up first: the meter is wound up and stopped at once.
         #expect(
             Player.sent(try inTurn.line("uppercut")).map { $0.request } == [
-                .punch(
-                    PunchRequest(
-                        fight: view.id, kind: .uppercut, damage: PlayerCommand.keyboardDamage, after: view.lastSequence)
-                )
+                .windUp(WindUpRequest(fight: view.id, after: view.lastSequence)),
+                .punch(PunchRequest(fight: view.id, kind: .uppercut, after: view.lastSequence)),
             ])
         var waiting = try Player(inTurn: false)
         _ = try waiting.connectAndWelcome()
@@ -323,7 +322,8 @@ import Testing
         let answered = player.receive(.fight(FightReply(fight: view)), ref: asked.ref)
         #expect(
             Player.sent(answered).map { $0.request } == [
-                .punch(PunchRequest(fight: view.id, kind: .jab, damage: 10, after: view.lastSequence)), .history,
+                .windUp(WindUpRequest(fight: view.id, after: view.lastSequence)),
+                .punch(PunchRequest(fight: view.id, kind: .jab, after: view.lastSequence)), .history,
             ])
         #expect(answered.contains(.cancelTimer(.typedPunchWait)))
     }

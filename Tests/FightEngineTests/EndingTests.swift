@@ -11,7 +11,7 @@ import Testing
         let result = FightResult(challenger: a, opponent: b, winner: a, decision: .knockout)
         #expect(
             events.fightChanges == [
-                .punched(by: a, kind: .hook, damage: 45, staminaLeft: 0, turn: nil), .ended(result),
+                .punched(by: a, kind: .hook, damage: 45, bluntedBy: nil, staminaLeft: 0, turn: nil), .ended(result),
             ])
         #expect(try ring.fight(fight).phase == .finished(.decided(result), at: ring.now))
         #expect(try ring.fighter(a).record == Record(wins: 1) && ring.fighter(b).record == Record(losses: 1))
@@ -25,7 +25,8 @@ import Testing
 
     @Test func staminaAtExactlyZeroIsAKnockout() throws {
         var ring = Ring()
-        ring.referee.rules.startingStamina = Rules.punchDamage.upperBound
+        // The most a sensor may state, brought down to the jab's ceiling: exactly the stamina.
+        ring.referee.rules.startingStamina = ring.referee.rules.meter.jab.ceiling
         let (fight, a, b) = try ring.startFight()
         let events = try ring.run(.punch(fight, by: a, kind: .jab, damage: Rules.punchDamage.upperBound))
         #expect(

@@ -5,8 +5,8 @@ import Testing
     @Test func countsFightsFoughtPerFighterPairAndOverall() throws {
         var ring = Ring()
         ring.referee.rules.punchesPerFighter = 1
-        // One punch knocks out.
-        ring.referee.rules.startingStamina = Rules.punchDamage.upperBound
+        // One uppercut at its ceiling knocks out.
+        ring.referee.rules.startingStamina = ring.referee.rules.meter.uppercut.ceiling
         let a = try ring.register("alice"), b = try ring.register("bob"), c = try ring.register("carol")
         var log: [Event] = []
         let t0 = ring.now
@@ -48,7 +48,7 @@ import Testing
             FightEvent(
                 fight: FightID(1), sequence: 3, at: Timestamp(secondsSince1970: 0),
                 change: .punched(
-                    by: FighterID(1), kind: .jab, damage: 3, staminaLeft: 97, turn: nil)))
+                    by: FighterID(1), kind: .jab, damage: 3, bluntedBy: nil, staminaLeft: 97, turn: nil)))
         #expect(Statistics.entries(for: punched).isEmpty)
         #expect(Statistics(rebuiltFrom: [punched]) == Statistics())
     }

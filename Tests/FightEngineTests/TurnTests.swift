@@ -17,7 +17,7 @@ import Testing
         #expect(
             first.fightChanges == [
                 .punched(
-                    by: a, kind: .hook, damage: 12, staminaLeft: 88, turn: Turn(fighter: b, deadline: ring.now + 60))
+                    by: a, kind: .hook, damage: 12, bluntedBy: nil, staminaLeft: 88, turn: Turn(fighter: b, deadline: ring.now + 60))
             ])
         #expect(ring.refusal(.punch(fight, by: a, kind: .jab, damage: 1)) == .waitYourTurn(fight))
         try ring.run(.punch(fight, by: b, kind: .uppercut, damage: 30))
@@ -47,16 +47,20 @@ import Testing
         #expect(error.field == .damage)
     }
 
+    /// A sensor's damage at either end of the range is taken; what lands is at most the kind's
+    /// ceiling, the same as the power meter's.
     @Test(arguments: [Rules.punchDamage.lowerBound, Rules.punchDamage.upperBound])
-    func damageAtEitherEndOfTheRangeLands(_ damage: Int) throws {
+    func damageAtEitherEndOfTheRangeLandsUpToTheCeiling(_ damage: Int) throws {
         var ring = Ring()
         let (fight, a, _) = try ring.startFight()
         let events = try ring.run(.punch(fight, by: a, kind: .jab, damage: damage))
-        guard case .punched(_, _, let landed, let staminaLeft, _) = events.fightChanges.first else {
+        guard case .punched(_, _, let landed, _, let staminaLeft, _) = events.fightChanges.first else {
             Issue.record("damage \(damage) did not land: \(events)")
             return
         }
-        #expect(landed == damage && staminaLeft == 100 - damage)
+        let ceiling = Rules().meter.jab.ceiling
+        #expect(ceiling < Rules.punchDamage.upperBound)
+        #expect(landed == min(damage, ceiling) && staminaLeft == 100 - landed)
     }
 
     /// The range is 1…64, the detector's 4 a g at a ±16 g sensor's full scale; a detected punch
@@ -84,7 +88,7 @@ import Testing
             events.fightChanges == [
                 .turnPassed(missedTurns: 1, turn: Turn(fighter: b, deadline: start + 120)),
                 .punched(
-                    by: b, kind: .jab, damage: 5, staminaLeft: 95, turn: Turn(fighter: a, deadline: ring.now + 60)),
+                    by: b, kind: .jab, damage: 5, bluntedBy: nil, staminaLeft: 95, turn: Turn(fighter: a, deadline: ring.now + 60)),
             ])
     }
 

@@ -54,12 +54,12 @@ import Testing
         _ = try await bob.command(.accept(FightRef(fight: fight)))
         _ = try await alice.event(.accepted, fight: fight)
 
-        // 50, 10, 50: bob's stamina reaches 0 on alice's second punch.
+        // Uppercuts of 50, 10, 50 (under the uppercut's ceiling, no guard up): bob's stamina
+        // reaches 0 on alice's second punch.
         var after = 2
         for (puncher, watcher, damage) in [(alice, bob, 50), (bob, alice, 10), (alice, bob, 50)] {
-            let landed = try #require(
-                try await puncher.command(.punch(PunchRequest(fight: fight, kind: .jab, damage: damage, after: after)))
-                    .event)
+            let punch = PunchRequest(fight: fight, kind: .uppercut, damage: damage, after: after)
+            let landed = try #require(try await puncher.command(.punch(punch)).event)
             #expect(landed.kind == .punched && landed.damage == damage)
             let seen = try await watcher.event(.punched, fight: fight)
             #expect(seen.sequence == landed.sequence && seen.staminaLeft == landed.staminaLeft)
@@ -148,7 +148,7 @@ import Testing
         let path = try TestServer.temporaryDatabase()
         let clock = TestClock()
         let ring = try await Self.ring(clock: clock, databasePath: path)
-        _ = try await ring.alice.command(.punch(PunchRequest(fight: ring.fight, kind: .jab, damage: 60, after: 2)))
+        _ = try await ring.alice.command(.punch(PunchRequest(fight: ring.fight, kind: .uppercut, damage: 56, after: 2)))
         _ = try await ring.bob.event(.punched, fight: ring.fight)
         let sessions = (ring.alice.client.session, ring.bob.client.session)
         try await ring.server.stop()
@@ -159,12 +159,12 @@ import Testing
         let fight = try #require(try await bob.request(.fight(FightRef(fight: ring.fight))).fightView)
         // The restart started bob's turn afresh (event 4): a whole turn from now, none missed.
         #expect(
-            fight.phase == .active && fight.turn == bob.id && fight.staminaOpponent == 40
+            fight.phase == .active && fight.turn == bob.id && fight.staminaOpponent == 44
                 && fight.lastSequence == 4)
         let resumed = try #require(try await bob.request(.replay(ReplayRequest(fight: ring.fight, after: 3))).events)
         #expect(resumed.map(\.kind) == [.turnPassed] && resumed.first?.missedTurns == 0 && resumed.first?.turn == bob.id)
         _ = try await bob.command(.punch(PunchRequest(fight: ring.fight, kind: .jab, damage: 1, after: 4)))
-        _ = try await alice.command(.punch(PunchRequest(fight: ring.fight, kind: .hook, damage: 40, after: 5)))
+        _ = try await alice.command(.punch(PunchRequest(fight: ring.fight, kind: .hook, damage: 44, after: 5)))
         #expect(try await bob.event(.ended, fight: ring.fight).winner == alice.id)
         try await server.stop()
     }

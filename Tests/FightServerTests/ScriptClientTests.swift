@@ -49,15 +49,17 @@ import Testing
         "\(event?.punch?.rawValue ?? "?") \(event?.damage ?? 0)"
     }
 
-    /// The punches `hitthat detect` finds in `trace`: their times from its start, and as they are
-    /// sent (damage bounded as the client bounds it).
+    /// The punches `hitthat detect` finds in `trace`: their times from its start, and as they land
+    /// (damage bounded as the client bounds it, then at most the kind's ceiling, as the server does).
     static func detectedPunches(_ trace: String) async throws -> [(t: Double, wire: String)] {
         let detect = try RunningCommand(["detect", "--json", trace])
         #expect(try await detect.exitStatus() == 0, "\(detect.errorOutput)")
         return try detect.output.map { line in
             let punch = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             let (kind, damage) = (try #require(punch["type"] as? String), try #require(punch["damage"] as? Int))
-            return (try #require(punch["t"] as? Double), "\(kind) \(Rules.clampedDamage(damage))")
+            let type = try #require(PunchType(rawValue: kind))
+            let landed = Rules().meter.damage(of: type, measured: Rules.clampedDamage(damage))
+            return (try #require(punch["t"] as? Double), "\(kind) \(landed)")
         }
     }
 
@@ -123,8 +125,9 @@ import Testing
         }
         bob.send("quick")
 
-        // Alice opened the room, so she throws first: 10 jabs of 10 knock bob out, 19 punches in all.
-        // The restart starts the turn under way afresh, event 8: the punches after it come one later.
+        // Alice opened the room, so she throws first: 10 jabs of 10 (stated, as a sensor's are) knock
+        // bob out, 19 punches in all. The restart starts the turn under way afresh, event 8: the
+        // punches after it come one later.
         for punch in 0..<19 {
             if punch == 6 {
                 server.kill(SIGKILL)
@@ -134,7 +137,7 @@ import Testing
             try await puncher.wait("the turn for punch \(punch)") { _, _ in
                 Self.events(of: puncher)[sequence - 1] != nil ? true : nil
             }
-            puncher.send("jab")
+            puncher.send("punch jab 10")
             for player in [alice, bob] {
                 try await player.wait("punch \(punch) seen") { _, _ in
                     Self.events(of: player)[sequence]?.kind == .punched ? true : nil

@@ -16,6 +16,24 @@ struct TerminalClientTests {
         screen.split(separator: "\n").filter { $0.hasPrefix("  you   [") || $0.hasPrefix("  them  [") }
     }
 
+    /// What the power meter on `screen` says a stop now would do ("… uppercut now 41 of 56").
+    static func meterReading(_ screen: String) -> Int? {
+        guard let line = screen.split(separator: "\n").first(where: { $0.hasPrefix("  POWER [") }),
+            let now = line.range(of: " now ")
+        else { return nil }
+        return Int(line[now.upperBound...].prefix { $0.isNumber })
+    }
+
+    /// The damage of each `kind` thrown by `by` ("you", or a display name), as the log on `screen`
+    /// says it ("bob threw a jab for 8 (your stamina 92)").
+    static func damages(in screen: String, by: String, kind: String) -> [Int] {
+        let article = kind == "uppercut" ? "an" : "a"
+        return screen.split(separator: "\n").compactMap { line in
+            guard let range = line.range(of: "\(by) threw \(article) \(kind) for ") else { return nil }
+            return Int(line[range.upperBound...].prefix { $0.isNumber })
+        }
+    }
+
     @Test func twoTerminalsFightToAKnockoutByKeys() async throws {
         let (server, port) = try await ScriptClientTests.serve(database: try TestServer.temporaryDatabase())
         defer { server.kill(SIGTERM) }
@@ -32,12 +50,19 @@ struct TerminalClientTests {
             $0.contains("waiting for anyone to fight") ? true : nil
         }
         try await tmux.send("m", to: "bob")
+        try await tmux.wait(for: "the fight", on: "bob") { $0.contains("guard: none") ? true : nil }
+        // Bob raises a high guard, which halves jabs and hooks but not uppercuts.
+        try await tmux.send("g", to: "bob")
+        try await tmux.wait(for: "bob's guard", on: "bob") { $0.contains("guard: HIGH") ? true : nil }
 
-        // Whoever's screen says it is their turn jabs, once for each state of the fight.
+        // Whoever's screen says it is their turn punches, once for each state of the fight. Alice
+        // throws first (she opened the room) and times her uppercuts: she winds up (u), watches the
+        // power meter, and throws (space) when a stop would do 30 or more. Bob throws jabs as fast
+        // as he can, a wind-up (j) and a throw (j again): a stop at once hits the meter's floor.
         var punchedAt: [String: [Substring]] = [:]
-        var punches = 0
+        var punches: [String: Int] = [:]
         var screens: [String: String] = [:]
-        let deadline = Date().addingTimeInterval(60)
+        let deadline = Date().addingTimeInterval(90)
         while !players.allSatisfy({
             screens[$0]?.contains("YOU WIN") == true || screens[$0]?.contains("you lose") == true
         }) {
@@ -46,23 +71,35 @@ struct TerminalClientTests {
                 let screen = try await tmux.screen(player)
                 screens[player] = screen
                 let stamina = Self.staminaLines(screen)
-                if screen.contains("YOUR TURN"), punchedAt[player] != stamina {
+                guard screen.contains("YOUR TURN"), punchedAt[player] != stamina else { continue }
+                try await tmux.send(player == "alice" ? "u" : "j", to: player)
+                if player == "alice" {
+                    try await tmux.wait(for: "a strong stop", on: player, seconds: 10) { screen in
+                        Self.meterReading(screen).flatMap { $0 >= 30 ? true : nil }
+                    }
+                    try await tmux.send("Space", to: player)
+                } else {
+                    try await tmux.wait(for: "the meter", on: player) { $0.contains("POWER [") ? true : nil }
                     try await tmux.send("j", to: player)
-                    punchedAt[player] = stamina
-                    punches += 1
                 }
+                punchedAt[player] = stamina
+                punches[player, default: 0] += 1
             }
             try await Task.sleep(for: .milliseconds(50))
         }
-        // Alice opened the room, so she throws first: 10 jabs of 10 knock bob out, 19 punches in all.
         let (alice, bob) = (try #require(screens["alice"]), try #require(screens["bob"]))
-        #expect(punches == 19)
         #expect(alice.contains("YOU WIN (knockout)"), "\(alice)")
         #expect(bob.contains("you lose (knockout)"), "\(bob)")
-        #expect(Self.staminaLines(alice).map { $0.split(separator: " ").last } == ["10", "0"])
-        #expect(Self.staminaLines(bob).map { $0.split(separator: " ").last } == ["0", "10"])
-        #expect(bob.contains("threw a jab for 10 (your stamina 0)"), "the knockout punch is in bob's log, his stamina")
-        #expect(alice.contains("you threw a jab for 10 (their stamina 0)"), "and in alice's, his too")
+        // Timing wins: alice's uppercuts did 30 or more each (a stop a few hundredths of a second
+        // after the one she saw may do a little less), bob's rushed jabs the floor, 8 each, so
+        // alice won in a few punches however many bob threw in between.
+        let aliceHits = Self.damages(in: alice, by: "you", kind: "uppercut")
+        let bobHits = Self.damages(in: alice, by: "bob", kind: "jab")
+        #expect(!aliceHits.isEmpty && aliceHits.allSatisfy { $0 >= 24 }, "\(aliceHits)")
+        #expect(!bobHits.isEmpty && bobHits.allSatisfy { $0 == 8 }, "\(bobHits)")
+        #expect(punches["alice"] == aliceHits.count && punches["alice"] ?? 0 <= 4, "\(punches)")
+        #expect(Self.staminaLines(alice).map { $0.split(separator: " ").last } == ["\(100 - 8 * bobHits.count)", "0"])
+        #expect(bob.contains("(your stamina 0)"), "the knockout punch is in bob's log, his stamina")
         #expect(alice.contains("*** KNOCKOUT *** you won"), "the knockout stands out: \(alice)")
 
         // A rematch is one key: bob is challenged by alice again.

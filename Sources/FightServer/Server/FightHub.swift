@@ -21,6 +21,16 @@ actor FightHub {
     /// Where to push each fighter's events: their open connections.
     private var connections: [FighterID: [Int: Connection]] = [:]
     private var lastConnection = 0
+    /// Each fighter's power meter under way: the fight and sequence it was wound up at, and when
+    /// the `windUp` arrived by the monotonic clock. Kept here, not in the store: a wind-up is a
+    /// moment's state of the turn, and one lost to a restart is simply wound up again.
+    private var windUps: [FighterID: WindUp] = [:]
+
+    private struct WindUp {
+        let fight: FightID
+        let after: Int
+        let at: Duration
+    }
 
     /// A connection's way out: messages as JSON text, written by the connection's own task.
     /// Finishing it closes the connection.
@@ -56,7 +66,10 @@ actor FightHub {
     /// Stops pushing to connection `id`.
     func disconnect(_ fighter: FighterID, connection id: Int) {
         connections[fighter]?[id] = nil
-        if connections[fighter]?.isEmpty == true { connections[fighter] = nil }
+        if connections[fighter]?.isEmpty == true {
+            connections[fighter] = nil
+            windUps[fighter] = nil
+        }
     }
 
     /// Closes every connection of `fighter` that began with session `session` but `sender`, which
@@ -97,7 +110,7 @@ actor FightHub {
         let command: Command
         switch request {
         case .hello:
-            let open = try store.openFights(of: me).map(FightView.init)
+            let open = try store.openFights(of: me).map { FightView($0, seenBy: me) }
             return .welcome(Welcome(fighter: FighterCard(try fighter(me), showingLocation: true), openFights: open))
         case .profile(let request):
             let id = request.fighter ?? me
@@ -106,13 +119,13 @@ actor FightHub {
             let matchup = try store.nextOpponent(for: me, at: clock.now()).mapError { ProtocolError($0) }.get()
             return .opponent(OpponentReply(matchup: matchup.map(WireMatchup.init)))
         case .fight(let ref):
-            return .fight(FightReply(fight: FightView(try fight(ref.fight, of: me))))
+            return .fight(FightReply(fight: FightView(try fight(ref.fight, of: me), seenBy: me)))
         case .replay(let request):
             let fight = try fight(request.fight, of: me)
             let events = try store.events(ofFight: fight.id).filter { $0.sequence > request.after }
             return .events(EventsReply(fight: request.fight, events: events.map(WireEvent.init)))
         case .history:
-            return .history(HistoryReply(fights: try store.fights(of: me).map(FightView.init)))
+            return .history(HistoryReply(fights: try store.fights(of: me).map { FightView($0, seenBy: me) }))
         case .statistics(let request):
             let versus = request.versus.map { StatScope.pair(me, versus: $0) }
             let statistics = try store.statistics([.fighter(me), .overall] + (versus.map { [$0] } ?? []))
@@ -135,16 +148,34 @@ actor FightHub {
         case .logout:
             // The connection ends sessions (`ClientSession`); a logout never comes this far.
             throw ProtocolError(.internalError, "logout reached the hub")
+        case .windUp(let request):
+            let fight = try fight(request.fight, of: me)
+            try checkSequence(request.after, of: fight, for: "wind-up")
+            do { _ = try fight.cornerAwaitingPunch(by: me) } catch { throw ProtocolError(error) }
+            windUps[me] = WindUp(fight: fight.id, after: request.after, at: clock.elapsed())
+            return .meter(MeterReply(fight: fight.id, after: request.after, meter: store.referee.rules.meter))
         case .punch(let punch):
             try punch.validate()
             let fight = try fight(punch.fight, of: me)
-            guard punch.after == fight.lastSequence else {
-                throw ProtocolError(
-                    .stale,
-                    "after: the fight is at sequence \(fight.lastSequence), the punch was thrown at \(punch.after); replay and throw again",
-                    field: "after")
+            try checkSequence(punch.after, of: fight, for: "punch")
+            if let damage = punch.damage {
+                command = .punch(fight.id, by: me, kind: punch.kind, damage: damage)
+            } else {
+                guard let windUp = windUps.removeValue(forKey: me), windUp.fight == fight.id, windUp.after == punch.after
+                else {
+                    throw ProtocolError(
+                        .refused,
+                        "damage: absent, so the punch is the power meter's, but no windUp came first at sequence \(punch.after); send windUp, then punch",
+                        field: "damage", reason: .notWoundUp)
+                }
+                let (seconds, attoseconds) = (clock.elapsed() - windUp.at).components
+                command = .timedPunch(
+                    fight.id, by: me, kind: punch.kind,
+                    stoppedAfterMilliseconds: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
             }
-            command = .punch(fight.id, by: me, kind: punch.kind, damage: punch.damage)
+        case .raiseGuard(let request):
+            try execute(.raiseGuard(request.fight, by: me, request.guard), ref: ref, sender: connection)
+            return .fight(FightReply(fight: FightView(try fight(request.fight, of: me), seenBy: me)))
         }
         try execute(command, ref: ref, sender: connection)
         return nil
@@ -192,6 +223,16 @@ actor FightHub {
     }
 
     // MARK: - Lookups
+
+    /// Refuses as `stale` a `what` thrown at a sequence the fight has moved past (or not reached).
+    private func checkSequence(_ after: Int, of fight: Fight, for what: String) throws {
+        guard after == fight.lastSequence else {
+            throw ProtocolError(
+                .stale,
+                "after: the fight is at sequence \(fight.lastSequence), the \(what) was thrown at \(after); replay and throw again",
+                field: "after")
+        }
+    }
 
     private func fighter(_ id: FighterID) throws -> Fighter {
         guard let fighter = try store.fighter(id) else { throw ProtocolError(Refusal.unknownFighter(id)) }
