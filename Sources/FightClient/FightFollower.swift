@@ -87,6 +87,7 @@ extension FightView {
         lastSequence = event.sequence ?? lastSequence
         switch event.kind {
         case .accepted, .matched, .turnPassed:
+            countMissedTurns(event)
             phase = .active
             expiresAt = nil
             turn = event.turn
@@ -101,8 +102,10 @@ extension FightView {
             }
             turn = event.turn
             deadline = event.deadline
+            countMissedTurns(event)
         case .declined, .expired, .ended:
             phase = .finished
+            missedTurns = nil
             switch event.kind {
             case .declined: ending = .known(.declined)
             case .expired: ending = .known(.expired)
@@ -116,5 +119,12 @@ extension FightView {
         default:
             break
         }
+    }
+
+    /// The missed turns after `event`, counted by the engine's own rule, so that the client's
+    /// count is the server's.
+    private mutating func countMissedTurns(_ event: WireEvent) {
+        guard let change = event.fightChange else { return }
+        missedTurns = (missedTurns ?? Both(0, 0)).counting(change, corner: corner(of:))
     }
 }

@@ -192,6 +192,8 @@ public struct ScreenModel: Sendable {
     public var cards: [FighterID: FighterCard] = [:]
     /// The latest events, described when drawn: a name that arrives after its event still shows.
     public var log: [WireEvent] = []
+    /// Whether the other fighter of each fight under way is there, as the server last said.
+    public var presence: [FightID: OpponentPresence] = [:]
     /// The connection's state.
     public var status = "connecting…"
     /// The connection's state and when it was given (seconds since 1970), for a wait that counts
@@ -224,7 +226,10 @@ public struct ScreenModel: Sendable {
         if answersPlayer { note = "" }
         var bell = false
         switch message.body {
-        case .welcome(let welcome): cards[welcome.fighter.id] = welcome.fighter
+        case .welcome(let welcome):
+            cards[welcome.fighter.id] = welcome.fighter
+            for report in welcome.presence { learn(report) }
+        case .presence(let report): learn(report)
         case .profile(let reply): cards[reply.fighter.id] = reply.fighter
         case .opponent(let reply):
             shown = reply.matchup
@@ -246,6 +251,10 @@ public struct ScreenModel: Sendable {
             break
         }
         return bell
+    }
+
+    private mutating func learn(_ report: Presence) {
+        presence[report.fight] = OpponentPresence(report, after: presence[report.fight])
     }
 
     /// The screen's lines at `now` (seconds since 1970, for the countdown) and `instant` (for the
@@ -301,6 +310,14 @@ public struct ScreenModel: Sendable {
                     ? "  YOUR TURN — \(left) s left: j jab, u uppercut, k hook wind up; again throws"
                     : "  their turn — \(left) s left")
             lines.append("  " + Self.guardLine(fight.ownGuard))
+            if let presence = presence[fight.id] {
+                lines.append("  " + presence.description(of: name(mine ? fight.opponent : fight.challenger), now: now))
+            }
+            if let corner = fight.corner(of: me), let missed = fight.missedTurns?[corner],
+                let warning = Self.missedTurnsWarning(missed)
+            {
+                lines.append("  " + warning)
+            }
         case .challenged:
             lines.append(fight.opponent == me ? "  challenged: a accept, d decline" : "  waiting for an answer")
         case .finished:
@@ -390,6 +407,13 @@ public struct ScreenModel: Sendable {
 
     private static func stat(_ value: Int?) -> String { value.map(String.init) ?? "–" }
 
+    /// The warning for a player who has let `missed` turns in a row lapse, when one more loses the
+    /// fight: the engine's rule, which `hitthat serve` plays by (the server does not send it).
+    public static func missedTurnsWarning(_ missed: Int, limit: Int = Rules().missedTurnsToForfeit) -> String? {
+        guard missed > 0, missed == limit - 1 else { return nil }
+        return "\(missed) of \(limit) missed turns: one more and you forfeit"
+    }
+
     /// Who has the edge on reach, weight and wins, in words ("you have the longer reach; they have
     /// more wins"), or `nil` when neither has any (or the stats are not shared).
     public static func edges(mine: FighterCard?, theirs: FighterCard) -> String? {
@@ -422,5 +446,60 @@ public struct ScreenModel: Sendable {
     /// wrapped line would push the screen's top off an 80×24 terminal).
     public static func clipped(_ line: String) -> String {
         line.count <= width ? line : String(line.prefix(width - 1)) + "…"
+    }
+}
+
+// MARK: - Presence
+
+/// The other fighter of a fight under way, there or not, as this client learnt it from the server's
+/// `presence` messages (and `welcome`): typed until shown, so that the screen counts the time since
+/// they went.
+public enum OpponentPresence: Hashable, Sendable {
+    /// Connected, and not seen gone by this client.
+    case connected
+    /// Gone since `since`; `nil` when the server has not seen them since it started.
+    case gone(since: Timestamp?)
+    /// Connected again, at `since`, after this client saw them gone.
+    case back(since: Timestamp?)
+    /// A state a newer server named, as it came.
+    case unknown(String)
+
+    /// How long "is back" is news before it is just "connected", in seconds.
+    public static let backIsNews: Int64 = 30
+
+    /// The presence `report` says, `earlier` being what was known before: connected after gone is back.
+    public init(_ report: Presence, after earlier: OpponentPresence?) {
+        let since = report.since?.timestamp
+        switch report.state {
+        case .known(.gone): self = .gone(since: since)
+        case .known(.connected):
+            switch earlier {
+            case .gone: self = .back(since: since)
+            // A `welcome` after this client's own reconnect says connected again: still back.
+            case .back(let returned): self = .back(since: returned)
+            case .connected, .unknown, nil: self = .connected
+            }
+        case .unknown(let name): self = .unknown(name)
+        }
+    }
+
+    /// The words for `name` at `now` (seconds since 1970).
+    public func description(of name: String, now: Int64) -> String {
+        switch self {
+        case .connected: return "\(name): connected"
+        case .back(let since):
+            guard let since, now - since.secondsSince1970 >= Self.backIsNews else { return "\(name) is back" }
+            return "\(name): connected"
+        case .gone(let since?):
+            return "\(name) is gone (connection lost \(Self.ago(now - since.secondsSince1970)))"
+        case .gone(nil): return "\(name) is gone (not seen since the server started)"
+        case .unknown(let state): return "\(name): \(state)"
+        }
+    }
+
+    /// "12 s ago", and in minutes from two minutes on.
+    private static func ago(_ seconds: Int64) -> String {
+        let seconds = max(0, seconds)
+        return seconds < 120 ? "\(seconds) s ago" : "\(seconds / 60) min ago"
     }
 }

@@ -36,12 +36,18 @@ public enum Command: Hashable, Sendable, Codable {
     /// turn for whoever has it, so that nobody loses a turn, or a fight, to the server's absence.
     /// Sent once as the server starts, before any deadline is settled.
     case resumeTurns
+    /// `fighter`'s turn in fight `id`, if it is still theirs once the fight is brought up to now,
+    /// starts afresh from now: a full turn again, none counted as missed. For a fighter back after
+    /// the server's outage (their client reconnecting), whose turn `resumeTurns` began while they
+    /// could not see it. Which turns are owed is the server's business (see `FightHub`); the rule
+    /// here is only that nobody is given a turn that is not theirs.
+    case resumeTurn(FightID, of: FighterID)
 
     /// The fight this command is about, if any.
     public var fight: FightID? {
         switch self {
         case .accept(let id, _), .decline(let id, _), .punch(let id, _, _, _), .timedPunch(let id, _, _, _),
-            .raiseGuard(let id, _, _), .forfeit(let id, _):
+            .raiseGuard(let id, _, _), .forfeit(let id, _), .resumeTurn(let id, _):
             id
         default: nil
         }
@@ -54,7 +60,7 @@ public enum Command: Hashable, Sendable, Codable {
         case .updateProfile(let id, _, _, _), .move(let id, _), .quickMatch(let id), .leaveQuickMatch(let id): [id]
         case .challenge(let id, let opponent): [id, opponent]
         case .accept(_, let id), .decline(_, let id), .punch(_, let id, _, _), .timedPunch(_, let id, _, _),
-            .raiseGuard(_, let id, _), .forfeit(_, let id):
+            .raiseGuard(_, let id, _), .forfeit(_, let id), .resumeTurn(_, let id):
             [id]
         }
     }

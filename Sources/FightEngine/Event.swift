@@ -87,5 +87,13 @@ public struct FightEvent: Hashable, Sendable, Codable {
         case turnPassed(missedTurns: Int, turn: Turn)
         /// The fight ended; both records changed.
         case ended(FightResult)
+
+        /// Whether this change starts the fighting (a challenge accepted, a room joined).
+        public var beginsFight: Bool {
+            switch self {
+            case .matched, .accepted: true
+            case .challenged, .declined, .expired, .punched, .turnPassed, .ended: false
+            }
+        }
     }
 }

@@ -83,6 +83,11 @@ public struct Fight: Identifiable, Hashable, Sendable, Codable {
         if case .finished = phase { false } else { true }
     }
 
+    /// Whether the fight is being fought (accepted or matched, not over).
+    public var isUnderWay: Bool {
+        if case .active = phase { true } else { false }
+    }
+
     /// The moment something happens without anyone acting: a challenge expiring or a turn passing.
     public var deadline: Timestamp? {
         switch phase {

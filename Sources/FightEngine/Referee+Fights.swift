@@ -154,14 +154,6 @@ extension Fight {
 // MARK: - Deadlines
 
 extension Draft {
-    /// Brings fight `id` up to `now`: expires an unanswered challenge, passes a lapsed turn, and
-    /// ends by forfeit a fight in which a fighter has let `Rules.missedTurnsToForfeit` turns in a
-    /// row lapse.
-    ///
-    /// A turn that lapsed several times in a row (nobody punched for minutes) is one event with
-    /// the count, not one per minute, so a long-idle fight does not flood the log. When both are
-    /// away, the turn goes back and forth and the first to reach the limit loses (with none missed
-    /// before, the one who had the turn when they both stopped, since their lapses come first).
     /// Starts the turn of fight `id`, if one is under way, afresh from now: the same fighter's,
     /// with a whole turn's time and no turn counted as missed. A `turnPassed` event with
     /// `missedTurns` 0 says so, so that the log replays it and clients learn the new deadline as
@@ -172,6 +164,26 @@ extension Draft {
         emit(&fight, .turnPassed(missedTurns: 0, turn: resumed))
     }
 
+    /// Starts `fighter`'s turn in fight `id` afresh, if the turn under way is theirs once the
+    /// fight is brought up to now; nothing otherwise.
+    mutating func resumeTurn(_ id: FightID, of fighter: FighterID) throws(Refusal) {
+        // Settled first, as for any command on a fight: a turn that lapsed is passed, and the
+        // turn after it is not the one owed.
+        settle(id)
+        let fight = try fight(id)
+        guard fight.corner(of: fighter) != nil else { throw .notInFight(fighter, id) }
+        guard case .active(let turn, _) = fight.phase, fight.fighter(in: turn) == fighter else { return }
+        resumeTurn(id)
+    }
+
+    /// Brings fight `id` up to `now`: expires an unanswered challenge, passes a lapsed turn, and
+    /// ends by forfeit a fight in which a fighter has let `Rules.missedTurnsToForfeit` turns in a
+    /// row lapse.
+    ///
+    /// A turn that lapsed several times in a row (nobody punched for minutes) is one event with
+    /// the count, not one per minute, so a long-idle fight does not flood the log. When both are
+    /// away, the turn goes back and forth and the first to reach the limit loses (with none missed
+    /// before, the one who had the turn when they both stopped, since their lapses come first).
     mutating func settle(_ id: FightID) {
         guard var fight = state.fights[id] else { return }
         switch fight.phase {

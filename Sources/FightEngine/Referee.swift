@@ -57,6 +57,7 @@ struct Draft {
             for id in state.fights.keys.sorted() { settle(id) }
         case .resumeTurns:
             for id in state.fights.keys.sorted() { resumeTurn(id) }
+        case .resumeTurn(let id, let fighter): try resumeTurn(id, of: fighter)
         }
     }
 

@@ -44,12 +44,15 @@ public enum ServerBody: Hashable, Sendable {
     case error(ProtocolError)
     /// The session of the token is over (`logout`); the server closes the connection next.
     case loggedOut
+    /// The other fighter of a fight under way came (their first connection opened) or went (their
+    /// last one closed), or the fight just began: pushed to the fighter, never a fight event.
+    case presence(Presence)
 
     /// The message types, named as on the wire: the one list of them. `kind` and the decoder
     /// switch over it, so that a type added here is a compile error until both handle it.
     public enum Kind: String, Hashable, Sendable, CaseIterable {
         case health, session, welcome, profile, opponent, event, events, fight, history, statistics, meter
-        case error, loggedOut
+        case error, loggedOut, presence
     }
 
     /// The message's type.
@@ -68,6 +71,7 @@ public enum ServerBody: Hashable, Sendable {
         case .meter: .meter
         case .error: .error
         case .loggedOut: .loggedOut
+        case .presence: .presence
         }
     }
 
@@ -110,11 +114,45 @@ public struct Welcome: Hashable, Sendable, Codable {
     /// Fights waiting for an answer or under way; compare each `lastSequence` with the last event
     /// seen and `replay` what is missing.
     public var openFights: [FightView]
+    /// For each fight under way, whether the other fighter is connected now: presence is no part
+    /// of a fight's state (it has no sequence, and a replay cannot bring it back), so it comes
+    /// beside the fights, and `presence` messages keep it up to date from here.
+    public var presence: [Presence]
 
     /// Creates a welcome.
-    public init(fighter: FighterCard, openFights: [FightView]) {
+    public init(fighter: FighterCard, openFights: [FightView], presence: [Presence] = []) {
         self.fighter = fighter
         self.openFights = openFights
+        self.presence = presence
+    }
+}
+
+/// The body of `presence`: whether a fighter, the other one of a fight under way, is connected.
+public struct Presence: Hashable, Sendable, Codable {
+    /// The fight under way.
+    public var fight: FightID
+    /// The fighter the message is about (not the one it is sent to).
+    public var fighter: FighterID
+    /// `connected` or `gone` (or, from a newer server, a state this build does not know).
+    public var state: OpenEnum<State>
+    /// When the state began, as the server knows it: when the fighter's first connection opened,
+    /// or their last one closed. Absent when they have not been seen since the server started.
+    public var since: WireTime?
+
+    /// Creates a presence message.
+    public init(fight: FightID, fighter: FighterID, state: State, since: Timestamp?) {
+        self.fight = fight
+        self.fighter = fighter
+        self.state = .known(state)
+        self.since = since.map(WireTime.init)
+    }
+
+    /// Whether a fighter is connected, as `state` names it on the wire.
+    public enum State: String, Hashable, Sendable, CaseIterable {
+        /// At least one connection of theirs is open: pushes reach them.
+        case connected
+        /// None is: they see nothing until they are back, and their turns lapse.
+        case gone
     }
 }
 
@@ -235,6 +273,7 @@ extension ServerMessage: Codable {
             case .meter: .meter(try MeterReply(from: decoder))
             case .error: .error(try ProtocolError(from: decoder))
             case .loggedOut: .loggedOut
+            case .presence: .presence(try Presence(from: decoder))
             }
     }
 
@@ -258,6 +297,7 @@ extension ServerMessage: Codable {
         case .meter(let value): try value.encode(to: encoder)
         case .error(let value): try value.encode(to: encoder)
         case .loggedOut: break
+        case .presence(let value): try value.encode(to: encoder)
         }
     }
 }

@@ -137,6 +137,11 @@ public struct FightView: Hashable, Sendable, Codable {
     public var punchesChallenger: Int
     /// Punches the opponent has thrown.
     public var punchesOpponent: Int
+    /// While `active`: turns the challenger let lapse in a row since their last punch; at
+    /// `Rules.missedTurnsToForfeit` they lose by forfeit.
+    public var missedTurnsChallenger: Int?
+    /// While `active`: turns the opponent let lapse in a row since their last punch.
+    public var missedTurnsOpponent: Int?
     /// The sequence number of the fight's latest event.
     public var lastSequence: Int
     /// While `active`, to one of its fighters: the guard they have taken up, if any. Never the
@@ -167,6 +172,9 @@ public struct FightView: Hashable, Sendable, Codable {
             phase = .active
             self.turn = fight.fighter(in: turn)
             self.deadline = WireTime(deadline)
+            // Only while it is fought: the lapse that ends a fight by forfeit is told by `ended`
+            // alone, so a finished fight's counts are not what its events add up to.
+            missedTurns = fight.missedTurns
         case .finished(let ending, let at):
             phase = .finished
             finishedAt = WireTime(at)
@@ -182,6 +190,17 @@ public struct FightView: Hashable, Sendable, Codable {
 }
 
 extension FightView {
+    /// While `active`: both fighters' missed turns in a row, as the engine counts them.
+    public var missedTurns: Both<Int>? {
+        get { missedTurnsChallenger.flatMap { challenger in missedTurnsOpponent.map { Both(challenger, $0) } } }
+        set { (missedTurnsChallenger, missedTurnsOpponent) = (newValue?.challenger, newValue?.opponent) }
+    }
+
+    /// The corner `fighter` fights from, or `nil` when they are not in this fight.
+    public func corner(of fighter: FighterID) -> Corner? {
+        fighter == challenger ? .challenger : fighter == opponent ? .opponent : nil
+    }
+
     /// Where a fight stands, as `phase` names it on the wire.
     public enum Phase: String, Hashable, Sendable, Codable, CaseIterable {
         /// A challenge waits for its answer (`expiresAt`).
@@ -355,6 +374,37 @@ public struct WireEvent: Hashable, Sendable, Codable {
     private mutating func set(_ turn: Turn) {
         self.turn = turn.fighter
         deadline = WireTime(turn.deadline)
+    }
+
+    /// The engine's change this fight event stands for (what `init(_:)` made it from), so that a
+    /// client counts with the engine's own rules (`Both.counting(_:corner:)`); `nil` for a fighter
+    /// event, a field missing, or a decision this build does not know.
+    public var fightChange: FightEvent.Change? {
+        let turn = self.turn.flatMap { fighter in deadline.map { Turn(fighter: fighter, deadline: $0.timestamp) } }
+        switch kind {
+        case .challenged:
+            guard let challenger, let opponent, let expiresAt else { return nil }
+            return .challenged(challenger: challenger, opponent: opponent, expiresAt: expiresAt.timestamp)
+        case .matched:
+            guard let challenger, let opponent, let turn else { return nil }
+            return .matched(challenger: challenger, opponent: opponent, turn: turn)
+        case .accepted:
+            return turn.map { .accepted(turn: $0) }
+        case .declined: return .declined
+        case .expired: return .expired
+        case .punched:
+            guard let by, let punch, let damage, let staminaLeft else { return nil }
+            return .punched(
+                by: by, kind: punch, damage: damage, bluntedBy: bluntedBy, staminaLeft: staminaLeft, turn: turn)
+        case .turnPassed:
+            guard let missedTurns, let turn else { return nil }
+            return .turnPassed(missedTurns: missedTurns, turn: turn)
+        case .ended:
+            guard let challenger, let opponent, let decision = decision?.known else { return nil }
+            return .ended(FightResult(challenger: challenger, opponent: opponent, winner: winner, decision: decision))
+        case .registered, .profileUpdated, .moved, .openedRoom, .leftRoom:
+            return nil
+        }
     }
 }
 

@@ -10,7 +10,7 @@ import Testing
     struct Bout {
         var state = FightState()
         let referee = Referee()
-        let now = Timestamp(secondsSince1970: 1_800_000_000)
+        var now = Timestamp(secondsSince1970: 1_800_000_000)
         var events: [FightID: [WireEvent]] = [:]
         var fight = FightID(rawValue: 0)
 
@@ -115,6 +115,33 @@ import Testing
                 .state(fight: FightID(99)),
             ])
         #expect(follower.fights[going]?.lastSequence == seen.going, "missed events are replayed, not skipped")
+    }
+
+    /// Turns let lapse are counted from the events as the server counts them: a punch clears its
+    /// thrower's count, a `turnPassed` adds its lapses, a turn started afresh adds none.
+    @Test func missedTurnsAreCountedAsTheServerCountsThem() throws {
+        var bout = try Bout()
+        var follower = FightFollower()
+        follower.update(try bout.view())
+        let known = bout.events().count
+        let start = bout.now
+        // Each lapses once, the challenger punches, then the opponent's turn lapses twice in a
+        // row (the challenger's once in between).
+        for seconds: Int64 in [60, 120, 240] {
+            bout.now = start + seconds
+            try bout.run(.settleDeadlines)
+            if seconds == 120 { try bout.punch(10) }
+        }
+        try bout.run(.resumeTurns)
+        for event in bout.events()[known...] { _ = follower.apply(event) }
+        let view = try #require(follower.fights[bout.fight])
+        #expect(view == (try bout.view()))
+        #expect(view.missedTurns == Both(1, 2))
+        // Over, the fight has no count to show: its last lapse is told by `ended` alone.
+        try bout.run(.forfeit(bout.fight, by: view.challenger))
+        for event in bout.events().suffix(1) { _ = follower.apply(event) }
+        #expect(follower.fights[bout.fight] == (try bout.view()))
+        #expect(follower.fights[bout.fight]?.missedTurns == nil)
     }
 
     @Test func aReconnectTakesTheStateOfOpenFightsItDidNotKnow() throws {

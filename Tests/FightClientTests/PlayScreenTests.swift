@@ -148,7 +148,7 @@ import Testing
         #"{"bio":"","displayName":"\#(name)","draws":0,"id":\#(id),"joinedAt":"2026-11-22T05:00:00Z","losses":0,"username":"\#(name.lowercased())","wins":0\#(more)}"#
     }
 
-    static let welcome = #"{"fighter":\#(card(1, "Alice")),"openFights":[],"type":"welcome","v":1}"#
+    static let welcome = #"{"fighter":\#(card(1, "Alice")),"openFights":[],"presence":[],"type":"welcome","v":1}"#
 
     /// A model that has been welcomed as fighter 1.
     static func welcomed() throws -> ScreenModel {
@@ -243,6 +243,80 @@ import Testing
         #expect(model.note == "")
     }
 
+    /// Fight 7, alice (1) against Bob (2), under way, with Bob's card in, at a moment T.
+    static func fighting(missed: (Int, Int) = (0, 0)) throws -> (model: ScreenModel, fight: FightView) {
+        var model = try Self.welcomed()
+        let profile = #"{"fighter":\#(Self.card(2, "Bob")),"ref":9,"type":"profile","v":1}"#
+        _ = model.apply(try Self.message(profile), answersPlayer: false, fights: [:], me: FighterID(1))
+        let fight = try JSONDecoder().decode(
+            FightView.self,
+            from: Data(
+                #"{"challenger":1,"deadline":"2026-11-22T05:03:00Z","id":7,"lastSequence":2,"missedTurnsChallenger":\#(missed.0),"missedTurnsOpponent":\#(missed.1),"opponent":2,"phase":"active","punchesChallenger":0,"punchesOpponent":0,"staminaChallenger":100,"staminaOpponent":100,"turn":1}"#
+                    .utf8))
+        model.fights = [fight.id: fight]
+        return (model, fight)
+    }
+
+    /// 2026-11-22T05:02:00Z, a minute before the fight's deadline.
+    static let t = Timestamp(iso8601: "2026-11-22T05:02:00Z")!.secondsSince1970
+
+    static func presence(_ state: String, since: String?) -> String {
+        let since = since.map { #""since":"\#($0)","# } ?? ""
+        return #"{"fight":7,"fighter":2,\#(since)"state":"\#(state)","type":"presence","v":1}"#
+    }
+
+    /// The other fighter's presence shows on the fight: connected, gone with how long ago, back
+    /// (for a while, then connected again); gone unseen since a restart says so.
+    @Test func theOtherFightersPresenceShowsOnTheFight() throws {
+        var (model, fight) = try Self.fighting()
+        let fights = [fight.id: fight]
+        func show(_ json: String) throws {
+            _ = model.apply(try Self.message(json), answersPlayer: false, fights: fights, me: FighterID(1))
+        }
+        #expect(!model.lines(now: Self.t).contains { $0.hasPrefix("  Bob") }, "not known yet")
+        try show(Self.presence("connected", since: "2026-11-22T05:01:00Z"))
+        #expect(model.lines(now: Self.t).contains("  Bob: connected"))
+        try show(Self.presence("gone", since: "2026-11-22T05:01:48Z"))
+        #expect(model.lines(now: Self.t).contains("  Bob is gone (connection lost 12 s ago)"))
+        #expect(model.lines(now: Self.t + 300).contains("  Bob is gone (connection lost 5 min ago)"))
+        try show(Self.presence("connected", since: "2026-11-22T05:02:10Z"))
+        #expect(model.lines(now: Self.t + 15).contains("  Bob is back"))
+        #expect(model.lines(now: Self.t + 10 + OpponentPresence.backIsNews).contains("  Bob: connected"))
+        // This client's own reconnect: the welcome says connected, and he is still back.
+        let welcome =
+            #"{"fighter":\#(Self.card(1, "Alice")),"openFights":[],"presence":[\#(Self.presence("connected", since: "2026-11-22T05:02:10Z").replacingOccurrences(of: #","type":"presence","v":1"#, with: ""))],"type":"welcome","v":1}"#
+        try show(welcome)
+        #expect(model.lines(now: Self.t + 15).contains("  Bob is back"))
+        try show(Self.presence("gone", since: nil))
+        #expect(model.lines(now: Self.t).contains("  Bob is gone (not seen since the server started)"))
+        try show(Self.presence("napping", since: nil))
+        #expect(model.lines(now: Self.t).contains("  Bob: napping"), "a state from a newer server, as it came")
+        // Over, the fight shows no presence.
+        var over = fight
+        over.phase = .finished
+        _ = model.apply(
+            try Self.message(Self.presence("connected", since: nil)), answersPlayer: false, fights: [over.id: over],
+            me: FighterID(1))
+        #expect(!model.lines(now: Self.t).contains { $0.hasPrefix("  Bob") })
+    }
+
+    /// One missed turn short of the forfeit, the player is warned, with the rule's numbers; not
+    /// before, and not for the other's count.
+    @Test func oneMissedTurnShortOfTheForfeitIsWarned() throws {
+        let limit = Rules().missedTurnsToForfeit
+        let warning = "  \(limit - 1) of \(limit) missed turns: one more and you forfeit"
+        #expect(warning == "  2 of 3 missed turns: one more and you forfeit")
+        #expect(try Self.fighting(missed: (limit - 1, 0)).model.lines(now: Self.t).contains(warning))
+        #expect(
+            try !Self.fighting(missed: (limit - 2, 0)).model.lines(now: Self.t).contains { $0.contains("missed turns") }
+        )
+        #expect(
+            try !Self.fighting(missed: (0, limit - 1)).model.lines(now: Self.t).contains { $0.contains("missed turns") }
+        )
+        #expect(ScreenModel.missedTurnsWarning(4, limit: 5) == "4 of 5 missed turns: one more and you forfeit")
+        #expect(ScreenModel.missedTurnsWarning(0, limit: 1) == nil, "with nothing missed there is no run to warn of")
+    }
+
     @Test func theEdgesAreSaidInWords() throws {
         let decoder = JSONDecoder()
         let mine = try decoder.decode(
@@ -267,7 +341,7 @@ import Testing
         let fight = try JSONDecoder().decode(
             FightView.self,
             from: Data(
-                #"{"challenger":1,"deadline":"2026-11-22T05:03:00Z","id":70000,"lastSequence":2,"opponent":2,"phase":"active","punchesChallenger":0,"punchesOpponent":0,"staminaChallenger":100,"staminaOpponent":100,"turn":1}"#
+                #"{"challenger":1,"deadline":"2026-11-22T05:03:00Z","id":70000,"lastSequence":2,"missedTurnsChallenger":2,"missedTurnsOpponent":0,"opponent":2,"phase":"active","punchesChallenger":0,"punchesOpponent":0,"staminaChallenger":100,"staminaOpponent":100,"turn":1}"#
                     .utf8))
         for sequence in 1...30 {
             let punched =
@@ -275,6 +349,8 @@ import Testing
             _ = model.apply(
                 try Self.message(punched), answersPlayer: false, fights: [fight.id: fight], me: FighterID(1))
         }
+        let gone = #"{"fight":70000,"fighter":2,"since":"2026-11-22T05:01:00Z","state":"gone","type":"presence","v":1}"#
+        _ = model.apply(try Self.message(gone), answersPlayer: false, fights: [fight.id: fight], me: FighterID(1))
         model.note = String(repeating: "n", count: 200)
         model.status = "could not connect; retrying in 8.0 seconds"
         let lines = model.lines(now: 0)
@@ -282,6 +358,9 @@ import Testing
         #expect(lines.allSatisfy { $0.count <= ScreenModel.width }, "\(lines.filter { $0.count > 80 })")
         #expect(lines.last == ScreenModel.keyBar)
         #expect(lines.contains { $0.hasPrefix("  YOUR TURN") })
+        #expect(
+            lines.contains { $0.hasPrefix("  \(long) is gone") }
+                && lines.contains { $0.contains("one more and you forfeit") })
         #expect(lines.contains { $0.contains("threw an uppercut for 64") }, "the latest events still show")
         var reader = KeyReader()
         _ = Self.press("l" + String(repeating: "9", count: 50), on: &reader)

@@ -205,17 +205,50 @@ import Testing
         #expect(try unresumed.settle(at: 400).contains { if case .ended = $0 { true } else { false } })
     }
 
+    /// The fighter who had the turn at the restart, back (their client reconnected), gets it
+    /// afresh from then; only their own turn, and only while it is under way.
+    @Test func aFighterBackAfterTheOutageHasTheirTurnAfreshOnlyIfItIsStillTheirs() throws {
+        var logged = try AbandonedFightTests.LoggedRing()
+        let (alice, bob, fight) = (logged.challenger, logged.opponent, logged.fight)
+        try logged.punch(alice, at: 10)  // Bob's turn
+        logged.ring.now = logged.start + 400
+        logged.log += try logged.ring.run(.resumeTurns)  // Bob's until 460
+        logged.ring.now = logged.start + 407
+        #expect(try logged.ring.run(.resumeTurn(fight, of: alice)).isEmpty, "not alice's turn: nothing")
+        let resumed = try logged.ring.run(.resumeTurn(fight, of: bob))
+        logged.log += resumed
+        #expect(
+            resumed.fightChanges == [
+                .turnPassed(missedTurns: 0, turn: Turn(fighter: bob, deadline: logged.start + 467))
+            ])
+        #expect(try logged.ring.fight(fight).missedTurns == Both(0, 0))
+        // Once the turn has lapsed, it is alice's: bob is not given hers, and the lapse counts.
+        logged.ring.now = logged.start + 470
+        let late = try logged.ring.run(.resumeTurn(fight, of: bob))
+        logged.log += late
+        #expect(
+            late.fightChanges == [.turnPassed(missedTurns: 1, turn: Turn(fighter: alice, deadline: logged.start + 527))]
+        )
+        #expect(logged.audit.problems == [])
+        // Someone outside the fight is refused as for any command on it.
+        let carol = try logged.ring.register("carol")
+        #expect(logged.ring.refusal(.resumeTurn(fight, of: carol)) == .notInFight(carol, fight))
+    }
+
     @Test func aChallengeOrAFinishedFightIsLeftAsItWas() throws {
         var ring = Ring()
         let alice = ring.state.nextFighterID
         _ = try ring.run(.register(Registration(username: "alice", displayName: "alice")))
         _ = try ring.run(.register(Registration(username: "bob", displayName: "bob")))
+        let challenge = ring.state.nextFightID
         _ = try ring.run(.challenge(alice, opponent: FighterID(alice.rawValue + 1)))
         #expect(try ring.run(.resumeTurns).isEmpty, "a challenge waits for its answer as before")
+        #expect(try ring.run(.resumeTurn(challenge, of: alice)).isEmpty)
         var over = try AbandonedFightTests.LoggedRing()
         _ = try over.ring.run(.forfeit(over.fight, by: over.opponent))
         let finished = try over.ring.fight(over.fight)
         #expect(try over.ring.run(.resumeTurns).isEmpty, "a fight over stays over")
+        #expect(try over.ring.run(.resumeTurn(over.fight, of: over.challenger)).isEmpty)
         #expect(try over.ring.fight(over.fight) == finished)
     }
 }

@@ -103,6 +103,30 @@ import Testing
         #expect(error?.code == .invalid && error?.field == "kind")
     }
 
+    /// A fight event's wire form gives back the engine's change it was made from, so that a client
+    /// counts with the engine's own rules; a fighter event has none.
+    @Test func aFightEventOnTheWireGivesBackItsChange() {
+        let (alice, bob) = (FighterID(1), FighterID(2))
+        let at = Timestamp(secondsSince1970: 1_795_000_000)
+        let turn = Turn(fighter: bob, deadline: at + 60)
+        let changes: [FightEvent.Change] = [
+            .challenged(challenger: alice, opponent: bob, expiresAt: at + 86_400),
+            .matched(challenger: alice, opponent: bob, turn: turn), .accepted(turn: turn), .declined, .expired,
+            .punched(by: alice, kind: .hook, damage: 15, bluntedBy: .high, staminaLeft: 85, turn: turn),
+            .punched(by: alice, kind: .uppercut, damage: 56, bluntedBy: nil, staminaLeft: 0, turn: nil),
+            .turnPassed(missedTurns: 2, turn: turn), .turnPassed(missedTurns: 0, turn: turn),
+            .ended(FightResult(challenger: alice, opponent: bob, winner: alice, decision: .knockout)),
+            .ended(FightResult(challenger: alice, opponent: bob, winner: nil, decision: .points)),
+        ]
+        for change in changes {
+            #expect(WireEvent(FightEvent(fight: FightID(7), sequence: 3, at: at, change: change)).fightChange == change)
+        }
+        #expect(WireEvent(FighterEvent(fighter: alice, at: at, change: .openedRoom)).fightChange == nil)
+        var unknown = WireEvent(FightEvent(fight: FightID(7), sequence: 3, at: at, change: changes[9]))
+        unknown.decision = .unknown("technicalKnockout")
+        #expect(unknown.fightChange == nil, "a decision this build does not know")
+    }
+
     /// A fight's `phase` is read into its case likewise.
     @Test func aFightsPhaseDecodesToItsCase() throws {
         func fight(_ phase: String) -> String {

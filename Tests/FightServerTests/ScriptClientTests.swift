@@ -109,6 +109,14 @@ import Testing
         let punches = seenByAlice.values.filter { $0.kind == .punched }
         #expect(punches.allSatisfy { Rules.punchDamage.contains($0.damage ?? 0) })
         #expect(punches.contains { $0.staminaLeft == 0 })
+        // The server's pushes are printed as they came, presence among them: as the fight began,
+        // each was told the other was there.
+        for player in [alice, bob] {
+            #expect(
+                player.messages.contains {
+                    if case .presence(let presence) = $0.body { presence.state == .known(.connected) } else { false }
+                })
+        }
         server.kill(SIGTERM)
         #expect(server.process.terminationStatus == 0, "SIGTERM stops the server gracefully")
     }
@@ -126,14 +134,14 @@ import Testing
         bob.send("quick")
 
         // Alice opened the room, so she throws first: 10 jabs of 10 (stated, as a sensor's are) knock
-        // bob out, 19 punches in all. The restart starts the turn under way afresh, event 8: the
-        // punches after it come one later.
+        // bob out, 19 punches in all. The restart starts the turn under way afresh, event 8, and
+        // alice's coming back once more, event 9: the punches after them come two later.
         for punch in 0..<19 {
             if punch == 6 {
                 server.kill(SIGKILL)
                 (server, _) = try await Self.serve(database: database, port: port)
             }
-            let (puncher, sequence) = (punch % 2 == 0 ? alice : bob, punch + (punch >= 6 ? 3 : 2))
+            let (puncher, sequence) = (punch % 2 == 0 ? alice : bob, punch + (punch >= 6 ? 4 : 2))
             try await puncher.wait("the turn for punch \(punch)") { _, _ in
                 Self.events(of: puncher)[sequence - 1] != nil ? true : nil
             }
@@ -145,15 +153,16 @@ import Testing
             }
         }
         for player in [alice, bob] {
-            try await player.wait("the end") { _, _ in Self.events(of: player)[22]?.kind == .ended ? true : nil }
+            try await player.wait("the end") { _, _ in Self.events(of: player)[23]?.kind == .ended ? true : nil }
             player.send("profile")
             player.endInput()
             #expect(try await player.exitStatus() == 0)
             let events = Self.events(of: player)
-            #expect(Set(events.keys) == Set(1...22), "nothing lost across the kill")
+            #expect(Set(events.keys) == Set(1...23), "nothing lost across the kill")
             #expect(events.values.filter { $0.kind == .punched }.count == 19, "nothing applied twice")
             #expect(events[8]?.kind == .turnPassed && events[8]?.missedTurns == 0, "the turn under way resumed")
-            #expect(events[22]?.winner == events[1]?.challenger)
+            #expect(events[9]?.kind == .turnPassed && events[9]?.turn == events[8]?.turn, "and again for alice back")
+            #expect(events[23]?.winner == events[1]?.challenger)
         }
         #expect(alice.errorOutput.contains { $0.contains("server gone") }, "alice noticed the server go")
         let records = [alice, bob].compactMap { $0.messages.compactMap(\.profileCard).last }.map {

@@ -191,6 +191,15 @@ final class Player: Sendable {
     /// Drops every message received so far.
     func clearInbox() { mailbox.messages.withLockedValue { $0.removeAll() } }
 
+    /// Takes out of the inbox, without waiting, every message received so far that `matches`.
+    func taken(where matches: (ServerMessage) -> Bool) -> [ServerMessage] {
+        mailbox.messages.withLockedValue { messages in
+            let found = messages.filter(matches)
+            messages.removeAll(where: matches)
+            return found
+        }
+    }
+
     /// Waits (up to ten seconds) for the connection to end; why it did.
     func closed() async throws -> String {
         let deadline = ContinuousClock.now + .seconds(10)

@@ -255,6 +255,46 @@ struct TerminalClientTests {
         }
     }
 
+    /// The other player's presence at 80×24, as the server knows it: connected once the fight is
+    /// on, gone (and how long ago) when they leave mid-fight, back when they return.
+    @Test func theOtherPlayerLeavingAndComingBackShowsAtEightyByTwentyFour() async throws {
+        let (server, port) = try await ScriptClientTests.serve(database: try TestServer.temporaryDatabase())
+        defer { server.kill(SIGTERM) }
+        let tmux = Tmux(width: 80, height: 24)
+        defer { tmux.kill() }
+        for player in ["alice", "bob"] {
+            try await tmux.start(
+                player, command: Self.play(player, port: port), environment: ScriptClientTests.password)
+            try await tmux.wait(for: "the connection", on: player) { $0.contains("connected to") ? true : nil }
+        }
+        try await tmux.send("m", to: "alice")
+        try await tmux.wait(for: "alice's room", on: "alice") {
+            $0.contains("waiting for anyone to fight") ? true : nil
+        }
+        try await tmux.send("m", to: "bob")
+        try await tmux.wait(for: "bob there", on: "alice") { $0.contains("\n  bob: connected\n") ? true : nil }
+        try await tmux.wait(for: "alice there", on: "bob") { $0.contains("\n  alice: connected\n") ? true : nil }
+
+        try await tmux.send("q", "y", to: "bob")
+        #expect(try await tmux.exitStatus(of: "bob") == 0)
+        try await tmux.wait(for: "bob gone", on: "alice") {
+            $0.contains("\n  bob is gone (connection lost ") ? true : nil
+        }
+        try await Self.expectFits(tmux, "alice")
+
+        try await tmux.start(
+            "bob-again", command: Self.play("bob", port: port), environment: ScriptClientTests.password)
+        try await tmux.wait(for: "bob back", on: "alice") { $0.contains("\n  bob is back\n") ? true : nil }
+        try await tmux.wait(for: "alice there", on: "bob-again") {
+            $0.contains("\n  alice: connected\n") ? true : nil
+        }
+        try await Self.expectFits(tmux, "alice")
+        for player in ["alice", "bob-again"] {
+            try await tmux.send("q", "y", to: player)
+            #expect(try await tmux.exitStatus(of: player) == 0)
+        }
+    }
+
     // MARK: - Helpers
 
     /// Checks that session `name`'s screen has no line wider than the terminal (a wrapped line

@@ -31,6 +31,12 @@ actor FightHub {
         let after: Int
         let at: Duration
     }
+    /// When each fighter's presence last changed while this server ran: their first connection
+    /// opened, or their last one closed. Someone not in here has not been seen since it started.
+    private var presenceSince: [FighterID: Timestamp] = [:]
+    /// The turns the start began afresh (`resumeTurns`), for fighters not connected since: by
+    /// fighter, each fight with the sequence the start left it at. See `resumeOwedTurns(of:)`.
+    private var owedTurns: [FighterID: [FightID: Int]] = [:]
 
     /// A connection's way out: messages as JSON text, written by the connection's own task.
     /// Finishing it closes the connection.
@@ -56,20 +62,32 @@ actor FightHub {
     // MARK: - Connections
 
     /// Starts pushing `fighter`'s events to `outbox`, a connection that began with session
-    /// `session` (its key); returns the connection's number.
+    /// `session` (its key); returns the connection's number. The fighter's first connection tells
+    /// the other fighter of each of their fights under way that they came, and starts afresh a turn
+    /// of theirs the server's start began while they could not see it.
     func connect(_ fighter: FighterID, session: String, outbox: Outbox) -> Int {
         lastConnection += 1
+        let arriving = connections[fighter] == nil
         connections[fighter, default: [:]][lastConnection] = Connection(outbox: outbox, session: session)
+        if arriving {
+            presenceSince[fighter] = clock.now()
+            pushPresence(of: fighter)
+            resumeOwedTurns(of: fighter)
+        }
         return lastConnection
     }
 
-    /// Stops pushing to connection `id`.
+    /// Stops pushing to connection `id`. The fighter's last connection tells the other fighter of
+    /// each of their fights under way that they went.
     func disconnect(_ fighter: FighterID, connection id: Int) {
-        connections[fighter]?[id] = nil
-        if connections[fighter]?.isEmpty == true {
-            connections[fighter] = nil
-            windUps[fighter] = nil
+        // A connection closed twice (by a logout on another one, then by itself) counts once.
+        guard connections[fighter]?.removeValue(forKey: id) != nil, connections[fighter]?.isEmpty == true else {
+            return
         }
+        connections[fighter] = nil
+        windUps[fighter] = nil
+        presenceSince[fighter] = clock.now()
+        pushPresence(of: fighter)
     }
 
     /// Closes every connection of `fighter` that began with session `session` but `sender`, which
@@ -110,8 +128,14 @@ actor FightHub {
         let command: Command
         switch request {
         case .hello:
-            let open = try store.openFights(of: me).map { FightView($0, seenBy: me) }
-            return .welcome(Welcome(fighter: FighterCard(try fighter(me), showingLocation: true), openFights: open))
+            let open = try store.openFights(of: me)
+            let opponents = open.filter(\.isUnderWay).compactMap { fight in
+                fight.corner(of: me).map { presence(of: fight.fighter(in: $0.other), in: fight.id) }
+            }
+            return .welcome(
+                Welcome(
+                    fighter: FighterCard(try fighter(me), showingLocation: true),
+                    openFights: open.map { FightView($0, seenBy: me) }, presence: opponents))
         case .profile(let request):
             let id = request.fighter ?? me
             return .profile(ProfileReply(fighter: FighterCard(try fighter(id), showingLocation: id == me)))
@@ -181,10 +205,12 @@ actor FightHub {
         return nil
     }
 
-    /// Applies `command` now and pushes its events.
-    private func execute(_ command: Command, ref: Int?, sender: Int?) throws {
+    /// Applies `command` now and pushes its events; returns them.
+    @discardableResult
+    private func execute(_ command: Command, ref: Int?, sender: Int?) throws -> [Event] {
         let events = try store.execute(command, at: clock.now()).mapError { ProtocolError($0) }.get()
         publish(events, ref: ref, sender: sender)
+        return events
     }
 
     /// Registers a fighter (the account is the gatekeeper's business).
@@ -202,12 +228,39 @@ actor FightHub {
     }
 
     /// Starts every turn under way afresh: called once as the server starts, before the first
-    /// deadline is settled, so that the time it was down costs nobody a turn.
+    /// deadline is settled, so that the time it was down costs nobody a turn; and before it
+    /// listens, so that every fighter given a turn then is owed it again when they connect.
     func resumeTurns() {
         do {
-            try execute(.resumeTurns, ref: nil, sender: nil)
+            for case .fight(let event) in try execute(.resumeTurns, ref: nil, sender: nil) {
+                guard case .turnPassed(_, let turn) = event.change else { continue }
+                owedTurns[turn.fighter, default: [:]][event.fight] = event.sequence
+            }
         } catch {
             logger.error("resuming turns failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Starts afresh, once, the turns the server's start began for `fighter` (who has just
+    /// connected for the first time since), each while it is still the turn the start began:
+    /// the fight still at the sequence the start left it at. A client finds the server again
+    /// only some seconds after it is back, and the turn is then a whole one from when the player
+    /// can see it.
+    ///
+    /// Once per fighter per start, and only for fights under way at the start: a turn started
+    /// afresh at every reconnect would let a fighter hold their turn forever by dropping the
+    /// connection before each deadline.
+    private func resumeOwedTurns(of fighter: FighterID) {
+        guard let owed = owedTurns.removeValue(forKey: fighter) else { return }
+        for (fight, sequence) in owed.sorted(by: { $0.key < $1.key }) {
+            do {
+                guard try store.fight(fight)?.lastSequence == sequence else { continue }
+                try execute(.resumeTurn(fight, of: fighter), ref: nil, sender: nil)
+            } catch {
+                logger.error(
+                    "resuming a turn failed",
+                    metadata: ["fight": "\(fight.rawValue)", "fighter": "\(fighter.rawValue)", "error": "\(error)"])
+            }
         }
     }
 
@@ -287,6 +340,48 @@ actor FightHub {
                     connection.outbox.yield(id == sender ? answered : plain)
                 }
             }
+            // A fight that begins tells each fighter whether the other is there: a challenge may be
+            // accepted, or a room joined, long after its owner left.
+            if case .fight(let fightEvent) = event, fightEvent.change.beginsFight,
+                let corners = cornersOf[fightEvent.fight]
+            {
+                push(.presence(presence(of: corners.opponent, in: fightEvent.fight)), to: corners.challenger)
+                push(.presence(presence(of: corners.challenger, in: fightEvent.fight)), to: corners.opponent)
+            }
         }
+    }
+
+    // MARK: - Presence
+
+    /// Whether `fighter` is connected, as the other fighter of `fight` is told it.
+    private func presence(of fighter: FighterID, in fight: FightID) -> Presence {
+        Presence(
+            fight: fight, fighter: fighter, state: connections[fighter] == nil ? .gone : .connected,
+            since: presenceSince[fighter])
+    }
+
+    /// Tells the other fighter of each of `fighter`'s fights under way whether `fighter` is
+    /// connected, after their first connection opened or their last one closed. Not a fight event:
+    /// nothing is saved, and a client that was away learns it from `welcome`.
+    private func pushPresence(of fighter: FighterID) {
+        let open: [Fight]
+        do {
+            open = try store.openFights(of: fighter)
+        } catch {
+            logger.error(
+                "could not find whom to tell of a presence",
+                metadata: ["fighter": "\(fighter.rawValue)", "error": "\(error)"])
+            return
+        }
+        for fight in open where fight.isUnderWay {
+            guard let corner = fight.corner(of: fighter) else { continue }
+            push(.presence(presence(of: fighter, in: fight.id)), to: fight.fighter(in: corner.other))
+        }
+    }
+
+    /// Sends `body` to every connection of `fighter`.
+    private func push(_ body: ServerBody, to fighter: FighterID) {
+        let text = MessageCodec.encode(ServerMessage(body))
+        for connection in (connections[fighter] ?? [:]).values { connection.outbox.yield(text) }
     }
 }

@@ -79,6 +79,7 @@ public struct ServerConfiguration: Sendable {
 /// acknowledged command is already in the SQLite file, and the next start resumes every fight.
 public final class FightServer: Sendable {
     private let group: ServiceGroup
+    private let hub: FightHub
     private let hubLoop: MultiThreadedEventLoopGroup
     private let passwordHashing: PasswordHashing
 
@@ -93,6 +94,7 @@ public final class FightServer: Sendable {
         let accounts = Accounts(store: store, sessionLifetime: configuration.sessionLifetime)
         let hubLoop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let hub = FightHub(store: store, clock: configuration.clock, logger: logger, eventLoop: hubLoop.next())
+        self.hub = hub
         self.hubLoop = hubLoop
         passwordHashing = PasswordHashing()
         let gatekeeper = Gatekeeper(
@@ -170,6 +172,10 @@ public final class FightServer: Sendable {
 
     /// Serves until SIGINT, SIGTERM or `shutdown()`.
     public func run() async throws {
+        // Before the first deadline is settled, the turns the time the server was down would
+        // lapse start afresh; and before it listens, so that every fighter owed a turn for it
+        // (`FightHub.resumeOwedTurns(of:)`) connects after.
+        await hub.resumeTurns()
         do {
             try await group.run()
         } catch {
@@ -279,15 +285,12 @@ struct AccountLimits: Sendable {
 
 // MARK: - Deadlines
 
-/// Passes turns and expires challenges when their time comes, whether or not anyone acts; first,
-/// as the server starts, resumes the turns under way.
+/// Passes turns and expires challenges when their time comes, whether or not anyone acts.
 struct DeadlineService: Service {
     let hub: FightHub
     let tick: Duration
 
     func run() async throws {
-        // Before the first deadline is settled: the turns the time the server was down would lapse.
-        await hub.resumeTurns()
         try? await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 try await Task.sleep(for: tick)
