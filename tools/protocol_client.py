@@ -188,7 +188,9 @@ def play(address, damage):
         stamina[target] = max(0, stamina[target] - reply["damage"])
         expect(reply["staminaLeft"] == stamina[target], f"stamina {reply['staminaLeft']}, expected {stamina[target]}")
         last = reply["sequence"]
-        if stamina[target] == 0:
+        # No next turn: the fight is over. A knockout by the one who has thrown more punches is
+        # answered first (the one knocked out throws once more), so stamina 0 alone does not say.
+        if "turn" not in reply:
             break
         turn = reply["turn"]
     for player in (alice, bob):
@@ -200,23 +202,30 @@ def play(address, damage):
     expect([e["sequence"] for e in seen[0]] == list(range(1, len(seen[0]) + 1)), "sequences with a gap or out of order")
     ended = seen[0][-1]
     expect(ended["kind"] == "ended" and ended["decision"] == "knockout", f"the last event: {ended}")
-    winner = ended["winner"]
-    expect(stamina[winner] > 0 and min(stamina.values()) == 0, f"winner {winner} with stamina {stamina}")
+    punched = [e for e in seen[0] if e["kind"] == "punched"]
+    thrown = {i: sum(1 for e in punched if e["by"] == i) for i in players}
+    expect(thrown[alice.id] == thrown[bob.id], f"a knockout is answered: both throw as many punches, {thrown}")
+    winner = ended.get("winner")  # none when the answer knocked out too: a draw
+    if winner is None:
+        expect(set(stamina.values()) == {0}, f"a draw by knockout with stamina {stamina}")
+    else:
+        expect(stamina[winner] > 0 and min(stamina.values()) == 0, f"winner {winner} with stamina {stamina}")
     state = alice.reply_to(alice.request("fight", fight=fight))
-    expect(state["type"] == "fight" and state["fight"]["phase"] == "finished" and state["fight"]["winner"] == winner
-           and state["fight"]["lastSequence"] == ended["sequence"], f"fight state: {state}")
+    expect(state["type"] == "fight" and state["fight"]["phase"] == "finished"
+           and state["fight"].get("winner") == winner and state["fight"]["lastSequence"] == ended["sequence"],
+           f"fight state: {state}")
     replay = bob.reply_to(bob.request("replay", fight=fight, after=0))
     expect([dict(e, fight=fight) for e in replay["events"]] == seen[0], f"replay differs from what was pushed: {replay}")
     for player in players.values():
-        won = player.id == winner
+        record = (0, 0, 1) if winner is None else (1, 0, 0) if player.id == winner else (0, 1, 0)
         profile = player.reply_to(player.request("profile"))["fighter"]
-        expect((profile["wins"], profile["losses"]) == ((1, 0) if won else (0, 1)), f"{player.name}: record {profile}")
+        expect((profile["wins"], profile["losses"], profile["draws"]) == record, f"{player.name}: record {profile}")
         history = player.reply_to(player.request("history"))
         expect([f["id"] for f in history["fights"]] == [fight], f"{player.name}: history {history}")
-    late = players[winner].reply_to(players[winner].request("punch", fight=fight, kind="jab", damage=damage,
-                                                            after=ended["sequence"]))
+    late = sensor.reply_to(sensor.request("punch", fight=fight, kind="jab", damage=damage, after=ended["sequence"]))
     expect(late["type"] == "error", f"a punch after the end was not refused: {late}")
-    return {"fight": fight, "events": len(seen[0]), "punches": punches, "winner": players[winner].name,
+    return {"fight": fight, "events": len(seen[0]), "punches": punches,
+            "winner": players[winner].name if winner is not None else None,
             "stamina": {players[i].name: s for i, s in stamina.items()}, "latePunch": late["code"]}
 
 

@@ -305,10 +305,18 @@ public struct ScreenModel: Sendable {
         switch fight.phase {
         case .active:
             let left = max(0, (fight.deadline?.timestamp.secondsSince1970 ?? now) - now)
-            lines.append(
-                fight.turn == me
-                    ? "  YOUR TURN — \(left) s left: j jab, u uppercut, k hook wind up; again throws"
-                    : "  their turn — \(left) s left")
+            // The one whose turn it is with no stamina left was knocked out: their answer is due.
+            let down = (fight.turn == fight.challenger ? fight.staminaChallenger : fight.staminaOpponent) == 0
+            switch (fight.turn == me, down) {
+            case (true, false):
+                lines.append("  YOUR TURN — \(left) s left: j jab, u uppercut, k hook wind up; again throws")
+            case (true, true):
+                lines.append("  YOUR TURN — knocked out: one last punch to answer, \(left) s left (j, u, k)")
+            case (false, false):
+                lines.append("  their turn — \(left) s left")
+            case (false, true):
+                lines.append("  their turn — knocked out, they answer with one last punch: \(left) s left")
+            }
             lines.append("  " + Self.guardLine(fight.ownGuard))
             if let presence = presence[fight.id] {
                 lines.append("  " + presence.description(of: name(mine ? fight.opponent : fight.challenger), now: now))

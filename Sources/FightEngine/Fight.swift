@@ -222,7 +222,8 @@ public struct FightResult: Hashable, Sendable, Codable {
 
     /// How a fight was decided.
     public enum Decision: String, Hashable, Sendable, Codable, CaseIterable {
-        /// A punch took the loser's stamina to zero.
+        /// A punch took the loser's stamina to zero, and the answer it was owed (if any) did not
+        /// take the winner's there too; with no winner, both were knocked out: a draw.
         case knockout
         /// The loser gave up.
         case forfeit

@@ -78,23 +78,35 @@ extension Draft {
         let bluntedBy = fight.guards[target].flatMap { $0.blunts(kind) ? $0 : nil }
         let damage = bluntedBy?.damage(of: kind, thrown) ?? thrown
 
+        // A fighter already knocked out throws this: their answer, the fight's last punch.
+        let answering = fight.stamina[corner] == 0
         fight.stamina[target] = max(0, fight.stamina[target] - damage)
         fight.punches[corner] += 1
         fight.missedTurns[corner] = 0
         let knockedOut = fight.stamina[target] == 0
+        // Whoever throws first would win every even fight by being first to land the last blow:
+        // so a knockout by the fighter who has thrown more punches is answered, the one knocked
+        // out throwing once more (the same number of punches each) before the fight is decided.
+        let answerDue = knockedOut && !answering && fight.punches[target] < fight.punches[corner]
         let roundsOver =
             fight.punches[corner] >= rules.punchesPerFighter && fight.punches[target] >= rules.punchesPerFighter
-        if knockedOut || roundsOver {
+        if answering || (knockedOut && !answerDue) || roundsOver {
             emit(
                 &fight,
                 .punched(
                     by: fighter, kind: kind, damage: damage, bluntedBy: bluntedBy, staminaLeft: fight.stamina[target],
                     turn: nil))
-            let result = knockedOut ? fight.result(winner: fighter, by: .knockout) : fight.resultOnPoints
+            let result: FightResult
+            if answering {
+                // Both out is a draw; otherwise the knockout stands.
+                result = fight.result(winner: knockedOut ? nil : fight.fighter(in: target), by: .knockout)
+            } else {
+                result = knockedOut ? fight.result(winner: fighter, by: .knockout) : fight.resultOnPoints
+            }
             end(&fight, result, at: now)
         } else {
             // A fighter with no punches left is skipped; the other keeps throwing.
-            let next = fight.punches[target] < rules.punchesPerFighter ? target : corner
+            let next = answerDue || fight.punches[target] < rules.punchesPerFighter ? target : corner
             let turn = beginTurn(of: next, in: &fight, at: now)
             emit(
                 &fight,
@@ -190,6 +202,9 @@ extension Draft {
         case .challenged(let expiresAt) where now >= expiresAt:
             fight.phase = .finished(.expired, at: expiresAt)
             emit(&fight, at: expiresAt, .expired)
+        case .active(let turn, let deadline) where now >= deadline && fight.stamina[turn] == 0:
+            // The knocked-out fighter let their answer lapse: the knockout stands.
+            end(&fight, fight.result(winner: fight.fighter(in: turn.other), by: .knockout), at: deadline)
         case .active(let turn, let deadline) where now >= deadline:
             let waiting = turn.other
             guard fight.punches[waiting] < rules.punchesPerFighter else {

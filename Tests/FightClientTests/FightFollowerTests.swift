@@ -100,7 +100,8 @@ import Testing
         follower.update(try bout.view(ended))
         let seen = (going: try bout.view(going).lastSequence, ended: try bout.view(ended).lastSequence)
         try bout.punch(30, in: going)
-        for _ in 0..<5 { try bout.punch(40, in: ended) }
+        // Five punches knock out the one who threw second, and the sixth is their answer.
+        for _ in 0..<6 { try bout.punch(40, in: ended) }
         #expect(try bout.view(ended).phase == .finished)
         var unknown = WireEvent(kind: .punched, at: bout.now)
         unknown.fight = FightID(99)

@@ -74,6 +74,72 @@ import Testing
         #expect(reader.press(UInt8(ascii: "r")) == .rematch)
     }
 
+    /// The wound-up meter is drawn under the fight: the aimed kind's sweet spot in the bar, the
+    /// caret at the level of the moment, and what a stop now would do, as the engine counts it.
+    @Test func theMeterSweepsOnTheScreen() throws {
+        let bout = try FightFollowerTests.Bout()
+        let view = try bout.view()
+        var model = ScreenModel(user: "alice")
+        model.me = view.challenger
+        model.fights = [view.id: view]
+        let start = ContinuousClock.now
+        let meter = Rules().meter
+        model.meter = AimedMeter(fight: view.id, kind: .uppercut, since: start, meter: meter)
+        func meterLines(after milliseconds: Int64) throws -> [String] {
+            let lines = model.lines(now: 0, at: start + .milliseconds(milliseconds))
+            let index = try #require(lines.firstIndex { $0.hasPrefix("  POWER [") })
+            return Array(lines[index...index + 1])
+        }
+        let atTop = try meterLines(after: meter.sweepMilliseconds / 2)
+        #expect(atTop[0].hasSuffix("uppercut now \(meter.uppercut.ceiling) of \(meter.uppercut.ceiling)"))
+        let atStart = try meterLines(after: 0)
+        #expect(atStart[0].hasSuffix("uppercut now \(meter.floor) of \(meter.uppercut.ceiling)"))
+        // The caret moves from the bar's left end to its right end as the level climbs.
+        let caret = { (lines: [String]) in lines[1].firstIndex(of: "^").map { lines[1].distance(from: lines[1].startIndex, to: $0) } }
+        #expect(try #require(caret(atStart)) == "  POWER [".count)
+        #expect(try #require(caret(atTop)) == "  POWER [".count + ScreenModel.meterCells - 1)
+        // The uppercut's spot is at the top: the bar's strong cells are at its right end only.
+        let bar = atTop[0].dropFirst("  POWER [".count).prefix(ScreenModel.meterCells)
+        #expect(bar.hasSuffix("█") && bar.hasPrefix("·"))
+        #expect(model.lines(now: 0).allSatisfy { $0.count <= ScreenModel.width })
+        model.meter = nil
+        #expect(!model.lines(now: 0).contains { $0.contains("POWER") })
+    }
+
+    /// The player's guard is on the fight's lines, and a punch a guard halved says so in the log.
+    @Test func theGuardShowsAndABluntedPunchSaysSo() throws {
+        var bout = try FightFollowerTests.Bout()
+        var view = try bout.view()
+        var model = ScreenModel(user: "alice")
+        model.me = view.opponent
+        model.fights = [view.id: view]
+        #expect(model.lines(now: 0).contains("  " + ScreenModel.guardLine(nil)))
+        view.ownGuard = .high
+        model.fights = [view.id: view]
+        #expect(model.lines(now: 0).contains { $0.contains("guard: HIGH") })
+        try bout.run(.raiseGuard(view.id, by: view.opponent, .high))
+        try bout.run(.punch(view.id, by: view.challenger, kind: .hook, damage: 40))
+        let punched = try #require(bout.events().last)
+        #expect(model.describe(punched)?.contains("for 20, halved by your high guard (your stamina 80)") == true)
+    }
+
+    /// A knockout by the one who threw first is answered: both screens say whose last punch is due.
+    @Test func aKnockoutOwedAnAnswerSaysSo() throws {
+        var bout = try FightFollowerTests.Bout()
+        let first = try bout.view()
+        try bout.run(.punch(first.id, by: first.challenger, kind: .uppercut, damage: 56))
+        try bout.run(.punch(first.id, by: first.opponent, kind: .jab, damage: 1))
+        try bout.run(.punch(first.id, by: first.challenger, kind: .uppercut, damage: 56))
+        let view = try bout.view()
+        #expect(view.phase == .active && view.staminaOpponent == 0 && view.turn == view.opponent)
+        var model = ScreenModel(user: "bob")
+        model.fights = [view.id: view]
+        model.me = view.opponent
+        #expect(model.lines(now: 0).contains { $0.contains("knocked out: one last punch to answer") })
+        model.me = view.challenger
+        #expect(model.lines(now: 0).contains { $0.contains("knocked out, they answer with one last punch") })
+    }
+
     /// Leaving mid-fight lets its turns lapse: q asks first then, and only then.
     @Test func qAsksBeforeLeavingAFightUnderWay() {
         var reader = KeyReader()

@@ -274,6 +274,74 @@ import Testing
         #expect(try player.line("profile").isEmpty, "over: nothing more")
     }
 
+    // MARK: - The power meter
+
+    /// A wind-up goes to the fight awaiting the player's punch and shows the meter from the
+    /// moment it was sent; a second one in the same turn only changes the aim; the punch that
+    /// stops it goes alone, without damage, and the meter is gone.
+    @Test func aWindUpShowsTheMeterAndThePunchStopsIt() throws {
+        var player = try Player(.screen)
+        _ = try player.connectAndWelcome()
+        let view = try player.bout.view()
+        let wound = try player.line("windup uppercut")
+        let sent = try #require(Player.sent(wound).first)
+        #expect(sent.request == .windUp(WindUpRequest(fight: view.id, after: view.lastSequence)))
+        let shown = AimedMeter(fight: view.id, kind: .uppercut, since: player.t0, meter: Rules().meter)
+        #expect(wound.contains(.meter(shown)))
+        // The server's meter replaces the one drawn meanwhile.
+        var served = Rules().meter
+        served.sweepMilliseconds = 2000
+        #expect(
+            player.receive(.meter(MeterReply(fight: view.id, after: view.lastSequence, meter: served)), ref: sent.ref)
+                .contains(.meter(AimedMeter(fight: view.id, kind: .uppercut, since: player.t0, meter: served))))
+        let reaimed = try player.line("windup jab")
+        #expect(Player.sent(reaimed).isEmpty, "the meter sweeps on: not wound up again")
+        #expect(reaimed == [.meter(AimedMeter(fight: view.id, kind: .jab, since: player.t0, meter: served))])
+        let thrown = try player.line("hook")
+        #expect(
+            Player.sent(thrown).map(\.request) == [
+                .punch(PunchRequest(fight: view.id, kind: .hook, after: view.lastSequence))
+            ])
+        #expect(thrown.contains(.meter(nil)))
+    }
+
+    /// The meter ends without a punch when its wind-up is refused, when the fight moves past the
+    /// sequence it was wound up at, and when the connection drops.
+    @Test func theMeterEndsWhenItCanNoLongerStopAPunch() throws {
+        var refused = try Player(.screen)
+        _ = try refused.connectAndWelcome()
+        let ref = try #require(Player.sent(try refused.line("windup")).first?.ref)
+        #expect(refused.receive(.error(ProtocolError(Refusal.waitYourTurn(refused.bout.fight))), ref: ref).contains(.meter(nil)))
+
+        var passed = try Player(.screen)
+        _ = try passed.connectAndWelcome()
+        _ = try passed.line("windup")
+        passed.bout.now = passed.bout.now + 61
+        try passed.bout.run(.settleDeadlines)
+        let lapse = try #require(passed.bout.events().last)
+        #expect(passed.receive(.event(lapse)).contains(.meter(nil)))
+
+        var dropped = try Player(.screen)
+        _ = try dropped.connectAndWelcome()
+        _ = try dropped.line("windup")
+        #expect(dropped.handle(.disconnected(reason: nil)).contains(.meter(nil)))
+    }
+
+    /// `guard` with no stance switches: high first, then low once the server says high is up.
+    @Test func aGuardSwitchesFromWhatTheServerSaysIsUp() throws {
+        var player = try Player(.screen)
+        _ = try player.connectAndWelcome()
+        let fight = player.bout.fight
+        let first = player.handle(.command(.raiseGuard(nil, fight: nil), at: player.t0))
+        #expect(Player.sent(first).map(\.request) == [.raiseGuard(GuardRequest(fight: fight, guard: .high))])
+        var view = try player.bout.view()
+        view.ownGuard = .high
+        _ = player.receive(.fight(FightReply(fight: view)))
+        let second = player.handle(.command(.raiseGuard(nil, fight: nil), at: player.t0))
+        #expect(Player.sent(second).map(\.request) == [.raiseGuard(GuardRequest(fight: fight, guard: .low))])
+        #expect(Player.sent(try player.line("guard high")).map(\.request) == [.raiseGuard(GuardRequest(fight: fight, guard: .high))])
+    }
+
     // MARK: - Punches in turn
 
     @Test func aTypedPunchGoesToTheFightAwaitingItAndOnlyThere() throws {

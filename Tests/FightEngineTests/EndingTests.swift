@@ -7,11 +7,18 @@ import Testing
         let (fight, a, b) = try ring.startFight()
         try ring.run(.punch(fight, by: a, kind: .uppercut, damage: 60))
         try ring.run(.punch(fight, by: b, kind: .jab, damage: 10))
-        let events = try ring.run(.punch(fight, by: a, kind: .hook, damage: 45))
+        // Alice has thrown more: her knockout is answered, Bob throwing once more, down.
+        let knockout = try ring.run(.punch(fight, by: a, kind: .hook, damage: 45))
+        let answer = Turn(fighter: b, deadline: ring.now + 60)
+        #expect(
+            knockout.fightChanges == [
+                .punched(by: a, kind: .hook, damage: 45, bluntedBy: nil, staminaLeft: 0, turn: answer)
+            ])
+        let events = try ring.run(.punch(fight, by: b, kind: .jab, damage: 10))
         let result = FightResult(challenger: a, opponent: b, winner: a, decision: .knockout)
         #expect(
             events.fightChanges == [
-                .punched(by: a, kind: .hook, damage: 45, bluntedBy: nil, staminaLeft: 0, turn: nil), .ended(result),
+                .punched(by: b, kind: .jab, damage: 10, bluntedBy: nil, staminaLeft: 80, turn: nil), .ended(result),
             ])
         #expect(try ring.fight(fight).phase == .finished(.decided(result), at: ring.now))
         #expect(try ring.fighter(a).record == Record(wins: 1) && ring.fighter(b).record == Record(losses: 1))
@@ -28,9 +35,47 @@ import Testing
         // The most a sensor may state, brought down to the jab's ceiling: exactly the stamina.
         ring.referee.rules.startingStamina = ring.referee.rules.meter.jab.ceiling
         let (fight, a, b) = try ring.startFight()
-        let events = try ring.run(.punch(fight, by: a, kind: .jab, damage: Rules.punchDamage.upperBound))
+        try ring.run(.punch(fight, by: a, kind: .jab, damage: 1))
+        // Bob has thrown as many as alice once this lands: his knockout is owed no answer.
+        let events = try ring.run(.punch(fight, by: b, kind: .jab, damage: Rules.punchDamage.upperBound))
         #expect(
-            events.fightChanges.last == .ended(FightResult(challenger: a, opponent: b, winner: a, decision: .knockout)))
+            events.fightChanges.last == .ended(FightResult(challenger: a, opponent: b, winner: b, decision: .knockout)))
+    }
+
+    /// Who throws first does not decide an even fight: a knockout by the fighter who has thrown
+    /// more punches is answered, and an answer that knocks out too makes the fight a draw.
+    @Test func aKnockoutByTheFirstToThrowIsAnsweredAndADoubleKnockoutIsADraw() throws {
+        var ring = Ring()
+        let (fight, a, b) = try ring.startFight()
+        for _ in 0..<2 {
+            try ring.run(.punch(fight, by: a, kind: .jab, damage: 40))
+            try ring.run(.punch(fight, by: b, kind: .jab, damage: 40))
+        }
+        let knockout = try ring.run(.punch(fight, by: a, kind: .jab, damage: 40))
+        guard case .punched(_, _, _, _, 0, let turn?) = knockout.fightChanges.first, turn.fighter == b else {
+            Issue.record("bob is owed his answer: \(knockout)")
+            return
+        }
+        // Only the answer may come: alice waits, bob's stamina stays 0.
+        #expect(ring.refusal(.punch(fight, by: a, kind: .jab, damage: 1)) == .waitYourTurn(fight))
+        let answer = try ring.run(.punch(fight, by: b, kind: .jab, damage: 40))
+        #expect(answer.fightChanges.last == .ended(FightResult(challenger: a, opponent: b, winner: nil, decision: .knockout)))
+        #expect(try ring.fighter(a).record == Record(draws: 1) && ring.fighter(b).record == Record(draws: 1))
+    }
+
+    /// An answer let lapse leaves the knockout standing, at the deadline.
+    @Test func anAnswerLetLapseLeavesTheKnockoutStanding() throws {
+        var ring = Ring()
+        let (fight, a, b) = try ring.startFight()
+        try ring.run(.punch(fight, by: a, kind: .uppercut, damage: 56))
+        try ring.run(.punch(fight, by: b, kind: .jab, damage: 1))
+        try ring.run(.punch(fight, by: a, kind: .uppercut, damage: 56))
+        let deadline = ring.now + ring.referee.rules.turnTimeout
+        ring.now = deadline + 200
+        let events = try ring.run(.settleDeadlines)
+        let result = FightResult(challenger: a, opponent: b, winner: a, decision: .knockout)
+        #expect(events.fightChanges == [.ended(result)])
+        #expect(try ring.fight(fight).phase == .finished(.decided(result), at: deadline))
     }
 
     @Test func forfeitGivesTheOtherTheWin() throws {

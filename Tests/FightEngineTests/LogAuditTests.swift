@@ -33,7 +33,9 @@ import Testing
         log += try ring.run(.punch(ended, by: alice, kind: .jab, damage: 35))
         log += try ring.run(.punch(ended, by: bob, kind: .hook, damage: 5))
         log += try ring.run(.punch(ended, by: alice, kind: .jab, damage: 35))
-        #expect(try !ring.fight(ended).isOpen, "three jabs of 35 knock out 100 stamina")
+        // Three jabs of 35 knock out 100 stamina; bob answers, down.
+        log += try ring.run(.punch(ended, by: bob, kind: .jab, damage: 5))
+        #expect(try !ring.fight(ended).isOpen)
         return (ring, log, (ended, going))
     }
 

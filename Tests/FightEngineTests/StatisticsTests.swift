@@ -14,6 +14,7 @@ import Testing
         log += try ring.run(.challenge(a, opponent: b))
         log += try ring.run(.accept(FightID(1), by: b))
         log += try ring.run(.punch(FightID(1), by: a, kind: .uppercut, damage: Rules.punchDamage.upperBound))
+        log += try ring.run(.punch(FightID(1), by: b, kind: .jab, damage: 1))  // b's answer, down
         // Fight 2: c and a draw on points at t0 + 10.
         ring.now = t0 + 10
         log += try ring.run(.challenge(c, opponent: a))

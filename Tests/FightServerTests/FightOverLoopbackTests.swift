@@ -55,9 +55,9 @@ import Testing
         _ = try await alice.event(.accepted, fight: fight)
 
         // Uppercuts of 50, 10, 50 (under the uppercut's ceiling, no guard up): bob's stamina
-        // reaches 0 on alice's second punch.
+        // reaches 0 on alice's second punch, and bob answers it, down, with 10 more.
         var after = 2
-        for (puncher, watcher, damage) in [(alice, bob, 50), (bob, alice, 10), (alice, bob, 50)] {
+        for (puncher, watcher, damage) in [(alice, bob, 50), (bob, alice, 10), (alice, bob, 50), (bob, alice, 10)] {
             let punch = PunchRequest(fight: fight, kind: .uppercut, damage: damage, after: after)
             let landed = try #require(try await puncher.command(.punch(punch)).event)
             #expect(landed.kind == .punched && landed.damage == damage)
@@ -167,6 +167,7 @@ import Testing
         #expect(resumed.allSatisfy { $0.missedTurns == 0 && $0.turn == bob.id })
         _ = try await bob.command(.punch(PunchRequest(fight: ring.fight, kind: .jab, damage: 1, after: 5)))
         _ = try await alice.command(.punch(PunchRequest(fight: ring.fight, kind: .hook, damage: 44, after: 6)))
+        _ = try await bob.command(.punch(PunchRequest(fight: ring.fight, kind: .jab, damage: 1, after: 7)))  // his answer
         #expect(try await bob.event(.ended, fight: ring.fight).winner == alice.id)
         try await server.stop()
     }

@@ -133,10 +133,11 @@ import Testing
         }
         bob.send("quick")
 
-        // Alice opened the room, so she throws first: 10 jabs of 10 (stated, as a sensor's are) knock
-        // bob out, 19 punches in all. The restart starts the turn under way afresh, event 8, and
-        // alice's coming back once more, event 9: the punches after them come two later.
-        for punch in 0..<19 {
+        // Alice opened the room, so she throws first: 9 jabs of 12 (stated, as a sensor's are) knock
+        // bob out on the 17th punch, and bob's answer, his 9th jab of 10, leaves her 10: 18 punches in
+        // all. The restart starts the turn under way afresh, event 8, and alice's coming back once
+        // more, event 9: the punches after them come two later.
+        for punch in 0..<18 {
             if punch == 6 {
                 server.kill(SIGKILL)
                 (server, _) = try await Self.serve(database: database, port: port)
@@ -145,7 +146,7 @@ import Testing
             try await puncher.wait("the turn for punch \(punch)") { _, _ in
                 Self.events(of: puncher)[sequence - 1] != nil ? true : nil
             }
-            puncher.send("punch jab 10")
+            puncher.send(puncher === alice ? "punch jab 12" : "punch jab 10")
             for player in [alice, bob] {
                 try await player.wait("punch \(punch) seen") { _, _ in
                     Self.events(of: player)[sequence]?.kind == .punched ? true : nil
@@ -153,16 +154,16 @@ import Testing
             }
         }
         for player in [alice, bob] {
-            try await player.wait("the end") { _, _ in Self.events(of: player)[23]?.kind == .ended ? true : nil }
+            try await player.wait("the end") { _, _ in Self.events(of: player)[22]?.kind == .ended ? true : nil }
             player.send("profile")
             player.endInput()
             #expect(try await player.exitStatus() == 0)
             let events = Self.events(of: player)
-            #expect(Set(events.keys) == Set(1...23), "nothing lost across the kill")
-            #expect(events.values.filter { $0.kind == .punched }.count == 19, "nothing applied twice")
+            #expect(Set(events.keys) == Set(1...22), "nothing lost across the kill")
+            #expect(events.values.filter { $0.kind == .punched }.count == 18, "nothing applied twice")
             #expect(events[8]?.kind == .turnPassed && events[8]?.missedTurns == 0, "the turn under way resumed")
             #expect(events[9]?.kind == .turnPassed && events[9]?.turn == events[8]?.turn, "and again for alice back")
-            #expect(events[23]?.winner == events[1]?.challenger)
+            #expect(events[22]?.winner == events[1]?.challenger)
         }
         #expect(alice.errorOutput.contains { $0.contains("server gone") }, "alice noticed the server go")
         let records = [alice, bob].compactMap { $0.messages.compactMap(\.profileCard).last }.map {

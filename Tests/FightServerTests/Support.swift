@@ -12,17 +12,26 @@ import Testing
 /// A clock that starts at a fixed moment and moves only when a test moves it.
 final class TestClock: Sendable {
     private let seconds = NIOLockedValueBox<Int64>(1_795_000_000)
+    /// Time that only the monotonic clock sees: what a power meter is timed by.
+    private let milliseconds = NIOLockedValueBox<Int64>(0)
 
     var now: Timestamp { Timestamp(secondsSince1970: seconds.withLockedValue { $0 }) }
 
     func advance(by delta: Int64) { seconds.withLockedValue { $0 += delta } }
 
+    /// Moves the monotonic clock alone by `delta` milliseconds (a wall clock in whole seconds
+    /// would not see a meter's sweep).
+    func advance(milliseconds delta: Int64) { milliseconds.withLockedValue { $0 += delta } }
+
     /// The server's view of it, looking for deadlines every 20 ms. Message rates are measured by
     /// it too: between two moves of the clock, no time passes for them either.
     var serverClock: ServerClock {
-        ServerClock(tick: .milliseconds(20), elapsed: { [self] in .seconds(seconds.withLockedValue { $0 }) }) {
-            [self] in now
-        }
+        ServerClock(
+            tick: .milliseconds(20),
+            elapsed: { [self] in
+                .seconds(seconds.withLockedValue { $0 }) + .milliseconds(milliseconds.withLockedValue { $0 })
+            }
+        ) { [self] in now }
     }
 }
 

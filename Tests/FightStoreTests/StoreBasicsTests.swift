@@ -27,17 +27,18 @@ import Testing
             let puncher = n.isMultiple(of: 2) ? a : b
             try store.run(.punch(FightID(1), by: puncher, kind: .jab, damage: 40), at: start + 2 + Int64(n))
         }
-        // a: 40, 40, 40 → b at 0 on a's third punch (the fifth of the fight).
-        let last = try store.run(.punch(FightID(1), by: a, kind: .hook, damage: 40), at: start + 10)
+        // a: 40, 40, 40 → b at 0 on a's third punch (the fifth of the fight), which b answers.
+        try store.run(.punch(FightID(1), by: a, kind: .hook, damage: 40), at: start + 10)
+        let last = try store.run(.punch(FightID(1), by: b, kind: .jab, damage: 5), at: start + 11)
         let result = FightResult(challenger: a, opponent: b, winner: a, decision: .knockout)
-        #expect(last.last == .fight(FightEvent(fight: FightID(1), sequence: 8, at: start + 10, change: .ended(result))))
-        #expect(try store.fight(FightID(1))?.phase == .finished(.decided(result), at: start + 10))
+        #expect(last.last == .fight(FightEvent(fight: FightID(1), sequence: 9, at: start + 11, change: .ended(result))))
+        #expect(try store.fight(FightID(1))?.phase == .finished(.decided(result), at: start + 11))
         #expect(try store.fighter(a)?.record == Record(wins: 1))
         #expect(try store.fighter(named: "BOB")?.record == Record(losses: 1))
-        #expect(try store.events(ofFight: FightID(1)).map(\.sequence) == Array(1...8))
+        #expect(try store.events(ofFight: FightID(1)).map(\.sequence) == Array(1...9))
         #expect(
             try store.statistics()[.pair(a, versus: b)]
-                == StatLine(qtyBattles: 1, qtyWins: 1, lastBattle: start + 10, lastWin: start + 10))
+                == StatLine(qtyBattles: 1, qtyWins: 1, lastBattle: start + 11, lastWin: start + 11))
     }
 
     @Test func aRefusedCommandSavesNothing() throws {

@@ -111,13 +111,15 @@ struct ClientSession {
         if case .logout = message.request {
             return await logout(session, ref: message.ref)
         }
-        if bound == nil {
+        let arriving = bound == nil
+        if arriving {
             bound = (fighter, await hub.connect(fighter, session: session.key, outbox: outbox))
         }
         if let answer = await hub.handle(message.request, by: fighter, ref: message.ref, connection: bound?.connection)
         {
             reply(answer)
         }
+        if arriving { await hub.resumeOwedTurns(of: fighter) }
         return .read
     }
 

@@ -72,7 +72,6 @@ actor FightHub {
         if arriving {
             presenceSince[fighter] = clock.now()
             pushPresence(of: fighter)
-            resumeOwedTurns(of: fighter)
         }
         return lastConnection
     }
@@ -250,7 +249,11 @@ actor FightHub {
     /// Once per fighter per start, and only for fights under way at the start: a turn started
     /// afresh at every reconnect would let a fighter hold their turn forever by dropping the
     /// connection before each deadline.
-    private func resumeOwedTurns(of fighter: FighterID) {
+    ///
+    /// Called once the connection's first message is answered, not as it connects: that answer
+    /// is `welcome`, which a client waits for before it punches, so the turn it is given comes
+    /// after it, when the client can act on it.
+    func resumeOwedTurns(of fighter: FighterID) {
         guard let owed = owedTurns.removeValue(forKey: fighter) else { return }
         for (fight, sequence) in owed.sorted(by: { $0.key < $1.key }) {
             do {
