@@ -266,8 +266,7 @@ public struct ScreenModel: Sendable {
         // The versus card is for finding a fight: gone while one is fought.
         if let shown, current?.phase != .active { top += versus(shown) }
         if let fight = current, let me {
-            top += self.fight(fight, me: me, now: now)
-            if let meter, meter.fight == fight.id { top += Self.meterLines(meter, at: instant ?? meter.since) }
+            top += self.fight(fight, me: me, now: now, instant: instant)
         }
         let bottom = ["", note, prompt ?? Self.keyBar]
         let room = max(0, Self.height - top.count - bottom.count)
@@ -295,7 +294,7 @@ public struct ScreenModel: Sendable {
         return lines + [""]
     }
 
-    private func fight(_ fight: FightView, me: FighterID, now: Int64) -> [String] {
+    private func fight(_ fight: FightView, me: FighterID, now: Int64, instant: ContinuousClock.Instant?) -> [String] {
         let mine = fight.challenger == me
         var lines = [
             "Fight \(fight.id.rawValue) against \(name(mine ? fight.opponent : fight.challenger)): \(fight.phase)",
@@ -317,6 +316,8 @@ public struct ScreenModel: Sendable {
             case (false, true):
                 lines.append("  their turn — knocked out, they answer with one last punch: \(left) s left")
             }
+            // The meter sweeps right under the turn it is for, where the eye already is.
+            if let meter, meter.fight == fight.id { lines += Self.meterLines(meter, at: instant ?? meter.since) }
             lines.append("  " + Self.guardLine(fight.ownGuard))
             if let presence = presence[fight.id] {
                 lines.append("  " + presence.description(of: name(mine ? fight.opponent : fight.challenger), now: now))
@@ -353,6 +354,10 @@ public struct ScreenModel: Sendable {
         return id == me ? "you" : cards[id]?.displayName ?? id.description
     }
 
+    /// The damage from which a punch is a big hit: more than the jab's ceiling, which only a
+    /// well-timed hook or uppercut (or a hard swing of a sensor) does.
+    static let bigHit = Rules().meter.jab.ceiling + 1
+
     /// One line of the log, or `nil` for events not worth a line.
     public func describe(_ event: WireEvent) -> String? {
         switch event.kind {
@@ -361,8 +366,10 @@ public struct ScreenModel: Sendable {
             // Whose stamina is left: the one hit, the thrower's opponent.
             let whose = event.by == me ? "their" : "your"
             let guarded = event.bluntedBy.map { ", halved by \(whose) \($0) guard" } ?? ""
+            // A hit near the top of what any kind does is worth a moment.
+            let big = (event.damage ?? 0) >= Self.bigHit ? " — BIG HIT" : ""
             return
-                "\(name(event.by)) threw a\(event.punch == .uppercut ? "n" : "") \(kind) for \(event.damage ?? 0)\(guarded) (\(whose) stamina \(event.staminaLeft ?? 0))"
+                "\(name(event.by)) threw a\(event.punch == .uppercut ? "n" : "") \(kind) for \(event.damage ?? 0)\(big)\(guarded) (\(whose) stamina \(event.staminaLeft ?? 0))"
         case .challenged: return "\(name(event.challenger)) challenged \(name(event.opponent))"
         case .accepted, .matched: return "the fight is on: \(name(event.turn)) first"
         case .turnPassed where event.missedTurns == 0:
@@ -370,7 +377,8 @@ public struct ScreenModel: Sendable {
         case .turnPassed: return "the turn passed to \(name(event.turn))"
         case .ended where event.decision == .known(.knockout):
             // The end of the fight worth a moment: the bell rang on each hit, this is the last.
-            return "*** KNOCKOUT *** \(name(event.winner)) won"
+            guard let winner = event.winner else { return "*** DOUBLE KNOCKOUT *** the answer floored them too: a draw" }
+            return "*** KNOCKOUT *** \(name(winner)) won"
         case .ended:
             return event.winner == nil
                 ? "a draw" : "\(name(event.winner)) won by \(event.decision?.rawValue ?? "decision")"

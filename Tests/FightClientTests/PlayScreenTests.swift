@@ -128,7 +128,7 @@ import Testing
         var bout = try FightFollowerTests.Bout()
         let first = try bout.view()
         try bout.run(.punch(first.id, by: first.challenger, kind: .uppercut, damage: 56))
-        try bout.run(.punch(first.id, by: first.opponent, kind: .jab, damage: 1))
+        try bout.run(.punch(first.id, by: first.opponent, kind: .uppercut, damage: 56))
         try bout.run(.punch(first.id, by: first.challenger, kind: .uppercut, damage: 56))
         let view = try bout.view()
         #expect(view.phase == .active && view.staminaOpponent == 0 && view.turn == view.opponent)
@@ -138,6 +138,12 @@ import Testing
         #expect(model.lines(now: 0).contains { $0.contains("knocked out: one last punch to answer") })
         model.me = view.challenger
         #expect(model.lines(now: 0).contains { $0.contains("knocked out, they answer with one last punch") })
+        #expect(model.describe(try #require(bout.events().last))?.contains("for 56 — BIG HIT (their stamina 0)") == true)
+        // Bob's answer floors alice too: a draw, said as one.
+        try bout.run(.punch(view.id, by: view.opponent, kind: .uppercut, damage: 56))
+        let ended = try #require(bout.events().last)
+        #expect(ended.kind == .ended && ended.winner == nil)
+        #expect(model.describe(ended) == "*** DOUBLE KNOCKOUT *** the answer floored them too: a draw")
     }
 
     /// Leaving mid-fight lets its turns lapse: q asks first then, and only then.

@@ -48,6 +48,20 @@ import Testing
         #expect(meter.damage(of: .uppercut, stoppedAfter: halfwayUp) == meter.floor)
     }
 
+    /// A person who stops the meter within a tenth of a second of a jab's or hook's sweet spot
+    /// does 30 or more: what a sensor's punch does in the median (30–36 on real recordings), so
+    /// the keyboard is not behind. The uppercut pays more only to a sharper stop.
+    @Test(arguments: [PunchType.jab, .hook])
+    func aStopWithinATenthOfASecondDoesWhatASensorDoes(_ kind: PunchType) {
+        let spot = meter.spot(for: kind)
+        let atSpot = Int64((spot.level * Double(meter.sweepMilliseconds) / 2).rounded())
+        for offset in stride(from: -100 as Int64, through: 100, by: 10) where atSpot + offset >= 0 {
+            #expect(meter.damage(of: kind, stoppedAfter: atSpot + offset) >= 30, "\(kind) \(offset) ms off")
+        }
+        let top = meter.sweepMilliseconds / 2
+        #expect(meter.damage(of: .uppercut, stoppedAfter: top - 30) > meter.jab.ceiling)
+    }
+
     /// Pressing as fast as possible (stopping the meter at once) hits at the floor, whatever the
     /// kind: no skill, no damage worth the name.
     @Test(arguments: PunchType.allCases)
