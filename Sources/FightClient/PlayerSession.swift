@@ -833,10 +833,7 @@ public struct AimedMeter: Hashable, Sendable {
     }
 
     /// Milliseconds of sweep at `now`.
-    public func milliseconds(at now: ContinuousClock.Instant) -> Int64 {
-        let (seconds, attoseconds) = (now - since).components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
-    }
+    public func milliseconds(at now: ContinuousClock.Instant) -> Int64 { PowerMeter.milliseconds(in: now - since) }
 
     /// The meter's level at `now`, 0…1.
     public func level(at now: ContinuousClock.Instant) -> Double { meter.level(after: milliseconds(at: now)) }

@@ -72,6 +72,12 @@ public struct PowerMeter: Hashable, Sendable, Codable {
         }
     }
 
+    /// `duration` in whole milliseconds, the meter's unit (towards zero).
+    public static func milliseconds(in duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+
     /// The meter's level, 0…1, `milliseconds` after the wind-up: up for half a sweep, down for the
     /// other half, and round again. Before the wind-up (a negative time) it is 0.
     public func level(after milliseconds: Int64) -> Double {

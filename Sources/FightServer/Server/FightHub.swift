@@ -63,8 +63,8 @@ actor FightHub {
 
     /// Starts pushing `fighter`'s events to `outbox`, a connection that began with session
     /// `session` (its key); returns the connection's number. The fighter's first connection tells
-    /// the other fighter of each of their fights under way that they came, and starts afresh a turn
-    /// of theirs the server's start began while they could not see it.
+    /// the other fighter of each of their fights under way that they came (the turn owed after a
+    /// restart follows the connection's first answer: `resumeOwedTurns(of:)`).
     func connect(_ fighter: FighterID, session: String, outbox: Outbox) -> Int {
         lastConnection += 1
         let arriving = connections[fighter] == nil
@@ -191,10 +191,9 @@ actor FightHub {
                         "damage: absent, so the punch is the power meter's, but no windUp came first at sequence \(punch.after); send windUp, then punch",
                         field: "damage", reason: .notWoundUp)
                 }
-                let (seconds, attoseconds) = (clock.elapsed() - windUp.at).components
                 command = .timedPunch(
                     fight.id, by: me, kind: punch.kind,
-                    stoppedAfterMilliseconds: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+                    stoppedAfterMilliseconds: PowerMeter.milliseconds(in: clock.elapsed() - windUp.at))
             }
         case .raiseGuard(let request):
             try execute(.raiseGuard(request.fight, by: me, request.guard), ref: ref, sender: connection)
