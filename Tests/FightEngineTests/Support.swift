@@ -52,9 +52,12 @@ struct Ring {
         return id
     }
 
-    /// Registers two fighters, challenges and accepts: a fight under way with the challenger to throw.
-    mutating func startFight() throws -> (fight: FightID, challenger: FighterID, opponent: FighterID) {
-        let a = try register("alice"), b = try register("bob")
+    /// Registers two fighters (alice and bob, their names ending in `suffix`), challenges and
+    /// accepts: a fight under way with the challenger to throw.
+    mutating func startFight(named suffix: String = "") throws -> (
+        fight: FightID, challenger: FighterID, opponent: FighterID
+    ) {
+        let a = try register("alice" + suffix), b = try register("bob" + suffix)
         let fight = state.nextFightID
         try run(.challenge(a, opponent: b))
         try run(.accept(fight, by: b))
