@@ -205,11 +205,14 @@ def play(address, damage):
     punched = [e for e in seen[0] if e["kind"] == "punched"]
     thrown = {i: sum(1 for e in punched if e["by"] == i) for i in players}
     expect(thrown[alice.id] == thrown[bob.id], f"a knockout is answered: both throw as many punches, {thrown}")
-    winner = ended.get("winner")  # none when the answer knocked out too: a draw
+    # No winner: the answer floored the knocker too, as far past 0. With a winner, the loser is
+    # down (and the winner too, when their blow went further past 0 in a double knockout).
+    winner = ended.get("winner")
     if winner is None:
         expect(set(stamina.values()) == {0}, f"a draw by knockout with stamina {stamina}")
     else:
-        expect(stamina[winner] > 0 and min(stamina.values()) == 0, f"winner {winner} with stamina {stamina}")
+        loser = next(i for i in players if i != winner)
+        expect(stamina[loser] == 0, f"winner {winner} with stamina {stamina}")
     state = alice.reply_to(alice.request("fight", fight=fight))
     expect(state["type"] == "fight" and state["fight"]["phase"] == "finished"
            and state["fight"].get("winner") == winner and state["fight"]["lastSequence"] == ended["sequence"],

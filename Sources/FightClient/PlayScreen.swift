@@ -377,7 +377,7 @@ public struct ScreenModel: Sendable {
         case .turnPassed: return "the turn passed to \(name(event.turn))"
         case .ended where event.decision == .known(.knockout):
             // The end of the fight worth a moment: the bell rang on each hit, this is the last.
-            guard let winner = event.winner else { return "*** DOUBLE KNOCKOUT *** the answer floored them too: a draw" }
+            guard let winner = event.winner else { return "*** DOUBLE KNOCKOUT *** both as far past 0: a draw" }
             return "*** KNOCKOUT *** \(name(winner)) won"
         case .ended:
             return event.winner == nil

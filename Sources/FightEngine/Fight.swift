@@ -23,6 +23,9 @@ public struct Fight: Identifiable, Hashable, Sendable, Codable {
     /// one. Kept out of the log until it blunts a punch (`punched`'s `bluntedBy`), so that the
     /// attacker cannot see it: a guard known is a guard beaten.
     public var guards: Both<Guard?>
+    /// While a knockout's answer is due: how far past 0 the knockout went (its damage less the
+    /// stamina it took). An answer that floors the knocker too wins if it goes further.
+    public var knockoutMargin: Int?
 
     /// Creates a fight.
     public init(
@@ -40,7 +43,7 @@ public struct Fight: Identifiable, Hashable, Sendable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, challenger, opponent, phase, stamina, punches, lastSequence, missedTurns, guards
+        case id, challenger, opponent, phase, stamina, punches, lastSequence, missedTurns, guards, knockoutMargin
     }
 
     /// Decodes a fight; one saved before missed turns were counted has none counted, and one saved
@@ -56,6 +59,7 @@ public struct Fight: Identifiable, Hashable, Sendable, Codable {
         lastSequence = try container.decode(Int.self, forKey: .lastSequence)
         missedTurns = try container.decodeIfPresent(Both<Int>.self, forKey: .missedTurns) ?? Both(0, 0)
         guards = try container.decodeIfPresent(Both<Guard?>.self, forKey: .guards) ?? Both(nil, nil)
+        knockoutMargin = try container.decodeIfPresent(Int.self, forKey: .knockoutMargin)
     }
 
     /// Where a fight is in its life.
@@ -223,7 +227,8 @@ public struct FightResult: Hashable, Sendable, Codable {
     /// How a fight was decided.
     public enum Decision: String, Hashable, Sendable, Codable, CaseIterable {
         /// A punch took the loser's stamina to zero, and the answer it was owed (if any) did not
-        /// take the winner's there too; with no winner, both were knocked out: a draw.
+        /// take the winner's there, or did but by less; with no winner, both were knocked out by
+        /// as much: a draw.
         case knockout
         /// The loser gave up.
         case forfeit

@@ -80,6 +80,8 @@ extension Draft {
 
         // A fighter already knocked out throws this: their answer, the fight's last punch.
         let answering = fight.stamina[corner] == 0
+        // How far past 0 this punch goes, if it knocks out: what a double knockout is judged by.
+        let margin = damage - fight.stamina[target]
         fight.stamina[target] = max(0, fight.stamina[target] - damage)
         fight.punches[corner] += 1
         fight.missedTurns[corner] = 0
@@ -98,13 +100,19 @@ extension Draft {
                     turn: nil))
             let result: FightResult
             if answering {
-                // Both out is a draw; otherwise the knockout stands.
-                result = fight.result(winner: knockedOut ? nil : fight.fighter(in: target), by: .knockout)
+                // The knockout stands unless the answer floors the knocker too; then the blow that
+                // went further past 0 wins, and equal margins draw.
+                let knockoutMargin = fight.knockoutMargin ?? 0
+                let winner: Corner? =
+                    !knockedOut || margin < knockoutMargin ? target : margin > knockoutMargin ? corner : nil
+                result = fight.result(winner: winner.map(fight.fighter(in:)), by: .knockout)
+                fight.knockoutMargin = nil
             } else {
                 result = knockedOut ? fight.result(winner: fighter, by: .knockout) : fight.resultOnPoints
             }
             end(&fight, result, at: now)
         } else {
+            if answerDue { fight.knockoutMargin = margin }
             // A fighter with no punches left is skipped; the other keeps throwing.
             let next = answerDue || fight.punches[target] < rules.punchesPerFighter ? target : corner
             let turn = beginTurn(of: next, in: &fight, at: now)
@@ -204,6 +212,7 @@ extension Draft {
             emit(&fight, at: expiresAt, .expired)
         case .active(let turn, let deadline) where now >= deadline && fight.stamina[turn] == 0:
             // The knocked-out fighter let their answer lapse: the knockout stands.
+            fight.knockoutMargin = nil
             end(&fight, fight.result(winner: fight.fighter(in: turn.other), by: .knockout), at: deadline)
         case .active(let turn, let deadline) where now >= deadline:
             let waiting = turn.other

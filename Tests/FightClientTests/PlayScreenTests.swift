@@ -139,11 +139,11 @@ import Testing
         model.me = view.challenger
         #expect(model.lines(now: 0).contains { $0.contains("knocked out, they answer with one last punch") })
         #expect(model.describe(try #require(bout.events().last))?.contains("for 56 — BIG HIT (their stamina 0)") == true)
-        // Bob's answer floors alice too: a draw, said as one.
+        // Bob's answer floors alice too, 12 past 0 as alice's went: a draw, said as one.
         try bout.run(.punch(view.id, by: view.opponent, kind: .uppercut, damage: 56))
         let ended = try #require(bout.events().last)
         #expect(ended.kind == .ended && ended.winner == nil)
-        #expect(model.describe(ended) == "*** DOUBLE KNOCKOUT *** the answer floored them too: a draw")
+        #expect(model.describe(ended) == "*** DOUBLE KNOCKOUT *** both as far past 0: a draw")
     }
 
     /// Leaving mid-fight lets its turns lapse: q asks first then, and only then.

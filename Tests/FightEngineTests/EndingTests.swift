@@ -63,6 +63,27 @@ import Testing
         #expect(try ring.fighter(a).record == Record(draws: 1) && ring.fighter(b).record == Record(draws: 1))
     }
 
+    /// When the answer floors the knocker too, the blow that went further past 0 wins. Alice's
+    /// third jab of 40 finds bob at 20, 20 past; bob's answer of 40 finds alice at 30 (10 past:
+    /// alice wins) or at 10 (30 past: bob wins).
+    @Test(arguments: [(aliceLeft: 30, aliceWins: true), (aliceLeft: 10, aliceWins: false)])
+    func aDoubleKnockoutGoesToTheBlowThatWentFurther(aliceLeft: Int, aliceWins: Bool) throws {
+        var ring = Ring()
+        let (fight, a, b) = try ring.startFight()
+        let bobsUppercut = (100 - aliceLeft) / 2
+        for _ in 0..<2 {
+            try ring.run(.punch(fight, by: a, kind: .jab, damage: 40))
+            try ring.run(.punch(fight, by: b, kind: .uppercut, damage: bobsUppercut))
+        }
+        #expect(try ring.fight(fight).stamina == Both(aliceLeft, 20))
+        try ring.run(.punch(fight, by: a, kind: .jab, damage: 40))
+        #expect(try ring.fight(fight).knockoutMargin == 20)
+        let answer = try ring.run(.punch(fight, by: b, kind: .jab, damage: 40))
+        let result = FightResult(challenger: a, opponent: b, winner: aliceWins ? a : b, decision: .knockout)
+        #expect(answer.fightChanges.last == .ended(result))
+        #expect(try ring.fight(fight).knockoutMargin == nil)
+    }
+
     /// An answer let lapse leaves the knockout standing, at the deadline.
     @Test func anAnswerLetLapseLeavesTheKnockoutStanding() throws {
         var ring = Ring()

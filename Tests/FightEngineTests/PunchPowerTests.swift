@@ -178,8 +178,9 @@ import Testing
     /// Two players of the same skill (each stop off the kind's sweet spot by a normal error of
     /// 0.1 s, kinds and guards picked at random), 2,000 fights: the one who throws first wins as
     /// often as the other, within 3 points, because a knockout by the one who has thrown more is
-    /// answered. Without the answer the first to throw won 65 % of such fights (measured with the
-    /// same players before the rule).
+    /// answered, and few are drawn, because a double knockout goes to the blow that went further.
+    /// Measured on these players: 999 to 986 with 15 draws; without the answer, 1,307 to 693; with
+    /// the answer but every double knockout a draw, 708 to 688 with 604 draws.
     @Test func throwingFirstDoesNotDecideAnEvenFight() throws {
         var random = SeededRandom(seed: 28)
         var ring = Ring()
@@ -207,7 +208,7 @@ import Testing
             }
         }
         #expect(abs(wins.first - wins.second) < fights * 3 / 100, "\(wins)")
-        #expect(wins.draws < fights / 2, "\(wins)")
+        #expect(wins.draws < fights / 50, "\(wins)")
     }
 }
 
