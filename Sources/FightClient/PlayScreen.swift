@@ -306,6 +306,15 @@ public struct ScreenModel: Sendable {
             let left = max(0, (fight.deadline?.timestamp.secondsSince1970 ?? now) - now)
             // The one whose turn it is with no stamina left was knocked out: their answer is due.
             let down = (fight.turn == fight.challenger ? fight.staminaChallenger : fight.staminaOpponent) == 0
+            let other = name(mine ? fight.opponent : fight.challenger)
+            // Without the server, the deadline and the other's presence are not known; a server
+            // that comes back starts the turn afresh, so the clock shown would only alarm.
+            if case .retrying = connection?.status {
+                lines.append("  \(fight.turn == me ? "YOUR" : "their") turn — it starts afresh when the server is back")
+                lines.append("  " + Self.guardLine(fight.ownGuard))
+                lines.append("  \(other): not known while the server is gone")
+                return lines + [""]
+            }
             switch (fight.turn == me, down) {
             case (true, false):
                 lines.append("  YOUR TURN — \(left) s left: j jab, u uppercut, k hook wind up; again throws")
@@ -320,7 +329,7 @@ public struct ScreenModel: Sendable {
             if let meter, meter.fight == fight.id { lines += Self.meterLines(meter, at: instant ?? meter.since) }
             lines.append("  " + Self.guardLine(fight.ownGuard))
             if let presence = presence[fight.id] {
-                lines.append("  " + presence.description(of: name(mine ? fight.opponent : fight.challenger), now: now))
+                lines.append("  " + presence.description(of: other, now: now))
             }
             if let corner = fight.corner(of: me), let missed = fight.missedTurns?[corner],
                 let warning = Self.missedTurnsWarning(missed)

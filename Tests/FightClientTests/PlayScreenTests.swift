@@ -146,6 +146,24 @@ import Testing
         #expect(model.describe(ended) == "*** DOUBLE KNOCKOUT *** both as far past 0: a draw")
     }
 
+    /// While the server is gone the turn's clock and the other's presence are not known: the
+    /// screen says the turn starts afresh when it is back, rather than count a deadline down.
+    @Test func withTheServerGoneTheTurnWaitsForIt() throws {
+        let bout = try FightFollowerTests.Bout()
+        let view = try bout.view()
+        var model = ScreenModel(user: "alice")
+        model.me = view.challenger
+        model.fights = [view.id: view]
+        #expect(model.lines(now: 0).contains { $0.hasPrefix("  YOUR TURN — ") && $0.contains("s left") })
+        model.setStatus(.retrying(.serverGone, in: .seconds(4)), at: 0)
+        let lines = model.lines(now: 1)
+        #expect(lines.contains("  YOUR turn — it starts afresh when the server is back"))
+        #expect(lines.contains { $0.hasSuffix(": not known while the server is gone") })
+        #expect(!lines.contains { $0.contains("s left") })
+        model.setStatus(.connected(server: "ws://127.0.0.1:8080", username: "alice"), at: 2)
+        #expect(model.lines(now: 2).contains { $0.hasPrefix("  YOUR TURN — ") })
+    }
+
     /// Leaving mid-fight lets its turns lapse: q asks first then, and only then.
     @Test func qAsksBeforeLeavingAFightUnderWay() {
         var reader = KeyReader()
