@@ -66,11 +66,12 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
-        // The WebSocket server (Hummingbird) and its accounts.
+        // The WebSocket server (Hummingbird) and its accounts; a sensor's motion goes through
+        // MotionInput's hold to PunchKit's detector, as a trace does in `detect`.
         .target(
             name: "FightServer",
             dependencies: [
-                "FightProtocol", "FightEngine", "FightStore",
+                "FightProtocol", "FightEngine", "FightStore", "MotionInput", "PunchKit",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -51,6 +51,10 @@ public enum ClientRequest: Hashable, Sendable {
     case windUp(WindUpRequest)
     /// Throws a punch: from the wind-up's meter, or at a sensor's damage.
     case punch(PunchRequest)
+    /// A batch of a sensor's samples while the punch button is held: the server's detector finds
+    /// the punch; answered by the `punched` event when it does, by `holdEnded` when the hold's last
+    /// batch came without one, and by nothing otherwise.
+    case motion(MotionBatch)
     /// Takes up a guard in a fight under way; answered by `fight`, the fight with `ownGuard` set.
     case raiseGuard(GuardRequest)
     /// Gives up a fight.
@@ -70,7 +74,7 @@ public enum ClientRequest: Hashable, Sendable {
     /// switch over it, so that a type added here is a compile error until both handle it.
     public enum Kind: String, Hashable, Sendable, CaseIterable {
         case hello, profile, updateProfile, move, nextOpponent, backDown, challenge, accept, decline
-        case quickMatch, leaveQuickMatch, windUp, punch, raiseGuard, forfeit, fight, replay, history, statistics
+        case quickMatch, leaveQuickMatch, windUp, punch, motion, raiseGuard, forfeit, fight, replay, history, statistics
         case logout
     }
 
@@ -90,6 +94,7 @@ public enum ClientRequest: Hashable, Sendable {
         case .leaveQuickMatch: .leaveQuickMatch
         case .windUp: .windUp
         case .punch: .punch
+        case .motion: .motion
         case .raiseGuard: .raiseGuard
         case .forfeit: .forfeit
         case .fight: .fight
@@ -295,6 +300,7 @@ extension ClientMessage: Codable {
             case .leaveQuickMatch: .leaveQuickMatch
             case .windUp: .windUp(try WindUpRequest(from: decoder))
             case .punch: .punch(try PunchRequest(from: decoder))
+            case .motion: .motion(try MotionBatch(from: decoder))
             case .raiseGuard: .raiseGuard(try GuardRequest(from: decoder))
             case .forfeit: .forfeit(try FightRef(from: decoder))
             case .fight: .fight(try FightRef(from: decoder))
@@ -321,6 +327,7 @@ extension ClientMessage: Codable {
         case .accept(let body), .decline(let body), .forfeit(let body), .fight(let body): try body.encode(to: encoder)
         case .windUp(let body): try body.encode(to: encoder)
         case .punch(let body): try body.encode(to: encoder)
+        case .motion(let body): try body.encode(to: encoder)
         case .raiseGuard(let body): try body.encode(to: encoder)
         case .replay(let body): try body.encode(to: encoder)
         case .statistics(let body): try body.encode(to: encoder)

@@ -40,6 +40,8 @@ public enum ServerBody: Hashable, Sendable {
     case statistics(StatisticsReply)
     /// The power meter started by a `windUp`, and its shape.
     case meter(MeterReply)
+    /// A hold's last `motion` batch came and the detector found no punch in it: nothing landed.
+    case holdEnded(HoldEnded)
     /// A refusal or a bad message; nothing changed.
     case error(ProtocolError)
     /// The session of the token is over (`logout`); the server closes the connection next.
@@ -51,7 +53,7 @@ public enum ServerBody: Hashable, Sendable {
     /// The message types, named as on the wire: the one list of them. `kind` and the decoder
     /// switch over it, so that a type added here is a compile error until both handle it.
     public enum Kind: String, Hashable, Sendable, CaseIterable {
-        case health, session, welcome, profile, opponent, event, events, fight, history, statistics, meter
+        case health, session, welcome, profile, opponent, event, events, fight, history, statistics, meter, holdEnded
         case error, loggedOut, presence
     }
 
@@ -69,6 +71,7 @@ public enum ServerBody: Hashable, Sendable {
         case .history: .history
         case .statistics: .statistics
         case .meter: .meter
+        case .holdEnded: .holdEnded
         case .error: .error
         case .loggedOut: .loggedOut
         case .presence: .presence
@@ -271,6 +274,7 @@ extension ServerMessage: Codable {
             case .history: .history(try HistoryReply(from: decoder))
             case .statistics: .statistics(try StatisticsReply(from: decoder))
             case .meter: .meter(try MeterReply(from: decoder))
+            case .holdEnded: .holdEnded(try HoldEnded(from: decoder))
             case .error: .error(try ProtocolError(from: decoder))
             case .loggedOut: .loggedOut
             case .presence: .presence(try Presence(from: decoder))
@@ -295,6 +299,7 @@ extension ServerMessage: Codable {
         case .history(let value): try value.encode(to: encoder)
         case .statistics(let value): try value.encode(to: encoder)
         case .meter(let value): try value.encode(to: encoder)
+        case .holdEnded(let value): try value.encode(to: encoder)
         case .error(let value): try value.encode(to: encoder)
         case .loggedOut: break
         case .presence(let value): try value.encode(to: encoder)

@@ -38,3 +38,19 @@ extension MotionSample {
 
 /// The standard gravity, in m/s², used to convert between g and m/s².
 public let standardGravity = 9.80665
+
+extension MotionSample {
+    /// A reading in the units its source gives, in the detector's: the acceleration divided by
+    /// the unit's `perG`, the rotation rate by its `perRadianPerSecond`, as `TraceReader` reads a
+    /// trace's columns, so that the same numbers read from a trace or received from a phone make
+    /// the same sample.
+    @inlinable
+    public init(
+        time: Double, acceleration: Vector3, in unit: AccelerationUnit, rotationRate: Vector3? = nil,
+        in rotationUnit: RotationUnit = .radiansPerSecond
+    ) {
+        self.init(
+            time: time, acceleration: acceleration / unit.perG,
+            rotationRate: rotationRate.map { $0 / rotationUnit.perRadianPerSecond })
+    }
+}

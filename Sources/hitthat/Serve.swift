@@ -1,4 +1,5 @@
 import ArgumentParser
+import FightProtocol
 import FightServer
 import FightStore
 import Logging
@@ -46,6 +47,12 @@ struct Serve: ParsableCommand {
     @Option(help: "Account requests one address may make each second on average, after --account-burst.")
     var accountRate = ServerConfiguration().accountRequestsPerSecond
 
+    @Option(
+        help:
+            "Motion samples one fighter may stream each second on average (and at once), by the server's clock: a sensor's pace, not much faster."
+    )
+    var motionRate = ServerConfiguration().motionSamplesPerSecond
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level = .info
 
@@ -59,6 +66,10 @@ struct Serve: ParsableCommand {
         }
         guard accountBurst > 0, accountRate > 0 else {
             throw ValidationError("--account-burst, --account-rate: expected positive numbers")
+        }
+        guard motionRate >= MotionLimits.samplesPerBatch else {
+            throw ValidationError(
+                "--motion-rate: expected at least \(MotionLimits.samplesPerBatch) (one full batch), got \(motionRate)")
         }
         guard (1...36_500).contains(sessionDays) else {
             throw ValidationError("--session-days: expected 1 to 36500 days, got \(sessionDays)")
@@ -78,6 +89,8 @@ struct Serve: ParsableCommand {
         configuration.rules.turnTimeout = turnTimeout
         configuration.accountRequestBurst = accountBurst
         configuration.accountRequestsPerSecond = accountRate
+        configuration.motionSamplesPerSecond = motionRate
+        configuration.motionSampleBurst = motionRate
         let server: FightServer
         do {
             server = try FightServer(configuration: configuration, logger: logger) { [logger, host, database] port in

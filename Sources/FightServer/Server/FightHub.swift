@@ -2,7 +2,9 @@ import FightEngine
 import FightProtocol
 import FightStore
 import Logging
+import MotionInput
 import NIOCore
+import PunchKit
 
 // MARK: - FightHub
 
@@ -31,6 +33,42 @@ actor FightHub {
         let after: Int
         let at: Duration
     }
+    /// Each fighter's hold of the punch button: the one being read, or the last one, over (a punch
+    /// found, its last batch come, or refused), whose late batches are dropped. One a fighter, kept
+    /// here like a wind-up; dropped with the connection it came on.
+    private var holds: [FighterID: Hold] = [:]
+    /// Each fighter's motion samples, by the server's clock: over all their connections.
+    private var motionSamples: RateLimits<FighterID>
+
+    private enum Hold {
+        /// Being read: its detector, and the connection its batches come on.
+        case reading(HoldKey, connection: Int?, MotionHold)
+        /// Over: what comes of it later is dropped.
+        case over(HoldKey, connection: Int?)
+
+        var key: HoldKey {
+            switch self {
+            case .reading(let key, _, _), .over(let key, _): key
+            }
+        }
+
+        var connection: Int? {
+            switch self {
+            case .reading(_, let connection, _), .over(_, let connection): connection
+            }
+        }
+    }
+
+    /// A hold as the client names it: its fight and its number.
+    private struct HoldKey: Hashable {
+        let fight: FightID
+        let hold: Int
+    }
+
+    /// The bounds of every hold, from the protocol's.
+    private static let holdLimits = MotionHold.Limits(
+        maximumRate: MotionLimits.maximumRate, rateWindow: MotionLimits.rateWindow,
+        rateTolerance: MotionLimits.rateTolerance, longestHold: MotionLimits.holdSeconds)
     /// When each fighter's presence last changed while this server ran: their first connection
     /// opened, or their last one closed. Someone not in here has not been seen since it started.
     private var presenceSince: [FighterID: Timestamp] = [:]
@@ -52,11 +90,15 @@ actor FightHub {
 
     /// Keeps nothing from the store in memory: a fighter's fights and a fight's corners are the
     /// store's indexed queries, so that starting does not read the history, however long.
-    init(store: FightStore, clock: ServerClock, logger: Logger, eventLoop: any EventLoop) {
+    init(
+        store: FightStore, clock: ServerClock, logger: Logger, eventLoop: any EventLoop,
+        motionSamples: RateLimits<FighterID>
+    ) {
         self.store = store
         self.clock = clock
         self.logger = logger
         self.eventLoop = eventLoop
+        self.motionSamples = motionSamples
     }
 
     // MARK: - Connections
@@ -80,9 +122,9 @@ actor FightHub {
     /// each of their fights under way that they went.
     func disconnect(_ fighter: FighterID, connection id: Int) {
         // A connection closed twice (by a logout on another one, then by itself) counts once.
-        guard connections[fighter]?.removeValue(forKey: id) != nil, connections[fighter]?.isEmpty == true else {
-            return
-        }
+        guard connections[fighter]?.removeValue(forKey: id) != nil else { return }
+        if holds[fighter]?.connection == id { holds[fighter] = nil }
+        guard connections[fighter]?.isEmpty == true else { return }
         connections[fighter] = nil
         windUps[fighter] = nil
         presenceSince[fighter] = clock.now()
@@ -195,12 +237,70 @@ actor FightHub {
                     fight.id, by: me, kind: punch.kind,
                     stoppedAfterMilliseconds: PowerMeter.milliseconds(in: clock.elapsed() - windUp.at))
             }
+        case .motion(let batch):
+            return try motion(batch, by: me, ref: ref, connection: connection)
         case .raiseGuard(let request):
             try execute(.raiseGuard(request.fight, by: me, request.guard), ref: ref, sender: connection)
             return .fight(FightReply(fight: FightView(try fight(request.fight, of: me), seenBy: me)))
         }
         try execute(command, ref: ref, sender: connection)
         return nil
+    }
+
+    // MARK: - Motion
+
+    /// Feeds a batch of `me`'s sensor to the hold it belongs to: the first punch the detector finds
+    /// lands (its `punched` event carries `ref`); a hold's last batch without one is answered
+    /// `holdEnded`; anything else, nothing. A batch that is refused (the fight's rules, its
+    /// sequence, the sample budget, the hold's bounds) ends its hold, and later batches of a hold
+    /// that is over are dropped.
+    private func motion(_ batch: MotionBatch, by me: FighterID, ref: Int?, connection: Int?) throws -> ServerBody? {
+        let key = HoldKey(fight: batch.fight, hold: batch.hold)
+        if case .over(key, _)? = holds[me] { return nil }
+        do {
+            let fight = try fight(batch.fight, of: me)
+            try checkSequence(batch.after, of: fight, for: "motion")
+            do { _ = try fight.cornerAwaitingPunch(by: me) } catch { throw ProtocolError(error) }
+            guard motionSamples.allow(me, at: clock.elapsed(), cost: batch.samples.count) else {
+                throw ProtocolError(
+                    .rateLimited,
+                    "samples: more than \(motionSamples.perSecond) motion samples a second from fighter \(me.rawValue); stream the sensor as it comes",
+                    field: "samples")
+            }
+            let hold: MotionHold
+            if case .reading(key, _, let reading)? = holds[me] {
+                hold = reading
+            } else {
+                hold = MotionHold(limits: Self.holdLimits)
+                holds[me] = .reading(key, connection: connection, hold)
+            }
+            let samples = batch.samples.map {
+                MotionSample(
+                    time: $0.time, acceleration: Vector3($0.acceleration), in: .metersPerSecondSquared,
+                    rotationRate: $0.rotationRate.map(Vector3.init), in: .degreesPerSecond)
+            }
+            var punch: Punch?
+            do { punch = try hold.take(samples) } catch { throw ProtocolError(error) }
+            if punch == nil, batch.final { punch = hold.finish() }
+            guard let punch else {
+                guard batch.final else { return nil }
+                holds[me] = .over(key, connection: connection)
+                return .holdEnded(HoldEnded(fight: fight.id, hold: batch.hold, samples: hold.count, seconds: hold.seconds))
+            }
+            holds[me] = .over(key, connection: connection)
+            guard let kind = PunchType(rawValue: punch.kind.rawValue) else {
+                throw ProtocolError(.internalError, "the detector found a punch of a kind fights do not have")
+            }
+            // The detector's damage on its own scale, brought into the fight's: the engine caps it
+            // at the kind's ceiling and the defender's guard, as for any sensor's punch.
+            try execute(
+                .punch(fight.id, by: me, kind: kind, damage: Rules.clampedDamage(punch.damage)), ref: ref,
+                sender: connection)
+            return nil
+        } catch {
+            holds[me] = .over(key, connection: connection)
+            throw error
+        }
     }
 
     /// Applies `command` now and pushes its events; returns them.
@@ -325,6 +425,12 @@ actor FightHub {
                 }
                 guard let corners else { continue }
                 cornersOf[fightEvent.fight] = corners
+                // The fight moved on: a hold being read in it is over, its detector let go.
+                for fighter in [corners.challenger, corners.opponent] {
+                    if case .reading(let key, let connection, _)? = holds[fighter], key.fight == fightEvent.fight {
+                        holds[fighter] = .over(key, connection: connection)
+                    }
+                }
                 recipients = [corners.challenger, corners.opponent]
                 logger.info(
                     "fight event",
@@ -386,4 +492,40 @@ actor FightHub {
         let text = MessageCodec.encode(ServerMessage(body))
         for connection in (connections[fighter] ?? [:]).values { connection.outbox.yield(text) }
     }
+}
+
+// MARK: - Motion's errors
+
+extension ProtocolError {
+    /// A batch that breaks a hold's bounds, as the client is told it: the sample at fault and
+    /// what was expected.
+    init(_ violation: MotionHold.Violation) {
+        switch violation {
+        case .timeWentBack(let index, let time, let previous):
+            self.init(
+                .invalid, "samples[\(index)]: expected a time after \(previous) s (time goes on), got \(time) s",
+                field: "samples")
+        case .tooFast(let index, let intervals, let seconds):
+            let rate = Double(intervals) / seconds
+            self.init(
+                .invalid,
+                "samples[\(index)]: expected at most \(Int(MotionLimits.maximumRate)) samples a second, got \(intervals) intervals in \(seconds) s (\(rate.isFinite ? "\(Int(rate.rounded())) Hz" : "no time"))",
+                field: "samples")
+        case .tooLong(let index, let seconds):
+            self.init(
+                .tooLarge,
+                "samples[\(index)]: expected a hold of at most \(MotionLimits.holdSeconds) s, got \(seconds) s since its first sample; release and hold again",
+                field: "samples")
+        case .gyroscopeChanged(let index, let hadGyroscope):
+            self.init(
+                .invalid,
+                "samples[\(index)]: expected \(hadGyroscope ? 7 : 4) numbers as in the hold's first row, got \(hadGyroscope ? 4 : 7)",
+                field: "samples")
+        }
+    }
+}
+
+extension Vector3 {
+    /// The wire's three axes.
+    init(_ axes: SIMD3<Double>) { self.init(axes.x, axes.y, axes.z) }
 }

@@ -32,6 +32,12 @@ public struct ServerConfiguration: Sendable {
     public var messagesPerSecond: Int
     /// Messages a fighter, and any one connection, may send at once before the average applies.
     public var messageBurst: Int
+    /// Motion samples a fighter may send each second on average, by the server's clock: a sensor
+    /// streamed at its own pace (at most `MotionLimits.maximumRate`) stays within it, and a
+    /// recording can be streamed a little faster than it was made, not much.
+    public var motionSamplesPerSecond: Int
+    /// Motion samples a fighter may send at once before the average applies.
+    public var motionSampleBurst: Int
     /// Account requests (`/register` and `/login` together) one address may make each second on
     /// average: each costs a password hash, and a login is a password guess.
     public var accountRequestsPerSecond: Int
@@ -47,6 +53,7 @@ public struct ServerConfiguration: Sendable {
         host: String = "127.0.0.1", port: Int = 8080, databasePath: String = "./hitthat.sqlite",
         durability: Durability = .processCrash, rules: Rules = Rules(),
         passwordRounds: Int = PasswordHash.defaultRounds, messagesPerSecond: Int = 20, messageBurst: Int = 40,
+        motionSamplesPerSecond: Int = 250, motionSampleBurst: Int = 250,
         accountRequestsPerSecond: Int = 1, accountRequestBurst: Int = 30,
         sessionLifetime: Int64 = ServerConfiguration.defaultSessionLifetime, clock: ServerClock = .system
     ) {
@@ -58,6 +65,8 @@ public struct ServerConfiguration: Sendable {
         self.passwordRounds = passwordRounds
         self.messagesPerSecond = messagesPerSecond
         self.messageBurst = messageBurst
+        self.motionSamplesPerSecond = motionSamplesPerSecond
+        self.motionSampleBurst = motionSampleBurst
         self.accountRequestsPerSecond = accountRequestsPerSecond
         self.accountRequestBurst = accountRequestBurst
         self.sessionLifetime = sessionLifetime
@@ -93,7 +102,10 @@ public final class FightServer: Sendable {
             path: configuration.databasePath, rules: configuration.rules, durability: configuration.durability)
         let accounts = Accounts(store: store, sessionLifetime: configuration.sessionLifetime)
         let hubLoop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let hub = FightHub(store: store, clock: configuration.clock, logger: logger, eventLoop: hubLoop.next())
+        let hub = FightHub(
+            store: store, clock: configuration.clock, logger: logger, eventLoop: hubLoop.next(),
+            motionSamples: RateLimits(
+                perSecond: configuration.motionSamplesPerSecond, burst: configuration.motionSampleBurst))
         self.hub = hub
         self.hubLoop = hubLoop
         passwordHashing = PasswordHashing()

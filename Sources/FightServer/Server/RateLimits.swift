@@ -2,7 +2,7 @@ import FightEngine
 
 // MARK: - RateLimiter
 
-/// A token bucket: `perSecond` messages a second on average, bursts of up to `burst`.
+/// A token bucket: `perSecond` messages (or samples) a second on average, bursts of up to `burst`.
 ///
 /// Time is passed in (`ServerClock.elapsed`), so that tests move it.
 struct RateLimiter: Hashable, Sendable {
@@ -17,12 +17,13 @@ struct RateLimiter: Hashable, Sendable {
         tokens = Double(burst)
     }
 
-    /// Takes a token at `now` if there is one.
-    mutating func allow(at now: Duration) -> Bool {
+    /// Takes `cost` tokens at `now` if there are that many (a message costs 1, a batch of samples
+    /// its samples).
+    mutating func allow(at now: Duration, cost: Int = 1) -> Bool {
         tokens = tokens(at: now)
         last = Swift.max(last ?? now, now)  // a reading that went back refills nothing, later either
-        guard tokens >= 1 else { return false }
-        tokens -= 1
+        guard tokens >= Double(cost) else { return false }
+        tokens -= Double(cost)
         return true
     }
 
@@ -39,7 +40,8 @@ struct RateLimiter: Hashable, Sendable {
 // MARK: - RateLimits
 
 /// One bucket a key: a fighter's messages, shared by all their connections, so that opening more
-/// sockets does not buy more messages; or an address's account requests (`/register`, `/login`),
+/// sockets does not buy more messages; a fighter's motion samples, so that a client cannot stream
+/// a sensor much faster than real time; or an address's account requests (`/register`, `/login`),
 /// so that one machine cannot guess passwords, or make the server hash them, without pause.
 struct RateLimits<Key: Hashable & Sendable>: Sendable {
     let perSecond: Int
@@ -53,10 +55,10 @@ struct RateLimits<Key: Hashable & Sendable>: Sendable {
         self.burst = burst
     }
 
-    /// Takes one of `key`'s tokens at `now` if there is one.
-    mutating func allow(_ key: Key, at now: Duration) -> Bool {
+    /// Takes `cost` of `key`'s tokens at `now` if there are that many.
+    mutating func allow(_ key: Key, at now: Duration, cost: Int = 1) -> Bool {
         var bucket = buckets[key] ?? RateLimiter(perSecond: perSecond, burst: burst)
-        let allowed = bucket.allow(at: now)
+        let allowed = bucket.allow(at: now, cost: cost)
         buckets[key] = bucket
         if buckets.count >= pruneAt {
             // A bucket that has refilled is the same as none: dropping those keeps one bucket per

@@ -1,0 +1,201 @@
+import FightEngine
+
+// MARK: - MotionBatch
+
+/// The body of `motion`: a batch of a sensor's raw samples, streamed while the player holds the
+/// punch button (a "hold"), for the server's detector to find the punch in.
+///
+/// Each row is checked as it is decoded (its width, its numbers finite and within a sensor's
+/// range), so that a batch that decodes holds only readings a sensor can have made; what takes
+/// the hold's earlier batches to check (time going on, the rate, the hold's length) the server
+/// checks as it feeds the hold.
+public struct MotionBatch: Hashable, Sendable {
+    /// The fight.
+    public var fight: FightID
+    /// The last sequence of the fight the client has seen, as for a punch: a batch thrown at an
+    /// older one is `stale`.
+    public var after: Int
+    /// The client's number for this hold of the button: a new number starts a new hold, read by
+    /// a fresh detector.
+    public var hold: Int
+    /// The samples, oldest first; every row of a hold has the same width.
+    public var samples: [MotionRow]
+    /// Whether this is the hold's last batch (the button was released).
+    public var final: Bool
+
+    /// Creates a batch.
+    public init(fight: FightID, after: Int, hold: Int, samples: [MotionRow], final: Bool = false) {
+        self.fight = fight
+        self.after = after
+        self.hold = hold
+        self.samples = samples
+        self.final = final
+    }
+}
+
+// MARK: - MotionRow
+
+/// One sample of a `motion` batch, on the wire `[t, ax, ay, az]` or `[t, ax, ay, az, gx, gy, gz]`:
+/// in the units a phone's browser gives (`DeviceMotionEvent`) and phone recordings export.
+public struct MotionRow: Hashable, Sendable {
+    /// Seconds on the client's own clock: any origin, increasing.
+    public var time: Double
+    /// The acceleration in m/s², gravity included, about the device's x, y and z.
+    public var acceleration: SIMD3<Double>
+    /// The rotation rate in °/s about the device's x, y and z (`rotationRate`'s `beta`, `gamma`
+    /// and `alpha`), when the client has a gyroscope.
+    public var rotationRate: SIMD3<Double>?
+
+    /// Creates a row.
+    public init(time: Double, acceleration: SIMD3<Double>, rotationRate: SIMD3<Double>? = nil) {
+        self.time = time
+        self.acceleration = acceleration
+        self.rotationRate = rotationRate
+    }
+
+    /// How many numbers the row has on the wire: 4, or 7 with a gyroscope.
+    public var width: Int { rotationRate == nil ? 4 : 7 }
+}
+
+// MARK: - MotionLimits
+
+/// What the server takes of a sensor's motion: each a bound a real sensor stays within, so that a
+/// batch beyond one is a client's mistake or mischief, refused with a typed error.
+public enum MotionLimits {
+    /// The most rows in one batch: 0.3 s at the fastest rate, for batches sent every 50–100 ms.
+    public static let samplesPerBatch = 64
+    /// The fastest sample rate taken, in hertz (by the rows' own times): a phone's browser gives
+    /// 60 Hz, recordings 25–200 Hz.
+    public static let maximumRate = 200.0
+    /// How many intervals in a row the rate is measured over: a single short interval is a
+    /// jittery timestamp, not a rate.
+    public static let rateWindow = 10
+    /// The share of `rateWindow` intervals at `maximumRate` that those intervals must span at the
+    /// least: 10 intervals within 45 ms is more than 200 Hz whatever the jitter.
+    public static let rateTolerance = 0.9
+    /// The longest hold, in seconds of the samples' own times (first to last): a swing takes one.
+    public static let holdSeconds = 5.0
+    /// The largest acceleration on any axis, in m/s²: 16 g, the widest phone and controller
+    /// accelerometers' full scale (standard gravity, 9.80665 m/s², a g).
+    public static let acceleration = 16 * 9.80665
+    /// The largest rotation rate on any axis, in °/s: the widest gyroscopes' full scale.
+    public static let rotationRate = 4000.0
+}
+
+extension MotionRow {
+    /// Reads a row as the wire has it, checking what one row can show: 4 or 7 finite numbers,
+    /// each axis within a sensor's range. `index` is the row's place in the batch, for the message.
+    init(wire values: [Double], index: Int) throws(ProtocolError) {
+        func refuse(_ expected: String, got: String) -> ProtocolError {
+            ProtocolError(.invalid, "samples[\(index)]: expected \(expected), got \(got)", field: "samples")
+        }
+        guard values.count == 4 || values.count == 7 else {
+            throw refuse("[t, ax, ay, az] or [t, ax, ay, az, gx, gy, gz]", got: "\(values.count) numbers")
+        }
+        for (column, value) in values.enumerated() where !value.isFinite {
+            throw refuse("finite numbers", got: "\(value) in column \(column)")
+        }
+        let acceleration = SIMD3(values[1], values[2], values[3])
+        for value in [acceleration.x, acceleration.y, acceleration.z] where abs(value) > MotionLimits.acceleration {
+            throw refuse(
+                "each acceleration within ±\(MotionLimits.acceleration) m/s² (16 g, a sensor's widest range)",
+                got: "\(value) m/s²")
+        }
+        var rotationRate: SIMD3<Double>?
+        if values.count == 7 {
+            let rate = SIMD3(values[4], values[5], values[6])
+            for value in [rate.x, rate.y, rate.z] where abs(value) > MotionLimits.rotationRate {
+                throw refuse(
+                    "each rotation rate within ±\(Int(MotionLimits.rotationRate)) °/s (a gyroscope's widest range)",
+                    got: "\(value) °/s")
+            }
+            rotationRate = rate
+        }
+        self.init(time: values[0], acceleration: acceleration, rotationRate: rotationRate)
+    }
+
+    /// The row as the wire has it.
+    var wire: [Double] {
+        var values = [time, acceleration.x, acceleration.y, acceleration.z]
+        if let rotationRate { values += [rotationRate.x, rotationRate.y, rotationRate.z] }
+        return values
+    }
+}
+
+extension MotionBatch: Codable {
+    enum CodingKeys: String, CodingKey { case fight, after, hold, samples, final }
+
+    /// Decodes the batch and every row (see `MotionRow`), refusing (field `samples`) as `tooLarge`
+    /// a batch of more than `MotionLimits.samplesPerBatch` rows, and as `invalid` a row that is not
+    /// 4 or 7 finite numbers within a sensor's range, and rows of two widths.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        fight = try container.decode(FightID.self, forKey: .fight)
+        after = try container.decode(Int.self, forKey: .after)
+        hold = try container.decode(Int.self, forKey: .hold)
+        final = try container.decodeIfPresent(Bool.self, forKey: .final) ?? false
+        var rows = try container.nestedUnkeyedContainer(forKey: .samples)
+        if let count = rows.count, count > MotionLimits.samplesPerBatch {
+            throw ProtocolError(
+                .tooLarge, "samples: expected at most \(MotionLimits.samplesPerBatch) rows a batch, got \(count)",
+                field: "samples")
+        }
+        var samples: [MotionRow] = []
+        while !rows.isAtEnd {
+            let index = samples.count
+            // A null (what JavaScript writes for NaN and infinities) is refused by name.
+            guard let values = try? rows.decode([Double?].self) else {
+                throw ProtocolError(
+                    .invalid, "samples[\(index)]: expected an array of numbers", field: "samples")
+            }
+            let numbers = try values.map { value throws(ProtocolError) -> Double in
+                guard let value else {
+                    throw ProtocolError(
+                        .invalid, "samples[\(index)]: expected finite numbers, got null", field: "samples")
+                }
+                return value
+            }
+            let row = try MotionRow(wire: numbers, index: index)
+            if let first = samples.first, first.width != row.width {
+                throw ProtocolError(
+                    .invalid, "samples[\(index)]: expected \(first.width) numbers as in the first row, got \(row.width)",
+                    field: "samples")
+            }
+            samples.append(row)
+        }
+        self.samples = samples
+    }
+
+    /// Encodes the batch with each row as the wire's array.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(fight, forKey: .fight)
+        try container.encode(after, forKey: .after)
+        try container.encode(hold, forKey: .hold)
+        try container.encode(samples.map(\.wire), forKey: .samples)
+        try container.encode(final, forKey: .final)
+    }
+}
+
+// MARK: - HoldEnded
+
+/// The body of `holdEnded`: a hold's last batch came and the detector found no punch in it.
+/// Nothing landed; the turn goes on.
+public struct HoldEnded: Hashable, Sendable, Codable {
+    /// The fight.
+    public var fight: FightID
+    /// The client's number of the hold.
+    public var hold: Int
+    /// How many samples the hold had.
+    public var samples: Int
+    /// How long it was, in seconds of the samples' own times (first to last).
+    public var seconds: Double
+
+    /// Creates the message.
+    public init(fight: FightID, hold: Int, samples: Int, seconds: Double) {
+        self.fight = fight
+        self.hold = hold
+        self.samples = samples
+        self.seconds = seconds
+    }
+}
