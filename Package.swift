@@ -180,6 +180,8 @@ let package = Package(
             dependencies: [
                 "FightServer", "FightClient", "FightProtocol", "FightEngine", "hitthat", "hitthat-load",
                 "InputDevicesTestSupport",
+                // A generated trace read as `detect` reads it, to stream as a hold.
+                "MotionInput", "PunchKit",
                 // A second connection to a server's file, to make its writes fail.
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // Locks ThreadSanitizer can see (pthread); it cannot see Synchronization.Mutex.

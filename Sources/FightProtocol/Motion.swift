@@ -1,4 +1,5 @@
 import FightEngine
+import Foundation
 
 // MARK: - MotionBatch
 
@@ -174,6 +175,23 @@ extension MotionBatch: Codable {
         try container.encode(hold, forKey: .hold)
         try container.encode(samples.map(\.wire), forKey: .samples)
         try container.encode(final, forKey: .final)
+    }
+}
+
+extension MotionBatch {
+    /// The fight and hold a `motion` message names, whatever else in it is wrong (its rows do not
+    /// decode): a batch refused as it was decoded ends its hold too.
+    public static func readableHold(in text: String) -> (fight: FightID, hold: Int)? {
+        guard text.utf8.count <= ProtocolLimits.maxMessageBytes else { return nil }
+        struct Envelope: Decodable {
+            var type: String
+            var fight: FightID
+            var hold: Int
+        }
+        guard let envelope = try? JSONDecoder().decode(Envelope.self, from: Data(text.utf8)),
+            envelope.type == ClientRequest.Kind.motion.rawValue
+        else { return nil }
+        return (envelope.fight, envelope.hold)
     }
 }
 

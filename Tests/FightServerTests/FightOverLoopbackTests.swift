@@ -14,7 +14,11 @@ import Testing
     }
 
     static func ring(clock: TestClock = TestClock(), databasePath: String? = nil) async throws -> Ring {
-        let server = try await TestServer.start(databasePath: databasePath, clock: clock)
+        try await ring(on: try await TestServer.start(databasePath: databasePath, clock: clock), clock: clock)
+    }
+
+    /// Alice and bob in a fight under way on `server`, alice to throw at sequence 2.
+    static func ring(on server: TestServer, clock: TestClock) async throws -> Ring {
         let alice = try await Player.join("alice", at: server)
         let bob = try await Player.join("bob", at: server)
         try #require(try await alice.command(.move(Location(latitude: 48.8566, longitude: 2.3522))).error == nil)

@@ -57,6 +57,11 @@ struct ClientSession {
             message = try MessageCodec.decode(ClientMessage.self, from: text)
         } catch {
             logger.debug("bad message", metadata: ["error": "\(error)"])
+            // A motion batch whose rows are refused ends its hold, as one refused by the hub does.
+            // Only this connection's fighter can have a hold on it, so no token is needed to know whose.
+            if let bound, let hold = MotionBatch.readableHold(in: text) {
+                await hub.endHold(hold.hold, in: hold.fight, of: bound.fighter, connection: bound.connection)
+            }
             reply(MessageCodec.errorReply(error, to: text))
             return .read
         }

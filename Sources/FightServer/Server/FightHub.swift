@@ -303,6 +303,14 @@ actor FightHub {
         }
     }
 
+    /// Ends `fighter`'s hold `hold` in `fight`, one of whose batches on `connection` was refused
+    /// before it reached here (its rows did not decode): its later batches are dropped. A hold
+    /// being read on another connection is left alone.
+    func endHold(_ hold: Int, in fight: FightID, of fighter: FighterID, connection: Int) {
+        if let current = holds[fighter], current.connection != connection { return }
+        holds[fighter] = .over(HoldKey(fight: fight, hold: hold), connection: connection)
+    }
+
     /// Applies `command` now and pushes its events; returns them.
     @discardableResult
     private func execute(_ command: Command, ref: Int?, sender: Int?) throws -> [Event] {
