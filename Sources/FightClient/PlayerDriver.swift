@@ -29,11 +29,13 @@ extension PlayerDisplay {
     public func handled(_ event: PlayerSession.Event, effects: [PlayerSession.Effect], session: PlayerSession) {}
 }
 
-/// Where a player's punches come from when a sensor throws them.
-public protocol PunchSource: Sendable {
-    /// The next punch, from a live source one detected at `start` or later; `nil` when the source
-    /// has no more.
-    func next(since start: ContinuousClock.Instant) async -> DetectedPunch?
+/// Where a player's motion comes from when a sensor throws the punches: streamed to the server,
+/// whose detector finds them.
+public protocol MotionSource: Sendable {
+    /// The next samples to stream, in `motion`'s units, each handed out once; from a live source
+    /// only samples made at `start` (the turn's start) or later. Waits until there are some (a
+    /// recording paces itself); `nil` when the source has no more.
+    func nextRows(since start: ContinuousClock.Instant) async -> [MotionRow]?
     /// Why the source stopped, once it has, when it failed rather than ended: the error it
     /// threw, kept as it is until it is shown (the program that made the source can tell what
     /// it was).
@@ -146,7 +148,7 @@ public actor PlayerDriver {
     private var session: PlayerSession
     private let connector: any PlayerConnecting
     private let display: any PlayerDisplay
-    private let punches: (any PunchSource)?
+    private let motion: (any MotionSource)?
     /// The open connection, and its writer's queue: messages go out one at a time, in order.
     private var client: (any PlayerConnection)?
     private var outbox: AsyncStream<PlayerSession.Effect>.Continuation?
@@ -165,22 +167,22 @@ public actor PlayerDriver {
     /// A session that plays as `credentials` at `address` when run.
     public init(
         address: ServerAddress, credentials: Credentials, configuration: PlayerSession.Configuration,
-        display: any PlayerDisplay, punches: (any PunchSource)?
+        display: any PlayerDisplay, motion: (any MotionSource)?
     ) {
         self.init(
             connector: Connector(address: address, credentials: credentials), configuration: configuration,
-            display: display, punches: punches)
+            display: display, motion: motion)
     }
 
     /// A session that connects through `connector` when run (a test's, with no server behind it).
     public init(
         connector: any PlayerConnecting, configuration: PlayerSession.Configuration, display: any PlayerDisplay,
-        punches: (any PunchSource)?
+        motion: (any MotionSource)?
     ) {
         session = PlayerSession(configuration)
         self.connector = connector
         self.display = display
-        self.punches = punches
+        self.motion = motion
         (work, workQueue) = AsyncStream.makeStream()
     }
 
@@ -191,9 +193,9 @@ public actor PlayerDriver {
     /// Call it once.
     public func run() async {
         await withDiscardingTaskGroup { group in
-            if let punches {
+            if let motion {
                 group.addTask {
-                    if let error = await punches.stopped() { await self.handle(.sensorFailed(SensorFailure(error))) }
+                    if let error = await motion.stopped() { await self.handle(.sensorFailed(SensorFailure(error))) }
                 }
             }
             handle(.start)
@@ -275,13 +277,13 @@ public actor PlayerDriver {
             }
         case .cancelTimer(let timer):
             timers.removeValue(forKey: timer)
-        case .awaitPunch(let fight, let after, let since):
-            guard let punches else { return }
+        case .awaitMotion(let fight, let after, let hold, let since):
+            guard let motion else { return }
             start {
-                let punch = await punches.next(since: since)
+                let rows = await motion.nextRows(since: since)
                 // A source that failed says so through `stopped()`; one cancelled says nothing.
-                if punch == nil, punches.failure != nil || Task.isCancelled { return }
-                await self.handle(.punchDetected(punch, fight: fight, after: after, at: .now))
+                if rows == nil, motion.failure != nil || Task.isCancelled { return }
+                await self.handle(.motionRead(rows, fight: fight, after: after, hold: hold, at: .now))
             }
         case .status(let status):
             display.status(status)

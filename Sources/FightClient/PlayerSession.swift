@@ -9,7 +9,7 @@ import FightProtocol
 ///
 /// It keeps the connection up (connecting again with `Backoff` when the server goes away), holds
 /// the player's requests until the server has said `welcome` and sends them then, follows the
-/// player's fights from the events, throws a sensor's punch only in the player's turn, and ends
+/// player's fights from the events, streams a sensor's motion only in the player's turn, and ends
 /// when the player quits, or when input ended and every fight is over. A script's `quit` first
 /// waits, up to `quitWait`, for the replies to what it sent.
 public struct PlayerSession: Sendable {
@@ -35,7 +35,7 @@ public struct PlayerSession: Sendable {
         public var username: String
         /// The server, for what is said about the connection.
         public var server: String
-        /// Whether punches come from a sensor (then one is asked for in each of the player's turns).
+        /// Whether punches come from a sensor (then its motion is streamed in each of the player's turns).
         public var hasSensor: Bool
         /// Whether opponents' cards are shown (then the session asks for them).
         public var showsCards: Bool
@@ -83,9 +83,9 @@ public struct PlayerSession: Sendable {
         case command(PlayerCommand, at: Instant)
         /// Input ended: finish when the fights do.
         case inputEnded
-        /// The sensor's next punch, asked for by `awaitPunch(fight:after:since:)`, at `at`; `nil`
-        /// when it has no more and did not fail (a failure is `sensorFailed`).
-        case punchDetected(DetectedPunch?, fight: FightID, after: Int, at: Instant)
+        /// The sensor's next samples, asked for by `awaitMotion(fight:after:hold:since:)`, at `at`;
+        /// `nil` when it has no more and did not fail (a failure is `sensorFailed`).
+        case motionRead([MotionRow]?, fight: FightID, after: Int, hold: Int, at: Instant)
         /// The sensor failed.
         case sensorFailed(SensorFailure)
         /// A timer started by `startTimer` ran out, at `at`.
@@ -129,8 +129,9 @@ public struct PlayerSession: Sendable {
         case startTimer(Timer, after: Duration)
         /// Stop `timer` if it runs.
         case cancelTimer(Timer)
-        /// Ask the sensor for its next punch; from a live sensor, one made at `since` or later.
-        case awaitPunch(fight: FightID, after: Int, since: Instant)
+        /// Ask the sensor for its next samples, for hold `hold` in `fight` at `after`; from a live
+        /// sensor, ones made at `since` or later.
+        case awaitMotion(fight: FightID, after: Int, hold: Int, since: Instant)
         /// The connection's state changed: tell the player.
         case status(ConnectionStatus)
         /// Something the client could not do, or a remark: tell the player (`Note.description`).
@@ -247,8 +248,8 @@ public struct PlayerSession: Sendable {
         var playerRefs: Set<Int> = []
         /// Those of them about the quick-match room.
         var roomRefs: Set<Int> = []
-        /// The sensor's punch being thrown: the fight and the sequence it is thrown at.
-        var punching: (fight: FightID, after: Int)?
+        /// The sensor's hold being streamed.
+        var holding: Holding?
         /// The power meter wound up on it: the meter shown, the sequence it was wound up at, and
         /// the `ref` of its `windUp` (a refusal of it ends the meter).
         var windUp: (meter: AimedMeter, after: Int, ref: Int)?
@@ -273,11 +274,36 @@ public struct PlayerSession: Sendable {
         var commandsAfter: [(command: PlayerCommand, at: Instant)] = []
     }
 
+    /// A hold of the sensor's motion being streamed: the server's detector finds the punch in it.
+    private struct Holding {
+        /// The fight and the sequence it is thrown at.
+        var fight: FightID
+        var after: Int
+        /// The hold's number, for the server.
+        var number: Int
+        /// When the turn began: a live sensor's motion before it is not sent.
+        var since: Instant
+        /// The first sample's time, once one was sent.
+        var first: Double?
+        /// The `ref`s of its batches: an error to one ends the hold.
+        var refs: Set<Int> = []
+        /// Whether its last batch was sent: the server's answer (`punched` or `holdEnded`) is awaited.
+        var ending = false
+    }
+
+    /// How long a hold streams before it ends and the next begins, in seconds of the samples: the
+    /// server takes holds of up to `MotionLimits.holdSeconds`, and a batch adds a fraction of a second.
+    public static let holdRollover = MotionLimits.holdSeconds - 1
+
     private var connection = Connection.closed(unreachableShown: false)
     private var input = Input.reading
     private var held: HeldPunch?
     private var backoff: Backoff
     private var lastRef = 0
+    /// The last hold's number.
+    private var lastHold = 0
+    /// Whether the sensor has no more motion: no hold begins after.
+    private var sensorEnded = false
     /// Whether the server said `welcome` once: after that, a lost connection is the server gone.
     private var everWelcomed = false
     /// What the player asked for while not welcomed, sent once the server says `welcome`.
@@ -351,8 +377,8 @@ public struct PlayerSession: Sendable {
             }
         case .inputEnded:
             if case .reading = input { input = .ended }
-        case .punchDetected(let punch, let fight, let after, let at):
-            punchDetected(punch, in: fight, after: after, at: at, &effects)
+        case .motionRead(let rows, let fight, let after, let hold, let at):
+            motionRead(rows, in: fight, after: after, hold: hold, at: at, &effects)
         case .sensorFailed(let sensorFailure):
             failure = .sensor(sensorFailure)
             effects.append(.note(.sensorFailed(sensorFailure)))
@@ -662,23 +688,27 @@ public struct PlayerSession: Sendable {
             default: break
             }
             follow(event, received: received, &effects)
+        case .holdEnded(let ended):
+            // No punch in the hold: the next one begins (below) while the turn lasts.
+            if let holding, holding.number == ended.hold { _ = takeHolding() }
         case .error(let error):
             switch error.reason?.known {
             case .alreadyWaiting: isWaitingInRoom = true
             case .notWaiting: isWaitingInRoom = false
             default: break
             }
-            // An answer to a request ends the wait for the punch being thrown; a stale punch means
-            // the fight moved on unseen (across a reconnect, say): its state is asked for.
-            if message.ref != nil, let fight = takePunching()?.fight {
-                if error.code == .stale { send(.fight(FightRef(fight: fight)), &effects) }
+            // A refused batch ends its hold; a stale one means the fight moved on unseen (across a
+            // reconnect, say): its state is asked for.
+            if let ref = message.ref, let holding, holding.refs.contains(ref) {
+                _ = takeHolding()
+                if error.code == .stale { send(.fight(FightRef(fight: holding.fight)), &effects) }
             }
         default:
             break
         }
         askForCards(after: message, &effects)
         effects.append(.show(message, text: text, answersPlayer: answersPlayer))
-        throwPunchIfMyTurn(since: turnSeen, &effects)
+        startHoldIfMyTurn(since: turnSeen, &effects)
         releaseHeldPunch(at: nil, &effects)
     }
 
@@ -686,8 +716,8 @@ public struct PlayerSession: Sendable {
         let need = follower.apply(event)
         turnStarts.note(event, need: need, player: me, at: received)
         if let request = need.request { send(request, &effects) }
-        if let fight = event.fight, let thrown = punching, thrown.fight == fight, (event.sequence ?? 0) > thrown.after {
-            _ = takePunching()
+        if let fight = event.fight, let thrown = holding, thrown.fight == fight, (event.sequence ?? 0) > thrown.after {
+            _ = takeHolding()
         }
         // The fight moved past the sequence the meter was wound up at: a punch stopping it now
         // would be stale.
@@ -698,17 +728,17 @@ public struct PlayerSession: Sendable {
         }
     }
 
-    /// The sensor's punch being thrown on the open connection, if any.
-    private var punching: (fight: FightID, after: Int)? {
-        if case .open(let open) = connection { open.punching } else { nil }
+    /// The sensor's hold being streamed on the open connection, if any.
+    private var holding: Holding? {
+        if case .open(let open) = connection { open.holding } else { nil }
     }
 
-    /// Ends the wait for the sensor's punch being thrown, and returns what it was.
-    private mutating func takePunching() -> (fight: FightID, after: Int)? {
-        guard case .open(var open) = connection, let thrown = open.punching else { return nil }
-        open.punching = nil
+    /// Ends the sensor's hold being streamed, and returns what it was.
+    private mutating func takeHolding() -> Holding? {
+        guard case .open(var open) = connection, let holding = open.holding else { return nil }
+        open.holding = nil
         connection = .open(open)
-        return thrown
+        return holding
     }
 
     /// Asks for the card of each fighter not seen yet, when cards are shown: the opponents in this
@@ -731,31 +761,78 @@ public struct PlayerSession: Sendable {
         }
     }
 
-    // MARK: Sensor punches
+    // MARK: Sensor motion
 
-    /// When it is this player's turn and a sensor is in use, asks for its next punch: from a live
-    /// sensor, one made since `turnSeen`, when the client learnt of the turn (before it showed it).
-    private mutating func throwPunchIfMyTurn(since turnSeen: Instant, _ effects: inout [Effect]) {
-        guard configuration.hasSensor, case .open(var open) = connection, open.punching == nil,
+    /// When it is this player's turn and a sensor is in use, begins a hold: asks for the sensor's
+    /// samples, from a live sensor ones made since `turnSeen`, when the client learnt of the turn
+    /// (before it showed it).
+    private mutating func startHoldIfMyTurn(since turnSeen: Instant, _ effects: inout [Effect]) {
+        guard configuration.hasSensor, !sensorEnded, case .open(var open) = connection, open.holding == nil,
             let fight = fightAwaitingMyPunch
         else { return }
-        open.punching = (fight.id, fight.lastSequence)
+        lastHold += 1
+        open.holding = Holding(fight: fight.id, after: fight.lastSequence, number: lastHold, since: turnSeen)
         connection = .open(open)
-        effects.append(.awaitPunch(fight: fight.id, after: fight.lastSequence, since: turnSeen))
+        effects.append(.awaitMotion(fight: fight.id, after: fight.lastSequence, hold: lastHold, since: turnSeen))
     }
 
-    private mutating func punchDetected(
-        _ punch: DetectedPunch?, in fight: FightID, after: Int, at: Instant, _ effects: inout [Effect]
+    /// Streams what the sensor read to the hold it was read for, in batches of at most
+    /// `MotionLimits.samplesPerBatch`, and asks for more; the batch that brings the hold to
+    /// `holdRollover` seconds is its last (a batch in the same read after it is dropped: a source
+    /// hands out a fraction of a second at a time). The sensor's end is the hold's last batch.
+    private mutating func motionRead(
+        _ rows: [MotionRow]?, in fight: FightID, after: Int, hold: Int, at: Instant, _ effects: inout [Effect]
     ) {
-        guard let punch else { return effects.append(.note(.sensorEnded)) }
-        // The turn may have passed while the sensor waited for a punch: one out of turn is not sent.
-        guard let view = follower.fights[fight], view.lastSequence == after, view.turn == me else {
-            _ = takePunching()
-            throwPunchIfMyTurn(since: at, &effects)
+        guard var holding, holding.number == hold, !holding.ending else { return }
+        guard let rows else {
+            sensorEnded = true
+            effects.append(.note(.sensorEnded))
+            // What the detector still waits on is decided by the hold's last batch.
+            if holding.first != nil {
+                sendMotion([], final: true, in: &holding, &effects)
+                updateHolding(holding)
+            } else {
+                _ = takeHolding()
+            }
             return
         }
-        let request = PunchRequest(fight: fight, kind: punch.kind, damage: punch.damage, after: after)
-        sendForPlayer(.request(.punch(request)), &effects)
+        // The turn may have passed while the sensor read: motion out of turn is not sent.
+        guard let view = follower.fights[fight], view.lastSequence == after, view.turn == me else {
+            _ = takeHolding()
+            startHoldIfMyTurn(since: at, &effects)
+            return
+        }
+        var rest = rows[...]
+        while !rest.isEmpty, !holding.ending {
+            let batch = Array(rest.prefix(MotionLimits.samplesPerBatch))
+            rest = rest.dropFirst(batch.count)
+            let first = holding.first ?? batch[0].time
+            holding.first = first
+            sendMotion(batch, final: batch[batch.count - 1].time - first >= Self.holdRollover, in: &holding, &effects)
+        }
+        updateHolding(holding)
+        if !holding.ending {
+            effects.append(.awaitMotion(fight: fight, after: after, hold: hold, since: holding.since))
+        }
+    }
+
+    /// Sends a batch of `holding`. Not counted as waiting for a reply: only a hold's last batch,
+    /// or the one a punch is found in, is answered.
+    private mutating func sendMotion(
+        _ rows: [MotionRow], final: Bool, in holding: inout Holding, _ effects: inout [Effect]
+    ) {
+        lastRef += 1
+        holding.refs.insert(lastRef)
+        holding.ending = final
+        let batch = MotionBatch(
+            fight: holding.fight, after: holding.after, hold: holding.number, samples: rows, final: final)
+        effects.append(.send(.motion(batch), ref: lastRef))
+    }
+
+    private mutating func updateHolding(_ holding: Holding) {
+        guard case .open(var open) = connection else { return }
+        open.holding = holding
+        connection = .open(open)
     }
 }
 
@@ -784,28 +861,6 @@ public struct SensorFailure: Error, Hashable, CustomStringConvertible {
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(description)
-    }
-}
-
-// MARK: - DetectedPunch
-
-/// A punch as a fight needs it, from a sensor: kind and damage, and when it was detected.
-public struct DetectedPunch: Hashable, Sendable {
-    /// What kind of punch.
-    public var kind: PunchType
-    /// Its damage, within `Rules.punchDamage`.
-    public private(set) var damage: Int
-    /// When the detector found it.
-    public var detectedAt: ContinuousClock.Instant
-
-    /// A punch of `damage` as a sensor reports it, brought into the fight's `Rules.punchDamage`.
-    /// This is the one place a sensor's damage becomes a fight's: the detector measures on a
-    /// scale of its own (PunchKit knows nothing of fights) and the server refuses a punch
-    /// outside the rule, so every source's punches are clamped here, whatever its scale.
-    public init(kind: PunchType, damage: Int, detectedAt: ContinuousClock.Instant) {
-        self.kind = kind
-        self.damage = Rules.clampedDamage(damage)
-        self.detectedAt = detectedAt
     }
 }
 

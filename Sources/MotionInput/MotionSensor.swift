@@ -150,30 +150,27 @@ extension TraceFile {
     }
 }
 
-extension PunchFeed {
-    /// The punches of a player's sensor, opened now so that a missing file or device fails at
+extension MotionFeed {
+    /// The samples of a player's sensor, opened now so that a missing file or device fails at
     /// once: a recording (a trace or raw events in a regular file) is read whole now, and a
     /// malformed one fails now too; anything else (a node, a pipe, a terminal) is the player
-    /// punching now, read live.
+    /// moving now, read live.
     /// - Throws: ``TraceInputError`` for a trace that cannot be read or is malformed; for a node or
     ///   raw events what ``MotionSourceSettings/open(_:rawEvents:)`` and reading them throw.
     public static func opening(
         _ sensor: SensorInput, trace: TraceSettings = TraceSettings(),
-        motion: MotionSourceSettings = MotionSourceSettings(), configuration: DetectorConfiguration
-    ) throws -> PunchFeed {
+        motion: MotionSourceSettings = MotionSourceSettings(), pace: Pace = .standard
+    ) throws -> MotionFeed {
         switch sensor {
         case .trace(let path):
             let file = try TraceFile(path: path, settings: trace)
-            return file.isRecording
-                ? try PunchFeed(recording: file, configuration: configuration)
-                : PunchFeed(live: file, configuration: configuration)
+            return file.isRecording ? try MotionFeed(recording: file, pace: pace) : MotionFeed(live: file, pace: pace)
         case .inputNode(let path):
-            return PunchFeed(live: FrameSamples(try motion.open(path, rawEvents: false)), configuration: configuration)
+            return MotionFeed(live: FrameSamples(try motion.open(path, rawEvents: false)), pace: pace)
         case .rawEvents(let path):
             let frames = FrameSamples(try motion.open(path, rawEvents: true))
             return isRegularFile(path)
-                ? try PunchFeed(recording: frames, configuration: configuration)
-                : PunchFeed(live: frames, configuration: configuration)
+                ? try MotionFeed(recording: frames, pace: pace) : MotionFeed(live: frames, pace: pace)
         }
     }
 }

@@ -11,7 +11,7 @@ extension LoadBot {
     func misbehave(in fight: FightView, through driver: PlayerDriver) async {
         guard let session else { return }
         recorder.count("badMessagesSent")
-        switch Int.random(in: 0..<7) {
+        switch Int.random(in: 0..<8) {
         case 0:
             expectedUnreferenced.append([.malformed])
             _ = await driver.perform(.raw(#"{"type":"punch","v":1,"token":"#))
@@ -33,10 +33,19 @@ extension LoadBot {
         case 5:
             expectedUnreferenced.append([.unauthorized])
             _ = await driver.perform(.raw(#"{"type":"history","v":1,"token":"\#(String(repeating: "0", count: 64))"}"#))
+        case 6:
+            // Motion no sensor makes: 1000 g.
+            let batch = MotionBatch(
+                fight: fight.id, after: fight.lastSequence, hold: -1,
+                samples: [MotionRow(time: 0, acceleration: SIMD3(0, 9_806.65, 0))])
+            await send(.motion(batch), as: .mischief(expected: [.invalid]), through: driver)
         default:
-            // The punch just thrown, again: it lands (or goes stale) once, so this one must not land.
-            guard let lastPunch else { return }
-            await send(.punch(lastPunch), as: .mischief(expected: [.stale, .refused]), through: driver)
+            // The motion just streamed, again in a hold of its own at a sequence already past: it
+            // must not land.
+            guard var lastPunch else { return }
+            lastPunch.hold = -2
+            lastPunch.after -= 1
+            await send(.motion(lastPunch), as: .mischief(expected: [.stale]), through: driver)
         }
     }
 }

@@ -45,8 +45,8 @@ actor LoadBot {
     private var sent: [Int: Sent] = [:]
     /// Errors expected, in order, for bad messages the server cannot attach a `ref` to.
     var expectedUnreferenced: [Set<ProtocolError.Code>] = []
-    /// The last punch thrown, to throw again as a duplicate.
-    var lastPunch: PunchRequest?
+    /// The last motion batch the session streamed, to send again once it is stale.
+    var lastPunch: MotionBatch?
     private var forfeited: Set<FightID> = []
     /// When the bot last asked to join or leave a quick-match room, until it is answered (or
     /// five seconds pass, and it asks again).
@@ -115,7 +115,7 @@ actor LoadBot {
             .scaled(by: .random(in: 0.5...1.5))
         let driver = PlayerDriver(
             address: address, credentials: credentials, configuration: configuration,
-            display: Observer(observations: observer), punches: ThinkingPuncher(think: plan.think))
+            display: Observer(observations: observer), motion: ThinkingPuncher(think: plan.think))
         let ticker = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(500))
@@ -166,16 +166,17 @@ actor LoadBot {
         }
         // A punch the bot did not send itself is the session's, thrown in turn.
         let sentByTheBot = if case .command(.request, _) = event { true } else { false }
-        var thrown: PunchRequest?
+        var thrown: MotionBatch?
         for effect in effects {
             switch effect {
             case .send(let request, let ref):
                 recorder.count("messagesSent")
-                if !sentByTheBot, case .punch(let punch) = request {
-                    let key = LoadRecorder.EventKey(fight: punch.fight, sequence: punch.after + 1)
+                if !sentByTheBot, case .motion(let batch) = request {
+                    // The batch the punch is found in is the punch sent: the latest before it lands.
+                    let key = LoadRecorder.EventKey(fight: batch.fight, sequence: batch.after + 1)
                     sent[ref] = .punch(key)
                     recorder.punchSent(as: key)
-                    thrown = punch
+                    thrown = batch
                 }
             case .sendRaw:
                 recorder.count("messagesSent")
@@ -309,15 +310,19 @@ actor LoadBot {
 
 // MARK: - ThinkingPuncher
 
-/// The bot's sensor: a jab or an uppercut of random damage, after a pause of 0.5 to 1.5 times
-/// `think`. The session asks for one in each of the bot's turns and throws it if the turn lasts.
-struct ThinkingPuncher: PunchSource {
+/// The bot's sensor: after a pause of 0.5 to 1.5 times `think`, a straight punch of 2 to 10 g (8 to
+/// 40 damage), streamed for the server's detector to find. The session asks for motion in each of
+/// the bot's turns and streams it while the turn lasts.
+struct ThinkingPuncher: MotionSource {
     let think: Duration
 
-    func next(since start: ContinuousClock.Instant) async -> DetectedPunch? {
+    func nextRows(since start: ContinuousClock.Instant) async -> [MotionRow]? {
         try? await Task.sleep(for: think * Double.random(in: 0.5...1.5))
-        return DetectedPunch(
-            kind: [.jab, .uppercut].randomElement()!, damage: Int.random(in: 8...40), detectedAt: .now)
+        // Each swing on a clock of its own: every call of a hold after the punch is dropped, and a
+        // new hold may begin its times anywhere. The seconds since the turn began keep them rising.
+        let since = ContinuousClock.now - start
+        let seconds = Double(since.components.seconds) + Double(since.components.attoseconds) / 1e18
+        return SyntheticSwing.rows(peakG: .random(in: 2...10), from: seconds)
     }
 
     /// It never fails.

@@ -30,12 +30,15 @@ struct Play: ParsableCommand {
             Opponents (n, c) are found near your location: set it once with l or --at LAT,LON \
             (e.g. --at 48.8566,2.3522). The server keeps it, so later runs need neither.
 
-            With --sensor FILE, punches are detected in a recorded trace and the next one is thrown each \
-            time it is your turn. With --sensor -, the trace comes on standard input (keys are then read \
-            from /dev/tty); from a pipe it is live, as a controller is. With /dev/input/eventN or jsN, \
-            punches come live from a controller, read as `hitthat listen` reads it; with --raw-events, \
-            from input_event records in a FILE or on standard input. A live punch thrown when it is \
-            not your turn is not sent, and only the first punch of a turn counts.
+            With --sensor, the sensor's motion is streamed to the server in each of your turns (as a \
+            held punch button), and the server's detector, the one detect runs, finds the punch: its \
+            kind and damage are the server's, not the client's. With --sensor FILE, a recorded trace is \
+            played on from where it left off, twice as fast as it was made at most (200 samples a \
+            second). With --sensor -, the trace comes on standard input (keys are then read from \
+            /dev/tty); from a pipe it is live, as a controller is. With /dev/input/eventN or jsN, the \
+            motion comes live from a controller, read as `hitthat listen` reads it; with --raw-events, \
+            from input_event records in a FILE or on standard input. Live motion out of your turn is \
+            not sent, and only the first punch of a turn counts.
 
             --script is for programs: commands on standard input, one a line (hello, profile, \
             move LAT LON, next, back, challenge ID, accept ID, decline ID, quick, leave, \
@@ -82,7 +85,6 @@ struct Play: ParsableCommand {
 
     @OptionGroup var traceOptions: TraceOptions
     @OptionGroup var motionOptions: MotionSourceOptions
-    @OptionGroup var detectorOptions: DetectorOptions
 
     func validate() throws {
         guard ServerAddress(server) != nil else {
@@ -115,12 +117,10 @@ struct Play: ParsableCommand {
             printError("no password: give --password, set HITTHAT_PASSWORD, or run on a terminal")
             throw ExitCode.validationFailure
         }
-        let punches: SensorPunches?
+        let motion: SensorMotion?
         do {
-            punches = try sensorInput.map {
-                try SensorPunches(
-                    $0, trace: traceOptions.settings, motion: motionOptions.settings(),
-                    detector: detectorOptions.configuration)
+            motion = try sensorInput.map {
+                try SensorMotion($0, trace: traceOptions.settings, motion: motionOptions.settings())
             }
         } catch {
             let failure = PlayFailure(sensor: error)
@@ -140,13 +140,13 @@ struct Play: ParsableCommand {
         }
         var configuration = PlayerSession.Configuration(
             mode: script ? .script : .screen, username: user, server: address.description,
-            hasSensor: punches != nil, showsCards: output.showsCards)
+            hasSensor: motion != nil, showsCards: output.showsCards)
         // Each player its own pace, so that players a server restart dropped together do not
         // all come back at the same instants.
         configuration.backoff = configuration.backoff.scaled(by: .random(in: 0.75...1.25))
         let player = PlayerDriver(
             address: address, credentials: Credentials(username: user, password: password),
-            configuration: configuration, display: output, punches: punches)
+            configuration: configuration, display: output, motion: motion)
         if let location = try? at.map(Location.init(parsing:)) {
             // Queued until the server says welcome; it answers with `moved`.
             _ = await player.perform(.request(.move(location)))

@@ -115,10 +115,10 @@ import Testing
 
     /// A sensor that never punches and never stops: only cancellation ends a wait on it. It
     /// counts the waits under way.
-    final class SilentSensor: PunchSource {
+    final class SilentSensor: MotionSource {
         let waits = Mutex(0)
 
-        func next(since start: ContinuousClock.Instant) async -> DetectedPunch? {
+        func nextRows(since start: ContinuousClock.Instant) async -> [MotionRow]? {
             await waitUntilCancelled()
             return nil
         }
@@ -150,7 +150,7 @@ import Testing
             _ mode: PlayerSession.Mode, quitWait: Duration = .seconds(60),
             failures: [PlayerSession.ConnectionFailure] = [], connectorHangs: Bool = false,
             backoff: Backoff = Backoff(first: .milliseconds(1), longest: .milliseconds(4)),
-            punches: (any PunchSource)? = nil, beforeRunning: [PlayerCommand] = []
+            punches: (any MotionSource)? = nil, beforeRunning: [PlayerCommand] = []
         ) async throws {
             let bout = try FightFollowerTests.Bout()
             let fighter = try #require(bout.state.fighters.values.first)
@@ -163,7 +163,7 @@ import Testing
             configuration.backoff = backoff
             configuration.quitWait = quitWait
             let driver = PlayerDriver(
-                connector: connector, configuration: configuration, display: display, punches: punches)
+                connector: connector, configuration: configuration, display: display, motion: punches)
             for command in beforeRunning { _ = await driver.perform(command) }
             self.driver = driver
             let finished = self.finished

@@ -407,53 +407,100 @@ import Testing
             ])
     }
 
-    @Test func aSensorIsAskedForAPunchInThePlayersTurnOnlyAndItIsThrownWhileTheTurnLasts() throws {
+    /// Motion as a sensor reads it: `count` samples at 60 Hz from `start` seconds.
+    static func rows(_ count: Int, from start: Double = 0) -> [MotionRow] {
+        (0..<count).map { MotionRow(time: start + Double($0) / 60, acceleration: SIMD3(0.1, 9.8, Double($0 % 3) * 0.1)) }
+    }
+
+    @Test func aSensorIsAskedForMotionInThePlayersTurnOnlyAndItIsStreamedWhileTheTurnLasts() throws {
         var player = try Player(inTurn: true, sensor: true)
         let view = try player.bout.view()
         let welcomed = try player.connectAndWelcome()
         let asked = try #require(
-            welcomed.first { if case .awaitPunch = $0 { true } else { false } }, "my turn: \(welcomed)")
-        #expect(asked == .awaitPunch(fight: view.id, after: view.lastSequence, since: player.t0))
-        let punch = DetectedPunch(kind: .hook, damage: 33, detectedAt: player.t0)
-        let thrown = player.handle(.punchDetected(punch, fight: view.id, after: view.lastSequence, at: player.t0))
+            welcomed.first { if case .awaitMotion = $0 { true } else { false } }, "my turn: \(welcomed)")
+        #expect(asked == .awaitMotion(fight: view.id, after: view.lastSequence, hold: 1, since: player.t0))
+        // 70 samples go as two batches (at most 64 a batch), and more are asked for.
+        let rows = Self.rows(70)
+        let streamed = player.handle(.motionRead(rows, fight: view.id, after: view.lastSequence, hold: 1, at: player.t0))
         #expect(
-            Player.sent(thrown).map { $0.request } == [
-                .punch(PunchRequest(fight: view.id, kind: .hook, damage: 33, after: view.lastSequence))
+            Player.sent(streamed).map { $0.request } == [
+                .motion(MotionBatch(fight: view.id, after: view.lastSequence, hold: 1, samples: Array(rows[0..<64]))),
+                .motion(MotionBatch(fight: view.id, after: view.lastSequence, hold: 1, samples: Array(rows[64...]))),
             ])
+        #expect(streamed.last == .awaitMotion(fight: view.id, after: view.lastSequence, hold: 1, since: player.t0))
 
         var other = try Player(inTurn: false, sensor: true)
         let welcomedOther = try other.connectAndWelcome()
-        #expect(!welcomedOther.contains { if case .awaitPunch = $0 { true } else { false } }, "not their turn")
+        #expect(!welcomedOther.contains { if case .awaitMotion = $0 { true } else { false } }, "not their turn")
     }
 
-    @Test func aSensorPunchRefusedAsStaleAsksForTheFightsStateAndTheTurnIsThrownAgain() throws {
+    /// A hold ends after `holdRollover` seconds of samples with a last batch; the server's
+    /// `holdEnded` (no punch in it) begins the next hold while the turn lasts.
+    @Test func aLongHoldEndsAndTheNextBeginsWhenTheServerFoundNoPunch() throws {
         var player = try Player(inTurn: true, sensor: true)
         let view = try player.bout.view()
         _ = try player.connectAndWelcome()
-        let punch = DetectedPunch(kind: .jab, damage: 20, detectedAt: player.t0)
+        var sent: [(request: ClientRequest, ref: Int)] = []
+        var start = 0.0
+        while !sent.contains(where: { if case .motion(let batch) = $0.request { batch.final } else { false } }) {
+            let effects = player.handle(
+                .motionRead(Self.rows(30, from: start), fight: view.id, after: view.lastSequence, hold: 1, at: player.t0))
+            sent += Player.sent(effects)
+            start += 0.5
+            try #require(start < 10, "the hold never ended")
+        }
+        guard case .motion(let last) = try #require(sent.last).request else { return }
+        #expect(last.final && last.samples.last!.time >= PlayerSession.holdRollover)
+        #expect(last.samples.last!.time < MotionLimits.holdSeconds)
+        let ended = player.receive(
+            .holdEnded(HoldEnded(fight: view.id, hold: 1, samples: 240, seconds: 4)), ref: try #require(sent.last).ref)
+        #expect(ended.contains(.awaitMotion(fight: view.id, after: view.lastSequence, hold: 2, since: player.t0)))
+    }
+
+    /// The sensor's end is the hold's end: its last batch goes, empty, so that the server decides
+    /// what its detector still waits on; no hold begins after.
+    @Test func theSensorsEndSendsTheHoldsLastBatch() throws {
+        var player = try Player(inTurn: true, sensor: true)
+        let view = try player.bout.view()
+        _ = try player.connectAndWelcome()
+        _ = player.handle(.motionRead(Self.rows(10), fight: view.id, after: view.lastSequence, hold: 1, at: player.t0))
+        let ended = player.handle(.motionRead(nil, fight: view.id, after: view.lastSequence, hold: 1, at: player.t0))
+        #expect(ended.contains(.note(.sensorEnded)))
+        #expect(
+            Player.sent(ended).map { $0.request } == [
+                .motion(MotionBatch(fight: view.id, after: view.lastSequence, hold: 1, samples: [], final: true))
+            ])
+        #expect(!ended.contains { if case .awaitMotion = $0 { true } else { false } })
+    }
+
+    @Test func aBatchRefusedAsStaleAsksForTheFightsStateAndANewHoldBegins() throws {
+        var player = try Player(inTurn: true, sensor: true)
+        let view = try player.bout.view()
+        _ = try player.connectAndWelcome()
         let thrown = try #require(
-            Player.sent(player.handle(.punchDetected(punch, fight: view.id, after: view.lastSequence, at: player.t0)))
-                .first)
+            Player.sent(
+                player.handle(.motionRead(Self.rows(5), fight: view.id, after: view.lastSequence, hold: 1, at: player.t0))
+            ).first)
         let refused = player.receive(.error(ProtocolError(.stale, "the fight moved on")), ref: thrown.ref)
         #expect(Player.sent(refused).map { $0.request } == [.fight(FightRef(fight: view.id))])
         #expect(
-            refused.contains(.awaitPunch(fight: view.id, after: view.lastSequence, since: player.t0)),
-            "still its turn as far as it knows: the sensor is asked again")
+            refused.contains(.awaitMotion(fight: view.id, after: view.lastSequence, hold: 2, since: player.t0)),
+            "still its turn as far as it knows: a new hold begins")
     }
 
-    @Test func aSensorPunchThatComesAfterTheTurnPassedIsNotSent() throws {
+    @Test func motionReadAfterTheTurnPassedIsNotSent() throws {
         var player = try Player(inTurn: true, sensor: true)
         let before = try player.bout.view()
         _ = try player.connectAndWelcome()
-        // The turn passes (the player was too slow) before the sensor's punch arrives.
+        // The turn passes (the player was too slow) before the sensor's motion arrives.
         player.bout.state = try player.bout.referee.reduce(
             player.bout.state, .settleDeadlines, at: player.bout.now + Rules().turnTimeout + 1
         ).get().state
         let passed = try player.bout.view()
         #expect(passed.turn != before.turn)
         _ = player.receive(.fight(FightReply(fight: passed)))
-        let late = DetectedPunch(kind: .jab, damage: 20, detectedAt: player.t0)
-        let effects = player.handle(.punchDetected(late, fight: before.id, after: before.lastSequence, at: player.t0))
+        let effects = player.handle(
+            .motionRead(Self.rows(5), fight: before.id, after: before.lastSequence, hold: 1, at: player.t0))
         #expect(Player.sent(effects).isEmpty, "out of turn: \(effects)")
     }
 
@@ -533,12 +580,5 @@ import Testing
         #expect(player.session.failure?.description == "the cable came out")
         #expect(effects.contains(.note(.sensorFailed(SensorFailure(Unplugged.cable)))))
         #expect(PlayerSession.Note.sensorFailed(failure).description == "the sensor failed: the cable came out")
-    }
-
-    /// A sensor's damage enters a fight only within the engine's rule, whatever the detector's
-    /// own scale: clamped where a detected punch is made.
-    @Test(arguments: [(100, Rules.punchDamage.upperBound), (0, Rules.punchDamage.lowerBound), (-5, 1), (33, 33)])
-    func aDetectedPunchsDamageIsBroughtIntoTheFightsRule(reported: Int, thrown: Int) {
-        #expect(DetectedPunch(kind: .jab, damage: reported, detectedAt: .now).damage == thrown)
     }
 }

@@ -50,29 +50,29 @@ import Testing
 
     @Test func aMissingNodeOrTraceFailsWhenTheSensorIsOpened() {
         #expect(throws: InputDeviceError.self) {
-            try PunchFeed.opening(.inputNode(path: "/nonexistent/event9"), configuration: DetectorConfiguration())
+            try MotionFeed.opening(.inputNode(path: "/nonexistent/event9"))
         }
         #expect(throws: TraceInputError.self) {
-            try PunchFeed.opening(.trace(path: "/nonexistent/trace.csv"), configuration: DetectorConfiguration())
+            try MotionFeed.opening(.trace(path: "/nonexistent/trace.csv"))
         }
     }
 
     // MARK: - A recording or a live feed
 
-    /// A trace in a file is a recording: read whole when opened, every punch handed out in order.
-    @Test func aTraceFileIsARecordingOfAllItsPunches() async throws {
+    /// A trace in a file is a recording: read whole when opened, every sample handed out in order.
+    @Test func aTraceFileIsARecordingOfAllItsSamples() async throws {
         var text = ""
         TraceWriter(.generic).write(session, to: &text)
         let path = try temporaryFile(text)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        var file = try TraceFile(path: path)
-        var expected: [Punch] = []
-        try file.punches { expected.append($0) }
+        let file = try TraceFile(path: path)
+        var expected: [Double] = []
+        try file.forEachSample { expected.append($0.time) }
 
-        let feed = try PunchFeed.opening(.trace(path: path), configuration: DetectorConfiguration())
+        let feed = try MotionFeed.opening(.trace(path: path), pace: MotionFeedTests.fast)
         #expect(!feed.isLive)
-        #expect(try await handedOut(feed) == expected.map(\.time))
-        #expect(expected.count >= 10)
+        #expect(try await handedOut(feed) == expected)
+        #expect(expected.count >= 1000)
     }
 
     /// Raw events in a regular file are a recording too; the same events from a pipe are the
@@ -85,12 +85,12 @@ import Testing
         let motion = MotionSourceSettings(overrides: MotionOverrides(unitsPerG: 2048))
 
         var frames = FrameSamples(try motion.open(path, rawEvents: true))
-        var expected: [Punch] = []
-        try frames.punches { expected.append($0) }
-        let recording = try PunchFeed.opening(.rawEvents(path: path), motion: motion, configuration: DetectorConfiguration())
+        var expected: [Double] = []
+        try frames.forEachSample { expected.append($0.time) }
+        let recording = try MotionFeed.opening(.rawEvents(path: path), motion: motion, pace: MotionFeedTests.fast)
         #expect(!recording.isLive)
-        #expect(try await handedOut(recording) == expected.map(\.time))
-        #expect(expected.count >= 10)
+        #expect(try await handedOut(recording) == expected)
+        #expect(expected.count >= 1000)
 
         let fifo = path + ".fifo"
         #expect(mkfifo(fifo, 0o600) == 0)
@@ -102,17 +102,17 @@ import Testing
             close(descriptor)
         }
         writer.start()
-        let live = try PunchFeed.opening(.rawEvents(path: fifo), motion: motion, configuration: DetectorConfiguration())
+        let live = try MotionFeed.opening(.rawEvents(path: fifo), motion: motion)
         #expect(live.isLive)
         #expect(await live.stopped() == nil, "the pipe ended, it did not fail")
     }
 
     // MARK: - Helpers
 
-    /// The times of every punch `feed` hands out, until it has no more.
-    private func handedOut(_ feed: PunchFeed) async throws -> [Double] {
+    /// The times of every sample `feed` hands out, until it has no more.
+    private func handedOut(_ feed: MotionFeed) async throws -> [Double] {
         var times: [Double] = []
-        while let detected = await feed.next(since: .now) { times.append(detected.punch.time) }
+        while let samples = await feed.next(since: .now) { times += samples.map(\.time) }
         return times
     }
 

@@ -1,0 +1,185 @@
+import Foundation
+import PunchKit
+
+// MARK: - MotionFeed
+
+/// A player's sensor in a fight: its samples handed out in batches, each sample once, to be
+/// streamed to the server while the punch button is held (the server's detector finds the punch).
+///
+/// A recording (a file) is read whole when the feed is made (a malformed one fails then), and
+/// played back from where it left off, at a pace (`Pace`): a little faster than it was made, never
+/// faster than a sensor streams. A live source (a device, a pipe, a terminal) is the player moving
+/// now: it is read on a thread of its own as it comes, and only samples that arrived since the
+/// moment asked for are handed out, so that motion out of turn is dropped.
+public final class MotionFeed: Sendable {
+    /// How fast samples are handed out.
+    public struct Pace: Hashable, Sendable {
+        /// How long each batch gathers: the wait before each is handed out.
+        public var batchInterval: Duration
+        /// How many times faster than it was made a recording is played back, at most.
+        public var speed: Double
+        /// The most samples a second handed out; a recording sampled faster is thinned to this
+        /// rate (every other sample of a 400 Hz one, say), as no sensor streams faster.
+        public var maximumRate: Double
+
+        /// Creates a pace.
+        public init(batchInterval: Duration, speed: Double, maximumRate: Double) {
+            self.batchInterval = batchInterval
+            self.speed = speed
+            self.maximumRate = maximumRate
+        }
+
+        /// `play --sensor`'s: a batch every 50 ms; a recording twice as fast as it was made, at
+        /// most 200 samples a second (so within the server's 250), a live sensor as it comes.
+        public static let standard = Pace(batchInterval: .milliseconds(50), speed: 2, maximumRate: 200)
+
+        /// The samples of one batch interval at most: at least one.
+        var samplesPerBatch: Int { max(1, Int(maximumRate * seconds(batchInterval))) }
+    }
+
+    /// Whether the source is the player moving now rather than a recording.
+    public let isLive: Bool
+    /// The pace samples are handed out at.
+    public let pace: Pace
+    private let state: StateBox
+    /// Why a live source stopped, when it failed (a device unplugged, a malformed pipe).
+    private let failed = FailureBox()
+    /// Gets the failure, if any, once the source has stopped: `stopped()` waits on it.
+    private let stops = AsyncStream.makeStream(of: (any Error).self)
+
+    /// The most samples a live source keeps that nobody has asked for: a few seconds of a sensor.
+    static let liveBacklog = 1024
+
+    private init(state: StateBox, isLive: Bool, pace: Pace) {
+        self.state = state
+        self.isLive = isLive
+        self.pace = pace
+    }
+
+    /// Reads a recording whole now, to hand out from its start.
+    /// - Throws: what the source throws when it cannot be read or is malformed.
+    public convenience init(recording source: some SampleSource, pace: Pace = .standard) throws {
+        var source = source
+        var samples: [MotionSample] = []
+        try source.forEachSample { samples.append($0) }
+        self.init(state: StateBox(recorded: samples), isLive: false, pace: pace)
+        stops.continuation.finish()
+    }
+
+    /// Starts reading a live source on a thread of its own, which the source is handed to.
+    public convenience init(live source: sending any SampleSource, pace: Pace = .standard) {
+        self.init(state: StateBox(recorded: []), isLive: true, pace: pace)
+        nonisolated(unsafe) var source = source
+        Thread.detachNewThread { [self] in
+            do {
+                try source.forEachSample { sample in state.arrive(sample, at: .now) }
+            } catch {
+                // Set before the samples end, so that whoever sees them end can tell why.
+                failed.set(error)
+                stops.continuation.yield(error)
+            }
+            state.end()
+            stops.continuation.finish()
+        }
+    }
+
+    /// The next batch, after the pace's interval: from a recording, the next samples where it
+    /// left off (`batchInterval` × `speed` of it, at most `maximumRate`); from a live source, the
+    /// samples that arrived at `start` or later and were not handed out yet, waiting until there
+    /// is one. `nil` when the source has no more, or the wait was cancelled.
+    public func next(since start: ContinuousClock.Instant) async -> [MotionSample]? {
+        while true {
+            guard (try? await Task.sleep(for: pace.batchInterval)) != nil else { return nil }
+            let taken = isLive ? state.takeLive(since: start, pace: pace) : state.takeRecorded(pace: pace)
+            switch taken {
+            case .samples(let samples): return samples
+            case .ended: return nil
+            case .none: continue
+            }
+        }
+    }
+
+    /// Why the source stopped, once it has, when it failed rather than ended.
+    public var failure: (any Error)? { failed.get() }
+
+    /// Waits until the source has stopped, and returns why when it failed; `nil` when it just
+    /// ended (a recording, read whole, has). For one caller.
+    public func stopped() async -> (any Error)? {
+        for await failure in stops.stream { return failure }
+        return nil
+    }
+
+    /// What a look at the samples found.
+    enum Taken {
+        case samples([MotionSample])
+        case none
+        case ended
+    }
+
+    /// The samples and where the handing out stands, shared by the reading thread and the asker.
+    private final class StateBox: @unchecked Sendable {
+        private let lock = NSLock()
+        /// A recording's samples and the next to hand out.
+        private let recorded: [MotionSample]
+        private var cursor = 0
+        /// The time of the last sample handed out, which a thinned recording counts from.
+        private var lastHanded: Double?
+        /// A live source's samples not handed out yet, with when each arrived, oldest first.
+        private var arrived: [(sample: MotionSample, at: ContinuousClock.Instant)] = []
+        private var ended = false
+
+        init(recorded: [MotionSample]) { self.recorded = recorded }
+
+        func arrive(_ sample: MotionSample, at instant: ContinuousClock.Instant) {
+            lock.withLock {
+                arrived.append((sample, instant))
+                // Motion nobody asked for is out of turn: the oldest goes first.
+                if arrived.count > MotionFeed.liveBacklog { arrived.removeFirst(arrived.count - MotionFeed.liveBacklog) }
+            }
+        }
+
+        func end() { lock.withLock { ended = true } }
+
+        func takeLive(since start: ContinuousClock.Instant, pace: Pace) -> Taken {
+            lock.withLock {
+                arrived.removeAll { $0.at < start }
+                guard !arrived.isEmpty else { return ended ? .ended : .none }
+                let count = min(arrived.count, 64)
+                defer { arrived.removeFirst(count) }
+                return .samples(arrived.prefix(count).map(\.sample))
+            }
+        }
+
+        func takeRecorded(pace: Pace) -> Taken {
+            lock.withLock {
+                guard cursor < recorded.count else { return .ended }
+                let until = recorded[cursor].time + seconds(pace.batchInterval) * pace.speed
+                // A shade under the interval at the rate: a recording made at exactly that rate,
+                // with jitter, is not thinned.
+                let closest = 0.95 / pace.maximumRate
+                var batch: [MotionSample] = []
+                while cursor < recorded.count, batch.count < pace.samplesPerBatch, recorded[cursor].time < until {
+                    let sample = recorded[cursor]
+                    cursor += 1
+                    if let last = lastHanded, sample.time - last < closest { continue }
+                    lastHanded = sample.time
+                    batch.append(sample)
+                }
+                return batch.isEmpty ? .none : .samples(batch)
+            }
+        }
+    }
+
+    /// The failure, written by the reading thread and read by any.
+    private final class FailureBox: @unchecked Sendable {
+        private let lock = NSLock()
+        private var error: (any Error)?
+        func set(_ error: any Error) { lock.withLock { self.error = error } }
+        func get() -> (any Error)? { lock.withLock { error } }
+    }
+}
+
+/// A duration in seconds.
+private func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
