@@ -85,8 +85,8 @@ public final class MotionFeed: Sendable {
 
     /// The next batch, after the pace's interval: from a recording, the next samples where it
     /// left off (`batchInterval` × `speed` of it, at most `maximumRate`); from a live source, the
-    /// samples that arrived at `start` or later and were not handed out yet, waiting until there
-    /// is one. `nil` when the source has no more, or the wait was cancelled.
+    /// samples that arrived at `start` or later and were not handed out yet (at most `maximumRate`
+    /// too), waiting until there is one. `nil` when the source has no more, or the wait was cancelled.
     public func next(since start: ContinuousClock.Instant) async -> [MotionSample]? {
         while true {
             guard (try? await Task.sleep(for: pace.batchInterval)) != nil else { return nil }
@@ -144,7 +144,9 @@ public final class MotionFeed: Sendable {
             lock.withLock {
                 arrived.removeAll { $0.at < start }
                 guard !arrived.isEmpty else { return ended ? .ended : .none }
-                let count = min(arrived.count, 64)
+                // A sensor streams at its rate; what came at once (a node that was blocked, a pipe
+                // written in a burst) goes out at the pace's most.
+                let count = min(arrived.count, pace.samplesPerBatch)
                 defer { arrived.removeFirst(count) }
                 return .samples(arrived.prefix(count).map(\.sample))
             }

@@ -83,11 +83,21 @@ struct LiveSensorPlayTests {
         let bob = try await ScriptClientTests.match(alice, with: "bob", port: port)
         defer { bob.kill(SIGKILL) }
         func event(_ sequence: Int) async throws -> WireEvent { try await ScriptClientTests.event(sequence, of: alice) }
-        #expect(try await event(1).kind == .matched)
+        let matched = try await event(1)
+        #expect(matched.kind == .matched)
 
+        // The server's detector reads each of alice's turns as a hold of its own, from the motion
+        // since the turn began (here, from a gate halfway between two punches), not the whole
+        // session `detect` reads: the punch that lands is alice's, its kind and damage the
+        // server's. (MotionTests holds them to what `detect` finds in the same samples.)
+        func landedByAlice(_ event: WireEvent) {
+            // Alice opened the room: the fight's challenger.
+            #expect(event.kind == .punched && event.by == matched.challenger, "\(event)")
+            #expect(event.punch != nil && (1...56).contains(event.damage ?? 0), "\(event)")
+        }
         // Alice opened the room, so she throws first: punch 1 lands.
         try await letThrough(gates: 1)
-        #expect(ScriptClientTests.wire(try await event(2)) == detected[1].wire)
+        landedByAlice(try await event(2))
         // Punch 2 comes in bob's turn: it is not sent, then or later.
         try await letThrough(gates: 2)
         // Bob's client must know it is his turn, or it keeps his jab back as out of turn.
@@ -96,12 +106,12 @@ struct LiveSensorPlayTests {
         #expect(try await event(3).kind == .punched)
         // Punches 3 and 4 both come in alice's turn: only the first counts.
         try await letThrough(gates: 4)
-        #expect(ScriptClientTests.wire(try await event(4)) == detected[3].wire)
+        landedByAlice(try await event(4))
         _ = try await ScriptClientTests.event(4, of: bob)
         bob.send("jab")
         #expect(try await event(5).kind == .punched)
         try await letThrough(gates: 5)
-        #expect(ScriptClientTests.wire(try await event(6)) == detected[5].wire)
+        landedByAlice(try await event(6))
 
         bob.send("forfeit")
         try await alice.wait("the end") { _, _ in
