@@ -838,7 +838,7 @@ public struct PlayerSession: Sendable {
 
 // MARK: - SensorFailure
 
-/// Why a player's sensor stopped: the error its `PunchSource` threw, kept typed until it is shown,
+/// Why a player's sensor stopped: the error its `MotionSource` threw, kept typed until it is shown,
 /// so that the program that made the source can act on what it was (`play` exits as `detect`
 /// does for a malformed trace, as `listen` does for a device).
 public struct SensorFailure: Error, Hashable, CustomStringConvertible {

@@ -113,7 +113,7 @@ public struct DetectorConfiguration: Hashable, Sendable {
     /// `magnitude × 4` out of a stamina of 100), so that one absurd reading cannot report an
     /// absurd number. It bounds the detector's own scale only: detection knows nothing of fights,
     /// and a fight bounds a punch by its own rule (FightEngine's `Rules.punchDamage`), which the
-    /// play client applies where a detected punch enters a fight (FightClient's `DetectedPunch`).
+    /// server applies where a punch its detector found in a sensor's motion enters a fight.
     public var maximumDamage: Int = 100
     /// The device axis taken as up when the source has no gravity in it (linear acceleration).
     /// The original app held the phone upright: an uppercut's stop was along −Y.
