@@ -4,10 +4,13 @@ WebSocket framing (RFC 6455), sharing no code with the Swift client.
 
 Two players register over HTTP, open a WebSocket each, say hello, join quick match and punch in
 turn (each punch sent with `after` = the last sequence seen) until the fight ends: the room's owner
-as a sensor does (`damage` stated), the other from the power meter (`windUp`, then a `punch`
-without damage timed for the uppercut's sweet spot), behind a high guard. Then it checks that each
-punch did what the document's rules say (a stated damage up to the kind's ceiling from `meter`,
-halved by the high guard for jabs and hooks; a meter punch between the floor and the ceiling),
+as a sensor does, in turns by turns streaming a swing's samples as `motion` holds for the server's
+detector to find (a phone still for a second first: `holdEnded`; a batch with a NaN: refused) and
+stating `damage`, the other from the power meter (`windUp`, then a `punch` without damage timed for
+the uppercut's sweet spot), behind a high guard. Then it checks that each punch did what the
+document's rules say (a stated damage up to the kind's ceiling from `meter`, halved by the high
+guard for jabs and hooks; a detected one within the kind's ceiling, halved the same way; a meter
+punch between the floor and the ceiling),
 that both saw the same fight events with sequences 1, 2, 3, … and no gap, that the stamina in the
 events is 100 minus the damage landed, that the server's `fight` state and both players'
 `history` and `profile` records agree with the `ended` event, that a meter punch with no wind-up
@@ -136,6 +139,39 @@ class Player:
             self.next_message()
 
 
+# MARK: - Motion
+
+G = 9.80665
+
+
+def still(seconds, start=0.0):
+    """A phone lying still at 60 Hz: [t, ax, ay, az, gx, gy, gz], m/s² with gravity, °/s."""
+    return [[start + i / 60, 0.1 + (i % 5) * 0.01, 9.79, 0.2, 0.5, -0.3, 0.0] for i in range(round(seconds * 60))]
+
+
+def swing(peak_g):
+    """Half a second still, 0.12 s of thrust along x at 3 g, its stop at peak_g, then still: 100 Hz."""
+    rows = []
+    for i in range(120):
+        t = i / 100
+        x = 3 * G if 0.5 <= t < 0.62 else -peak_g * G if 0.62 <= t < 0.66 else 0.0
+        rows.append([t, x + (i % 3) * 0.02, 9.79, 0.2, 0.4, (i % 4) * 0.1, 0.1])
+    return rows
+
+
+def stream(player, fight, after, hold, rows, batch=20):
+    """Sends rows as one hold in batches, the last `final`; the first answer: punched, holdEnded or error."""
+    refs = set()
+    for start in range(0, len(rows), batch):
+        part = rows[start:start + batch]
+        refs.add(player.request("motion", fight=fight, after=after, hold=hold, samples=part,
+                                final=start + batch >= len(rows)))
+    while True:
+        message = player.next_message()
+        if message.get("ref") in refs and (message["type"] != "event" or message["kind"] == "punched"):
+            return message
+
+
 def play(address, damage):
     tag = "".join(random.choices(string.ascii_lowercase + string.digits, k=8))
     alice, bob = Player(address, f"pa_{tag}"), Player(address, f"pb_{tag}")
@@ -161,10 +197,31 @@ def play(address, damage):
            f"a meter punch with no wind-up was not refused: {unwound}")
     meter = None
     punches = 0
+    holds = 0
+    sensor_turns = 0
     while True:
         puncher = players[turn]
         kind = random.choice(["jab", "uppercut", "hook"])
-        if puncher is sensor:
+        # The sensor's turns alternate: motion for the server's detector, then a stated damage.
+        sensor_turns += puncher is sensor
+        detected = puncher is sensor and sensor_turns % 2 == 1
+        if detected and holds == 0:
+            # No punch in a phone lying still: the hold's last batch says so, and the turn goes on.
+            holds += 1
+            ended = stream(puncher, fight, last, holds, still(1.0))
+            expect(ended["type"] == "holdEnded" and ended["hold"] == holds and ended["samples"] == 60
+                   and abs(ended["seconds"] - 59 / 60) < 1e-6, f"a still hold: {ended}")
+            # JavaScript writes NaN as null: refused, naming the samples.
+            holds += 1
+            refused = puncher.reply_to(puncher.request("motion", fight=fight, after=last, hold=holds,
+                                                       samples=[[0, 0.1, None, 9.8]], final=True))
+            expect(refused["type"] == "error" and refused["code"] == "invalid" and refused.get("field") == "samples",
+                   f"a NaN sample: {refused}")
+        if detected:
+            holds += 1
+            reply = stream(puncher, fight, last, holds, swing(random.uniform(4, 9)))
+            kind = reply.get("punch")
+        elif puncher is sensor:
             reply = puncher.reply_to(puncher.request("punch", fight=fight, kind=kind, damage=damage, after=last))
         else:
             wound = puncher.reply_to(puncher.request("windUp", fight=fight, after=last))
@@ -176,7 +233,11 @@ def play(address, damage):
             reply = puncher.reply_to(puncher.request("punch", fight=fight, kind=kind, after=last))
         expect(reply["type"] == "event" and reply["kind"] == "punched", f"punch: {reply}")
         punches += 1
-        if puncher is sensor and meter is not None:
+        if detected and meter is not None:
+            ceiling = meter[kind]["ceiling"] // 2 if kind in ("jab", "hook") else meter[kind]["ceiling"]
+            expect(1 <= reply["damage"] <= ceiling and reply.get("bluntedBy") == ("high" if kind != "uppercut" else None),
+                   f"a detected {kind} against a high guard: {reply}")
+        elif puncher is sensor and meter is not None:
             thrown = min(damage, meter[kind]["ceiling"])
             landed = max(1, thrown // 2) if kind in ("jab", "hook") else thrown
             expect(reply["damage"] == landed and reply.get("bluntedBy") == ("high" if kind != "uppercut" else None),
@@ -227,7 +288,7 @@ def play(address, damage):
         expect([f["id"] for f in history["fights"]] == [fight], f"{player.name}: history {history}")
     late = sensor.reply_to(sensor.request("punch", fight=fight, kind="jab", damage=damage, after=ended["sequence"]))
     expect(late["type"] == "error", f"a punch after the end was not refused: {late}")
-    return {"fight": fight, "events": len(seen[0]), "punches": punches,
+    return {"fight": fight, "events": len(seen[0]), "punches": punches, "holds": holds,
             "winner": players[winner].name if winner is not None else None,
             "stamina": {players[i].name: s for i, s in stamina.items()}, "latePunch": late["code"]}
 
