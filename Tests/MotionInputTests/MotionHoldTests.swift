@@ -1,0 +1,90 @@
+import MotionInput
+import PunchKit
+import Testing
+
+/// A hold's bounds on its own, without a server: what a sensor streams is taken, what none makes
+/// is refused whole, and the punches are the detector's.
+@Suite struct MotionHoldTests {
+    /// The server's bounds: 200 Hz over 10 intervals with a tenth of tolerance, 5 s a hold.
+    static let limits = MotionHold.Limits(maximumRate: 200, rateWindow: 10, rateTolerance: 0.9, longestHold: 5)
+
+    /// Samples at `rate` from `start`, a phone at rest, each interval off by up to `jitter` of it.
+    static func samples(_ count: Int, rate: Double, from start: Double = 0, jitter: Double = 0) -> [MotionSample] {
+        (0..<count).map { index in
+            let wobble = jitter * (index % 2 == 0 ? 1 : -1) / rate
+            return MotionSample(
+                time: start + Double(index) / rate + wobble,
+                acceleration: Vector3(0.01 * Double(index % 3), 1, 0.02))
+        }
+    }
+
+    @Test func aSensorsRateIsTakenWithItsJitterAndAFasterOneIsRefused() throws {
+        // 200 Hz with timestamps 20 % off either way: taken.
+        let hold = MotionHold(limits: Self.limits)
+        #expect(try hold.take(Self.samples(60, rate: 200, jitter: 0.2)) == nil)
+        #expect(hold.count == 60)
+        // 250 Hz and 5 kHz: refused, at the sample that completes 10 intervals too fast.
+        for rate in [250.0, 5000] {
+            let fast = MotionHold(limits: Self.limits)
+            #expect(throws: MotionHold.Violation.self) { try fast.take(Self.samples(20, rate: rate)) }
+            #expect(fast.count == 0, "a refused batch takes nothing")
+        }
+        // Too fast across two batches: the second is refused and the first stays taken.
+        let split = MotionHold(limits: Self.limits)
+        let fast = Self.samples(12, rate: 1000)
+        _ = try split.take(Array(fast[0..<6]))
+        #expect(throws: MotionHold.Violation.tooFast(index: 4, intervals: 10, seconds: fast[10].time - fast[0].time)) {
+            try split.take(Array(fast[6...]))
+        }
+        #expect(split.count == 6)
+    }
+
+    @Test func timeGoesOnWithinABatchAndAcrossThem() throws {
+        let hold = MotionHold(limits: Self.limits)
+        let rows = Self.samples(10, rate: 100)
+        _ = try hold.take(rows)
+        #expect(throws: MotionHold.Violation.timeWentBack(index: 0, time: rows[9].time, previous: rows[9].time)) {
+            try hold.take([rows[9]])
+        }
+        var back = Self.samples(3, rate: 100, from: 1)
+        back[2].time = back[0].time
+        #expect(throws: MotionHold.Violation.timeWentBack(index: 2, time: back[0].time, previous: back[1].time)) {
+            try hold.take(back)
+        }
+    }
+
+    @Test func aHoldLastsFiveSecondsOfItsSamplesAtMost() throws {
+        let hold = MotionHold(limits: Self.limits)
+        _ = try hold.take(Self.samples(61, rate: 60, from: 10))
+        _ = try hold.take([MotionSample(time: 15, acceleration: Vector3(0, 1, 0.1))])
+        #expect(hold.seconds == 5)
+        #expect(throws: MotionHold.Violation.tooLong(index: 0, seconds: 5.25)) {
+            try hold.take([MotionSample(time: 15.25, acceleration: Vector3(0, 1, 0.2))])
+        }
+    }
+
+    @Test func aHoldKeepsTheWidthOfItsFirstSample() throws {
+        let hold = MotionHold(limits: Self.limits)
+        _ = try hold.take(Self.samples(3, rate: 60))
+        var turning = Self.samples(1, rate: 60, from: 1)
+        turning[0].rotationRate = Vector3(0.1, 0, 0)
+        #expect(throws: MotionHold.Violation.gyroscopeChanged(index: 0, hadGyroscope: false)) { try hold.take(turning) }
+    }
+
+    /// The first punch the detector finds is the hold's, as `process(_:)` finds it on the same
+    /// samples; the samples after it in the batch are not taken.
+    @Test func theHoldsPunchIsTheDetectorsFirst() throws {
+        let samples = Array(session.prefix { $0.time < session[0].time + 4.9 })
+        var detector = PunchDetector()
+        var expected: Punch?
+        for sample in samples where expected == nil { expected = detector.process(sample) }
+        let found = try #require(expected, "the session has a punch in its first 5 s")
+        let hold = MotionHold(limits: MotionHold.Limits(maximumRate: 1000, rateWindow: 10, rateTolerance: 0.9, longestHold: 5))
+        var punch: Punch?
+        for start in stride(from: 0, to: samples.count, by: 64) where punch == nil {
+            punch = try hold.take(Array(samples[start..<min(start + 64, samples.count)]))
+        }
+        #expect(punch == found)
+        #expect(hold.count < samples.count)
+    }
+}
