@@ -4,20 +4,19 @@ WebSocket framing (RFC 6455), sharing no code with the Swift client.
 
 Two players register over HTTP, open a WebSocket each, say hello, join quick match and punch in
 turn (each punch sent with `after` = the last sequence seen) until the fight ends: the room's owner
-as a sensor does, in turns by turns streaming a swing's samples as `motion` holds for the server's
-detector to find (a phone still for a second first: `holdEnded`; a batch with a NaN: refused) and
-stating `damage`, the other from the power meter (`windUp`, then a `punch` without damage timed for
-the uppercut's sweet spot), behind a high guard. Then it checks that each punch did what the
-document's rules say (a stated damage up to the kind's ceiling from `meter`, halved by the high
-guard for jabs and hooks; a detected one within the kind's ceiling, halved the same way; a meter
-punch between the floor and the ceiling),
+as a sensor does, streaming a swing's samples as `motion` holds for the server's detector to find
+(a phone still for a second first: `holdEnded`; a batch with a NaN: refused), the other from the
+power meter (`windUp`, then a `punch` timed for the uppercut's sweet spot), behind a high guard.
+Then it checks that a punch stating its own `damage` is refused, that each punch did what the
+document's rules say (a detected one within the kind's ceiling, halved by the high guard for jabs
+and hooks; a meter punch between the floor and the ceiling),
 that both saw the same fight events with sequences 1, 2, 3, … and no gap, that the stamina in the
 events is 100 minus the damage landed, that the server's `fight` state and both players'
 `history` and `profile` records agree with the `ended` event, that a meter punch with no wind-up
 is refused as `notWoundUp`, and that a punch after the end is refused. Prints one JSON line with
 the outcome; exits 1 with the reason on any mismatch.
 
-Usage: tools/protocol_client.py --server http://127.0.0.1:8080 [--damage 30]
+Usage: tools/protocol_client.py --server http://127.0.0.1:8080 [--seed 1]
 """
 import argparse, base64, http.client, json, os, random, socket, string, struct, sys, time, urllib.parse
 
@@ -172,7 +171,7 @@ def stream(player, fight, after, hold, rows, batch=20):
             return message
 
 
-def play(address, damage):
+def play(address):
     tag = "".join(random.choices(string.ascii_lowercase + string.digits, k=8))
     alice, bob = Player(address, f"pa_{tag}"), Player(address, f"pb_{tag}")
     for player in (alice, bob):
@@ -195,16 +194,17 @@ def play(address, damage):
     unwound = meter_player.reply_to(meter_player.request("punch", fight=fight, kind="jab", after=last))
     expect(unwound["type"] == "error" and unwound.get("reason") in ("notWoundUp", "waitYourTurn"),
            f"a meter punch with no wind-up was not refused: {unwound}")
+    # No client states a damage: a punch that does is refused, naming the field.
+    stated = sensor.reply_to(sensor.request("punch", fight=fight, kind="uppercut", damage=64, after=last))
+    expect(stated["type"] == "error" and stated["code"] == "invalid" and stated.get("field") == "damage",
+           f"a punch stating its damage was not refused: {stated}")
     meter = None
     punches = 0
     holds = 0
-    sensor_turns = 0
     while True:
         puncher = players[turn]
         kind = random.choice(["jab", "uppercut", "hook"])
-        # The sensor's turns alternate: motion for the server's detector, then a stated damage.
-        sensor_turns += puncher is sensor
-        detected = puncher is sensor and sensor_turns % 2 == 1
+        detected = puncher is sensor
         if detected and holds == 0:
             # No punch in a phone lying still: the hold's last batch says so, and the turn goes on.
             holds += 1
@@ -221,8 +221,6 @@ def play(address, damage):
             holds += 1
             reply = stream(puncher, fight, last, holds, swing(random.uniform(4, 9)))
             kind = reply.get("punch")
-        elif puncher is sensor:
-            reply = puncher.reply_to(puncher.request("punch", fight=fight, kind=kind, damage=damage, after=last))
         else:
             wound = puncher.reply_to(puncher.request("windUp", fight=fight, after=last))
             expect(wound["type"] == "meter" and wound["fight"] == fight, f"windUp: {wound}")
@@ -237,11 +235,6 @@ def play(address, damage):
             ceiling = meter[kind]["ceiling"] // 2 if kind in ("jab", "hook") else meter[kind]["ceiling"]
             expect(1 <= reply["damage"] <= ceiling and reply.get("bluntedBy") == ("high" if kind != "uppercut" else None),
                    f"a detected {kind} against a high guard: {reply}")
-        elif puncher is sensor and meter is not None:
-            thrown = min(damage, meter[kind]["ceiling"])
-            landed = max(1, thrown // 2) if kind in ("jab", "hook") else thrown
-            expect(reply["damage"] == landed and reply.get("bluntedBy") == ("high" if kind != "uppercut" else None),
-                   f"a stated {kind} of {damage} against a high guard landed {reply}, expected {landed}")
         elif puncher is meter_player:
             expect(meter["floor"] <= reply["damage"] <= meter[kind]["ceiling"] and "bluntedBy" not in reply,
                    f"a meter {kind} outside floor…ceiling: {reply}")
@@ -286,7 +279,7 @@ def play(address, damage):
         expect((profile["wins"], profile["losses"], profile["draws"]) == record, f"{player.name}: record {profile}")
         history = player.reply_to(player.request("history"))
         expect([f["id"] for f in history["fights"]] == [fight], f"{player.name}: history {history}")
-    late = sensor.reply_to(sensor.request("punch", fight=fight, kind="jab", damage=damage, after=ended["sequence"]))
+    late = sensor.reply_to(sensor.request("punch", fight=fight, kind="jab", after=ended["sequence"]))
     expect(late["type"] == "error", f"a punch after the end was not refused: {late}")
     return {"fight": fight, "events": len(seen[0]), "punches": punches, "holds": holds,
             "winner": players[winner].name if winner is not None else None,
@@ -296,11 +289,12 @@ def play(address, damage):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--server", default="http://127.0.0.1:8080")
-    parser.add_argument("--damage", type=int, default=30)
+    parser.add_argument("--seed", type=int, help="the random kinds and swings, repeatable")
     arguments = parser.parse_args()
     address = urllib.parse.urlparse(arguments.server)
+    random.seed(arguments.seed)
     try:
-        print(json.dumps(play(address, arguments.damage)))
+        print(json.dumps(play(address)))
     except (ProtocolMismatch, OSError, KeyError, ValueError) as error:
         print(f"protocol_client: {type(error).__name__}: {error}", file=sys.stderr)
         sys.exit(1)

@@ -17,11 +17,11 @@ public enum PlayerCommand: Equatable, Sendable {
     /// sweet spot; the punch that stops the meter names the kind thrown) in `fight`, or `nil` for
     /// the one awaiting this player's punch.
     case windUp(kind: PunchType, fight: FightID?)
-    /// A punch thrown in the player's turn: in `fight`, or `nil` for the one awaiting this
-    /// player's punch. `damage` `nil` stops the power meter (wound up at once if it was not, which
-    /// hits at the meter's floor); a number is a sensor's, stated. `verb` is the word it was asked
-    /// for with (`punch`, or the kind), for what is said when it cannot be thrown.
-    case punch(verb: String, fight: FightID?, kind: PunchType, damage: Int?)
+    /// A punch thrown in the player's turn, stopping the power meter (wound up at once if it was
+    /// not, which hits at the meter's floor): in `fight`, or `nil` for the one awaiting this
+    /// player's punch. `verb` is the word it was asked for with (`punch`, or the kind), for what
+    /// is said when it cannot be thrown.
+    case punch(verb: String, fight: FightID?, kind: PunchType)
     /// Takes up a guard in `fight`, or `nil` for the only fight under way; `nil` for the guard
     /// switches it (high first, then low, then high again).
     case raiseGuard(Guard?, fight: FightID?)
@@ -61,7 +61,7 @@ public enum PlayerCommand: Equatable, Sendable {
     /// A punch of `kind` from the power meter, in the fight awaiting it: a key's, or a script's
     /// bare `jab`.
     public static func keyboardPunch(_ kind: PunchType) -> PlayerCommand {
-        .punch(verb: kind.rawValue, fight: nil, kind: kind, damage: nil)
+        .punch(verb: kind.rawValue, fight: nil, kind: kind)
     }
 
     /// Parses a line of `--script` input; `nil` for a blank line.
@@ -114,7 +114,7 @@ public enum PlayerCommand: Equatable, Sendable {
             self = .request(
                 .statistics(StatisticsRequest(versus: try optionalFighter())))
         case "jab", "uppercut", "hook", "punch":
-            // punch [FIGHT] KIND [DAMAGE]
+            // punch [FIGHT] KIND
             var rest = verb == "punch" ? arguments : [verb] + arguments
             var fightID: FightID?
             if let first = rest.first, let id = Int64(first) {
@@ -124,14 +124,12 @@ public enum PlayerCommand: Equatable, Sendable {
             guard let kindName = rest.first, let kind = PunchType(rawValue: kindName) else {
                 throw ParseError(description: "punch: expected jab, uppercut or hook")
             }
-            var damage: Int?
-            if rest.count > 1 {
-                guard let stated = Int(rest[1]) else {
-                    throw ParseError(description: "punch: expected the damage as a whole number")
-                }
-                damage = stated
+            guard rest.count == 1 else {
+                throw ParseError(
+                    description:
+                        "\(verb): expected nothing after the kind; the server works the damage out (windup, then the punch)")
             }
-            self = .punch(verb: verb, fight: fightID, kind: kind, damage: damage)
+            self = .punch(verb: verb, fight: fightID, kind: kind)
         case "windup":
             // windup [FIGHT] [KIND]: the kind is only the aim shown; the punch names the kind thrown.
             var rest = arguments[...]

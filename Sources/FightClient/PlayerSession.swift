@@ -270,7 +270,6 @@ public struct PlayerSession: Sendable {
     private struct HeldPunch {
         var verb: String
         var kind: PunchType
-        var damage: Int?
         var commandsAfter: [(command: PlayerCommand, at: Instant)] = []
     }
 
@@ -516,7 +515,7 @@ public struct PlayerSession: Sendable {
                 return
             }
             sendForPlayer(.request(answer.request(fight)), &effects)
-        case .punch(let verb, _, _, _) where !isWelcomed:
+        case .punch(let verb, _, _) where !isWelcomed:
             // Queued, it would reach the fight after whatever the downtime brought: refused then
             // as stale, in sequence numbers. Said now, in words.
             effects.append(.note(.punchNotSent(verb: verb)))
@@ -537,15 +536,15 @@ public struct PlayerSession: Sendable {
             // Switching starts from the guard the server last said this player has.
             let next = stance ?? (follower.fights[id]?.ownGuard == .high ? .low : .high)
             sendForPlayer(.request(.raiseGuard(GuardRequest(fight: id, guard: next))), &effects)
-        case .punch(let verb, let fight?, let kind, let damage):
+        case .punch(let verb, let fight?, let kind):
             guard let target = follower.fights[fight] else { return notYourTurn(verb, &effects) }
-            throwTyped(kind, damage, in: target, &effects)
-        case .punch(let verb, nil, let kind, let damage):
+            throwTyped(kind, in: target, &effects)
+        case .punch(let verb, nil, let kind):
             if let target = fightAwaitingMyPunch {
-                throwTyped(kind, damage, in: target, &effects)
+                throwTyped(kind, in: target, &effects)
             } else if case .open = connection, !follower.awaitingState.isEmpty {
                 // A fight the last events named is on its way: its state may give the turn.
-                held = HeldPunch(verb: verb, kind: kind, damage: damage)
+                held = HeldPunch(verb: verb, kind: kind)
                 effects.append(.startTimer(.typedPunchWait, after: Self.typedPunchWait))
             } else {
                 notYourTurn(verb, &effects)
@@ -581,19 +580,16 @@ public struct PlayerSession: Sendable {
         effects.append(.meter(nil))
     }
 
-    private mutating func throwTyped(_ kind: PunchType, _ damage: Int?, in fight: FightView, _ effects: inout [Effect]) {
-        if damage == nil {
-            // A punch from the meter: one not wound up at this sequence is wound up now, and so
-            // stopped at once, at the floor.
-            let wound = if case .open(let open) = connection, let windUp = open.windUp {
-                windUp.meter.fight == fight.id && windUp.after == fight.lastSequence
-            } else { false }
-            if !wound {
-                sendForPlayer(.request(.windUp(WindUpRequest(fight: fight.id, after: fight.lastSequence))), &effects)
-            }
-            endWindUp(&effects)
+    private mutating func throwTyped(_ kind: PunchType, in fight: FightView, _ effects: inout [Effect]) {
+        // One not wound up at this sequence is wound up now, and so stopped at once, at the floor.
+        let wound = if case .open(let open) = connection, let windUp = open.windUp {
+            windUp.meter.fight == fight.id && windUp.after == fight.lastSequence
+        } else { false }
+        if !wound {
+            sendForPlayer(.request(.windUp(WindUpRequest(fight: fight.id, after: fight.lastSequence))), &effects)
         }
-        let punch = PunchRequest(fight: fight.id, kind: kind, damage: damage, after: fight.lastSequence)
+        endWindUp(&effects)
+        let punch = PunchRequest(fight: fight.id, kind: kind, after: fight.lastSequence)
         sendForPlayer(.request(.punch(punch)), &effects)
     }
 
@@ -607,7 +603,7 @@ public struct PlayerSession: Sendable {
         guard let punch = held else { return }
         let isOpen = if case .open = connection { true } else { false }
         if let target = fightAwaitingMyPunch {
-            throwTyped(punch.kind, punch.damage, in: target, &effects)
+            throwTyped(punch.kind, in: target, &effects)
         } else if at != nil || follower.awaitingState.isEmpty || !isOpen {
             notYourTurn(punch.verb, &effects)
         } else {

@@ -193,40 +193,51 @@ public struct WindUpRequest: Hashable, Sendable, Codable {
     }
 }
 
-/// The body of `punch`.
-public struct PunchRequest: Hashable, Sendable, Codable {
+/// The body of `punch`: the power meter's punch, stopping the `windUp` before it. No client states
+/// a damage: the server works it out from what it can check, the time since the `windUp` on its own
+/// clock (a sensor's punches come as `motion`, judged by the server's detector).
+public struct PunchRequest: Hashable, Sendable {
     /// The fight.
     public var fight: FightID
     /// `jab`, `uppercut` or `hook`.
     public var kind: PunchType
-    /// Absent for a punch from the power meter: the server works its damage out from the time
-    /// since this connection's `windUp`, on its own clock. Present for a sensor's punch: hit
-    /// points from the detector, within `Rules.punchDamage` (1…64: the peak in g × 4, at most a
-    /// ±16 g sensor's range), of which at most the kind's ceiling lands.
-    public var damage: Int?
     /// The last sequence number of the fight the client has seen. A punch is thrown at the fight
     /// as the client saw it: if anything happened since (or the punch already landed), it is
     /// refused as `stale` instead of landing on a fight the player has not seen, or landing twice.
     public var after: Int
 
-    /// Creates a punch: from the meter when `damage` is `nil`.
-    public init(fight: FightID, kind: PunchType, damage: Int? = nil, after: Int) {
+    /// Creates a punch.
+    public init(fight: FightID, kind: PunchType, after: Int) {
         self.fight = fight
         self.kind = kind
-        self.damage = damage
         self.after = after
     }
 }
 
-extension PunchRequest {
-    /// Checks what can be checked before the fight is looked up: damage a sensor can have measured.
-    public func validate() throws(ProtocolError) {
-        let accepted = Rules.punchDamage
-        guard let damage, !accepted.contains(damage) else { return }
-        throw ProtocolError(
-            .invalid,
-            "damage: expected \(accepted.lowerBound) to \(accepted.upperBound) (4 per g up to a ±16 g sensor), got \(damage)",
-            field: "damage")
+extension PunchRequest: Codable {
+    private enum CodingKeys: String, CodingKey { case fight, kind, after, damage }
+
+    /// Decodes a punch; one stating a `damage` is refused by name rather than its damage ignored,
+    /// so that a client written for when a sensor's punch stated its damage learns why.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        guard !container.contains(.damage) else {
+            throw ProtocolError(
+                .invalid,
+                "damage: not taken; the server works a punch's damage out itself: windUp then punch for the power meter, motion for a sensor",
+                field: "damage")
+        }
+        fight = try container.decode(FightID.self, forKey: .fight)
+        kind = try container.decode(PunchType.self, forKey: .kind)
+        after = try container.decode(Int.self, forKey: .after)
+    }
+
+    /// Encodes the punch's fields.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(fight, forKey: .fight)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(after, forKey: .after)
     }
 }
 

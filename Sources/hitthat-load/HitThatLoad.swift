@@ -14,7 +14,7 @@ struct HitThatLoad: AsyncParsableCommand {
             --think-ms), for --seconds; then it finishes the fights it is in. With --disconnects, clients \
             drop their connection now and then and come back with hello and replay; with --bad-messages, \
             they mix in malformed JSON, unknown types, oversized messages, wrong tokens, punches in other \
-            fights, damage out of range and duplicate punches, each of which must be answered with its \
+            fights, punches stating their damage and duplicate punches, each of which must be answered with its \
             typed error. The server may be killed and restarted meanwhile (tools/soak.sh does): clients \
             retry until it is back.
 

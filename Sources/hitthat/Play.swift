@@ -42,7 +42,7 @@ struct Play: ParsableCommand {
 
             --script is for programs: commands on standard input, one a line (hello, profile, \
             move LAT LON, next, back, challenge ID, accept ID, decline ID, quick, leave, \
-            windup [FIGHT] [KIND], punch [FIGHT] KIND [DAMAGE], jab, uppercut, hook (from the meter wound \
+            windup [FIGHT] [KIND], punch [FIGHT] KIND, jab, uppercut, hook (from the meter wound \
             up, or wound up at once), guard high|low [FIGHT], forfeit [FIGHT], fight ID, replay ID AFTER, \
             history, stats [ID], quit, or a raw JSON message), and every message from the server as \
             one JSON line on standard output. quit waits (up to 5 s) for the server's welcome if it has \

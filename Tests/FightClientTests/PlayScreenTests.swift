@@ -217,7 +217,7 @@ import Testing
             Issue.record("space with no meter wound up should say what to do first")
             return
         }
-        #expect(try PlayerCommand(parsing: "jab") == .punch(verb: "jab", fight: nil, kind: .jab, damage: nil))
+        #expect(try PlayerCommand(parsing: "jab") == .punch(verb: "jab", fight: nil, kind: .jab))
         #expect(reader.press(UInt8(ascii: "g")) == .command(.raiseGuard(nil, fight: nil)))
     }
 

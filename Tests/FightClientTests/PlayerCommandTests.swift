@@ -14,7 +14,7 @@ import Testing
         ("profile 2", .request(.profile(ProfileRequest(fighter: FighterID(2))))),
         ("replay 7 3", .request(.replay(ReplayRequest(fight: FightID(7), after: 3)))),
         ("accept", .answer(.accept, fight: nil)), ("forfeit 9", .answer(.forfeit, fight: FightID(9))),
-        ("punch 3 uppercut 40", .punch(verb: "punch", fight: FightID(3), kind: .uppercut, damage: 40)),
+        ("punch 3 uppercut", .punch(verb: "punch", fight: FightID(3), kind: .uppercut)),
         ("hook", .keyboardPunch(.hook)),
         (#"{"type":"dance"}"#, .raw(#"{"type":"dance"}"#)), ("quit", .quit),
     ])
@@ -29,7 +29,7 @@ import Testing
     @Test(arguments: [
         ("kick", "kick: unknown command; expected hello"), ("challenge bob", "challenge: expected a fighter id"),
         ("move 91 0", "move: latitude 91 is not within -90…90"), ("punch 3 kick", "punch: expected jab"),
-        ("jab lots", "punch: expected the damage as a whole number"),
+        ("jab lots", "jab: expected nothing after the kind"),
     ])
     func anythingElseSaysWhatWasExpected(_ line: String, _ message: String) {
         let error = #expect(throws: PlayerCommand.ParseError.self) { try PlayerCommand(parsing: line) }

@@ -238,7 +238,7 @@ import Testing
         try await player.welcome(on: connection)
         try await eventually { await connection.written.count == 2 }
         // Not a command: no turn is checked, so a punch the server must refuse goes out too.
-        let punch = PunchRequest(fight: FightID(999), kind: .jab, damage: 5_000, after: 1)
+        let punch = PunchRequest(fight: FightID(999), kind: .jab, after: 1)
         let ref = await player.driver.send(.punch(punch))
         #expect(ref == 3)
         #expect(

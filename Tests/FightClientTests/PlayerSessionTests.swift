@@ -160,9 +160,9 @@ import Testing
         let hello = try #require(Player.sent(connected).first)
         let welcomed = player.receive(.welcome(Welcome(fighter: try player.card, openFights: [])), ref: hello.ref)
         #expect(Player.sent(welcomed).map { $0.request } == [.history])
-        // Out of turn, in a fight it does not know, past any damage: a line would be refused here.
-        let punch = PunchRequest(fight: FightID(999), kind: .jab, damage: 5_000, after: 1)
-        #expect(try player.line("punch 999 jab 10") == [.note(.notYourTurn(verb: "punch"))])
+        // Out of turn, in a fight it does not know: a line would be refused here.
+        let punch = PunchRequest(fight: FightID(999), kind: .jab, after: 1)
+        #expect(try player.line("punch 999 jab") == [.note(.notYourTurn(verb: "punch"))])
         #expect(
             player.handle(.command(.request(.punch(punch)), at: player.t0)) == [
                 .send(.punch(punch), ref: hello.ref + 2)

@@ -41,8 +41,6 @@ enum FightProtocolFuzzEntryPoints {
             (try? MessageCodec.decode(ClientMessage.self, from: encoded, limit: ProtocolLimits.maxFrameBytes))
                 == message, "\(message) does not survive encoding as \(encoded)")
         switch message.request {
-        case .punch(let punch):
-            _ = try? punch.validate()
         case .updateProfile(let update):
             _ = try? Fighter.validate(displayName: update.displayName)
             _ = try? Fighter.validate(bio: update.bio)

@@ -101,7 +101,7 @@ import Testing
         #expect(ClientRequest.types == ClientRequest.Kind.allCases.map(\.rawValue))
         #expect(Set(ClientRequest.types).count == ClientRequest.types.count)
         #expect(ServerBody.types == ServerBody.Kind.allCases.map(\.rawValue))
-        #expect(ClientRequest.punch(PunchRequest(fight: FightID(1), kind: .jab, damage: 1, after: 0)).type == "punch")
+        #expect(ClientRequest.punch(PunchRequest(fight: FightID(1), kind: .jab, after: 0)).type == "punch")
         #expect(ServerBody.loggedOut.type == "loggedOut")
     }
 }

@@ -61,19 +61,20 @@ import Testing
         try await alice.client.sendRaw(#"{"type":"profile","v":1,"ref":901,"token":"\#(bob.token)"}"#)
         #expect(try await alice.reply(to: 901).error?.code == .wrongFighter)
 
-        // Out of turn, a duplicate punch, an impossible punch, and someone else's fight.
+        // Out of turn, a duplicate punch, a punch stating its damage, and someone else's fight.
         #expect(
-            try await bob.command(.punch(PunchRequest(fight: fight, kind: .jab, damage: 10, after: 2))).error?.reason
+            try await bob.command(.punch(PunchRequest(fight: fight, kind: .jab, after: 2))).error?.reason
                 == .known(.waitYourTurn))
         #expect(
-            try await alice.command(.punch(PunchRequest(fight: fight, kind: .jab, damage: 500, after: 2))).error?.field
-                == "damage")
-        #expect(
-            try await alice.command(.punch(PunchRequest(fight: fight, kind: .jab, damage: 0, after: 2))).error?.field
-                == "damage")
+            try await bob.request(.windUp(WindUpRequest(fight: fight, after: 2))).error?.reason == .known(.waitYourTurn))
+        try await alice.client.sendRaw(
+            #"{"type":"punch","v":1,"ref":902,"token":"\#(alice.token)","fight":\#(fight.rawValue),"kind":"jab","damage":64,"after":2}"#
+        )
+        let stated = try await alice.reply(to: 902).error
+        #expect(stated?.code == .invalid && stated?.field == "damage")
         let carol = try await Player.join("carol", at: ring.server)
         #expect(
-            try await carol.command(.punch(PunchRequest(fight: fight, kind: .jab, damage: 10, after: 2))).error?.reason
+            try await carol.command(.punch(PunchRequest(fight: fight, kind: .jab, after: 2))).error?.reason
                 == .known(.notInFight))
         #expect(try await carol.command(.forfeit(FightRef(fight: fight))).error?.reason == .known(.notInFight))
         #expect(try await carol.request(.fight(FightRef(fight: fight))).error?.reason == .known(.notInFight))
@@ -86,10 +87,9 @@ import Testing
         let unchanged = try #require(try await bob.request(.fight(FightRef(fight: fight))).fightView)
         #expect(unchanged == before)
 
-        let first = try #require(
-            try await alice.command(.punch(PunchRequest(fight: fight, kind: .jab, damage: 10, after: 2))).event)
+        let first = try #require(try await alice.punch(.jab, doing: 10, in: fight, after: 2, clock: ring.clock).event)
         #expect(first.sequence == 3)
-        let again = try await alice.command(.punch(PunchRequest(fight: fight, kind: .jab, damage: 10, after: 2)))
+        let again = try await alice.command(.punch(PunchRequest(fight: fight, kind: .jab, after: 2)))
         #expect(again.error?.code == .stale)
         let afterDuplicate = try #require(try await bob.request(.fight(FightRef(fight: fight))).fightView)
         #expect(

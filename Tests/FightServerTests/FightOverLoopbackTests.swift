@@ -32,7 +32,8 @@ import Testing
     }
 
     @Test func twoPlayersFindEachOtherAndFightToAKnockout() async throws {
-        let server = try await TestServer.start(clock: TestClock())
+        let clock = TestClock()
+        let server = try await TestServer.start(clock: clock)
         let alice = try await Player.join("alice", at: server)
         let bob = try await Player.join("bob", at: server)
         _ = try await alice.command(.move(Location(latitude: 48.8566, longitude: 2.3522)))
@@ -58,12 +59,12 @@ import Testing
         _ = try await bob.command(.accept(FightRef(fight: fight)))
         _ = try await alice.event(.accepted, fight: fight)
 
-        // Uppercuts of 50, 10, 50 (under the uppercut's ceiling, no guard up): bob's stamina
-        // reaches 0 on alice's second punch, and bob answers it, down, with 10 more.
+        // Uppercuts of 50, 10, 50 off the power meter (no guard up): bob's stamina reaches 0 on
+        // alice's second punch, and bob answers it, down, with 10 more.
         var after = 2
         for (puncher, watcher, damage) in [(alice, bob, 50), (bob, alice, 10), (alice, bob, 50), (bob, alice, 10)] {
-            let punch = PunchRequest(fight: fight, kind: .uppercut, damage: damage, after: after)
-            let landed = try #require(try await puncher.command(.punch(punch)).event)
+            let landed = try #require(
+                try await puncher.punch(.uppercut, doing: damage, in: fight, after: after, clock: clock).event)
             #expect(landed.kind == .punched && landed.damage == damage)
             let seen = try await watcher.event(.punched, fight: fight)
             #expect(seen.sequence == landed.sequence && seen.staminaLeft == landed.staminaLeft)
@@ -130,7 +131,7 @@ import Testing
         let ring = try await Self.ring()
         let bobSession = ring.bob.client.session
         await ring.bob.close()
-        _ = try await ring.alice.command(.punch(PunchRequest(fight: ring.fight, kind: .uppercut, damage: 30, after: 2)))
+        _ = try await ring.alice.punch(.uppercut, doing: 30, in: ring.fight, after: 2, clock: ring.clock)
 
         let bob = try await Player.connect(bobSession, to: ring.server.address)
         guard case .welcome(let welcome) = try await bob.request(.hello).body else { throw TestFailure("no welcome") }
@@ -143,7 +144,7 @@ import Testing
         #expect(missed.events.map(\.sequence) == [3])
         #expect(missed.events.first?.kind == .punched && missed.events.first?.damage == 30)
         // The punch bob throws back lands once, at the sequence he saw.
-        _ = try await bob.command(.punch(PunchRequest(fight: ring.fight, kind: .jab, damage: 5, after: 3)))
+        _ = try await bob.punch(.jab, doing: 8, in: ring.fight, after: 3, clock: ring.clock)
         #expect(try await ring.alice.event(.punched, fight: ring.fight).sequence == 4)
         try await ring.server.stop()
     }
@@ -152,7 +153,7 @@ import Testing
         let path = try TestServer.temporaryDatabase()
         let clock = TestClock()
         let ring = try await Self.ring(clock: clock, databasePath: path)
-        _ = try await ring.alice.command(.punch(PunchRequest(fight: ring.fight, kind: .uppercut, damage: 56, after: 2)))
+        _ = try await ring.alice.punch(.uppercut, doing: 56, in: ring.fight, after: 2, clock: clock)
         _ = try await ring.bob.event(.punched, fight: ring.fight)
         let sessions = (ring.alice.client.session, ring.bob.client.session)
         try await ring.server.stop()
@@ -169,9 +170,9 @@ import Testing
         let resumed = try #require(try await bob.request(.replay(ReplayRequest(fight: ring.fight, after: 3))).events)
         #expect(resumed.map(\.kind) == [.turnPassed, .turnPassed])
         #expect(resumed.allSatisfy { $0.missedTurns == 0 && $0.turn == bob.id })
-        _ = try await bob.command(.punch(PunchRequest(fight: ring.fight, kind: .jab, damage: 1, after: 5)))
-        _ = try await alice.command(.punch(PunchRequest(fight: ring.fight, kind: .hook, damage: 44, after: 6)))
-        _ = try await bob.command(.punch(PunchRequest(fight: ring.fight, kind: .jab, damage: 1, after: 7)))  // his answer
+        _ = try await bob.punch(.jab, doing: 8, in: ring.fight, after: 5, clock: clock)
+        _ = try await alice.punch(.hook, doing: 44, in: ring.fight, after: 6, clock: clock)
+        _ = try await bob.punch(.jab, doing: 8, in: ring.fight, after: 7, clock: clock)  // his answer
         #expect(try await bob.event(.ended, fight: ring.fight).winner == alice.id)
         try await server.stop()
     }

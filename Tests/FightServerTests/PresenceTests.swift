@@ -123,7 +123,7 @@ import Testing
         let path = try TestServer.temporaryDatabase()
         let clock = TestClock()
         let ring = try await FightOverLoopbackTests.ring(clock: clock, databasePath: path)
-        _ = try await ring.alice.command(.punch(PunchRequest(fight: ring.fight, kind: .jab, damage: 10, after: 2)))
+        _ = try await ring.alice.punch(.jab, doing: 10, in: ring.fight, after: 2, clock: clock)
         _ = try await ring.bob.event(.punched, fight: ring.fight)
         let sessions = (ring.alice.client.session, ring.bob.client.session)
         try await ring.server.stop()

@@ -133,37 +133,46 @@ import Testing
         }
         bob.send("quick")
 
-        // Alice opened the room, so she throws first: 9 jabs of 12 (stated, as a sensor's are) knock
-        // bob out on the 17th punch, and bob's answer, his 9th jab of 10, leaves her 10: 18 punches in
-        // all. The restart starts the turn under way afresh, event 8, and alice's coming back once
-        // more, event 9: the punches after them come two later.
-        for punch in 0..<18 {
-            if punch == 6 {
+        // Alice opened the room, so she throws first. Both throw bare jabs, the power meter stopped
+        // at once (8), and alice's high guard halves bob's: she knocks him out on her 13th, and
+        // his answer leaves her standing. The server is killed after the 6th punch; the restart
+        // starts the turn under way afresh, event 8, and alice's coming back once more, event 9.
+        let matched = try await Self.event(1, of: alice)
+        let aliceID = try #require(matched.challenger)
+        alice.send("guard high")
+        try await alice.wait("alice's guard") { output, _ in
+            output.contains { $0.contains(#""ownGuard":"high""#) } ? true : nil
+        }
+        var (punches, next) = (0, 2)
+        while true {
+            if punches == 6 {
                 server.kill(SIGKILL)
                 (server, _) = try await Self.serve(database: database, port: port)
+                next += 2
             }
-            let (puncher, sequence) = (punch % 2 == 0 ? alice : bob, punch + (punch >= 6 ? 4 : 2))
-            try await puncher.wait("the turn for punch \(punch)") { _, _ in
-                Self.events(of: puncher)[sequence - 1] != nil ? true : nil
-            }
-            puncher.send(puncher === alice ? "punch jab 12" : "punch jab 10")
+            let before = try await Self.event(next - 1, of: alice)
+            guard let turn = before.turn else { break }
+            let puncher = turn == aliceID ? alice : bob
+            puncher.send("jab")
             for player in [alice, bob] {
-                try await player.wait("punch \(punch) seen") { _, _ in
-                    Self.events(of: player)[sequence]?.kind == .punched ? true : nil
+                try await player.wait("punch \(punches) seen") { _, _ in
+                    Self.events(of: player)[next]?.kind == .punched ? true : nil
                 }
             }
+            (punches, next) = (punches + 1, next + 1)
         }
+        #expect(punches == 26, "13 jabs of 8 knock bob out, and he answers")
         for player in [alice, bob] {
-            try await player.wait("the end") { _, _ in Self.events(of: player)[22]?.kind == .ended ? true : nil }
+            try await player.wait("the end") { _, _ in Self.events(of: player)[next]?.kind == .ended ? true : nil }
             player.send("profile")
             player.endInput()
             #expect(try await player.exitStatus() == 0)
             let events = Self.events(of: player)
-            #expect(Set(events.keys) == Set(1...22), "nothing lost across the kill")
-            #expect(events.values.filter { $0.kind == .punched }.count == 18, "nothing applied twice")
+            #expect(Set(events.keys) == Set(1...next), "nothing lost across the kill")
+            #expect(events.values.filter { $0.kind == .punched }.count == punches, "nothing applied twice")
             #expect(events[8]?.kind == .turnPassed && events[8]?.missedTurns == 0, "the turn under way resumed")
             #expect(events[9]?.kind == .turnPassed && events[9]?.turn == events[8]?.turn, "and again for alice back")
-            #expect(events[22]?.winner == events[1]?.challenger)
+            #expect(events[next]?.winner == aliceID)
         }
         #expect(alice.errorOutput.contains { $0.contains("server gone") }, "alice noticed the server go")
         let records = [alice, bob].compactMap { $0.messages.compactMap(\.profileCard).last }.map {

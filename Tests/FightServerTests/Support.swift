@@ -167,6 +167,22 @@ final class Player: Sendable {
         }
     }
 
+    /// Throws a punch of `kind` from the power meter that does `damage` (before any guard): winds
+    /// up at `after`, moves the server's monotonic `clock` to where the meter gives that damage,
+    /// and stops it. Returns the punch's outcome, as `command` does. A damage the meter cannot
+    /// give (below its floor, above the kind's ceiling) is the test's mistake.
+    func punch(
+        _ kind: PunchType, doing damage: Int, in fight: FightID, after: Int, clock: TestClock
+    ) async throws -> ServerMessage {
+        let meter = Rules().meter
+        guard let stop = (0...meter.sweepMilliseconds / 2).first(where: { meter.damage(of: kind, stoppedAfter: $0) == damage })
+        else { throw TestFailure("the meter gives no \(kind) of \(damage)") }
+        let wound = try await request(.windUp(WindUpRequest(fight: fight, after: after)))
+        if let error = wound.error { return ServerMessage(ref: wound.ref, .error(error)) }
+        clock.advance(milliseconds: stop)
+        return try await command(.punch(PunchRequest(fight: fight, kind: kind, after: after)))
+    }
+
     /// Sends a command and waits for its first event (or its error).
     func command(_ request: ClientRequest) async throws -> ServerMessage {
         let ref = try await client.send(request)

@@ -220,23 +220,19 @@ actor FightHub {
             windUps[me] = WindUp(fight: fight.id, after: request.after, at: clock.elapsed())
             return .meter(MeterReply(fight: fight.id, after: request.after, meter: store.referee.rules.meter))
         case .punch(let punch):
-            try punch.validate()
             let fight = try fight(punch.fight, of: me)
             try checkSequence(punch.after, of: fight, for: "punch")
-            if let damage = punch.damage {
-                command = .punch(fight.id, by: me, kind: punch.kind, damage: damage)
-            } else {
-                guard let windUp = windUps.removeValue(forKey: me), windUp.fight == fight.id, windUp.after == punch.after
-                else {
-                    throw ProtocolError(
-                        .refused,
-                        "damage: absent, so the punch is the power meter's, but no windUp came first at sequence \(punch.after); send windUp, then punch",
-                        field: "damage", reason: .notWoundUp)
-                }
-                command = .timedPunch(
-                    fight.id, by: me, kind: punch.kind,
-                    stoppedAfterMilliseconds: PowerMeter.milliseconds(in: clock.elapsed() - windUp.at))
+            // Out of turn is the reason to give, not the wind-up that could not have come.
+            do { _ = try fight.cornerAwaitingPunch(by: me) } catch { throw ProtocolError(error) }
+            guard let windUp = windUps.removeValue(forKey: me), windUp.fight == fight.id, windUp.after == punch.after
+            else {
+                throw ProtocolError(
+                    .refused, "no windUp came first at sequence \(punch.after); send windUp, then punch",
+                    reason: .notWoundUp)
             }
+            command = .timedPunch(
+                fight.id, by: me, kind: punch.kind,
+                stoppedAfterMilliseconds: PowerMeter.milliseconds(in: clock.elapsed() - windUp.at))
         case .motion(let batch):
             return try motion(batch, by: me, ref: ref, connection: connection)
         case .raiseGuard(let request):
