@@ -25,7 +25,7 @@ any failure.
 Usage: tools/browser_test.py --page http://127.0.0.1:8080/ --user carol --opponent bob \\
          --trace gyro.csv --screenshots .build/screenshots [--motion fallback|judged]
 """
-import argparse, base64, csv, json, math, os, socket, subprocess, sys, time, urllib.error, urllib.request
+import argparse, base64, csv, json, math, os, re, socket, subprocess, sys, time, urllib.error, urllib.request
 
 PHONE = {"width": 390, "height": 844, "pixelRatio": 2}
 G = 9.80665
@@ -314,7 +314,7 @@ def main():
                 return null;"""), seconds=120)
             if state == "over":
                 break
-            expect("s to punch" in browser.text("#turn"), f"the turn's countdown: {browser.text('#turn')!r}")
+            expect(re.search(r"\d+ s (to punch|knocked down)", browser.text("#turn")), f"the turn's countdown: {browser.text('#turn')!r}")
             if not swung:
                 swung = True
                 outcome["swing"] = swing(browser, options)
@@ -334,13 +334,21 @@ def main():
                 shot("3-fight")
                 browser.wait("the needle in the green again", in_green, 10)
             before = browser.js("return state.seen.get(state.current)")
-            browser.click("#throw")
+            if turns == 1:
+                drop_the_connection(browser, outcome)
+            else:
+                browser.click("#throw")
             browser.wait("the punch to land", lambda: browser.js("return state.seen.get(state.current)") > before, 30)
             turns += 1
 
         ending = browser.text("#turn")
         check_screen(browser, "fight", ["#turn", "#rematch", "#leave", "#events li"])
         shot("4-ended")
+        # The same in the system's dark mode.
+        browser.do("POST", "/goog/cdp/execute", {"cmd": "Emulation.setEmulatedMedia", "params": {
+            "features": [{"name": "prefers-color-scheme", "value": "dark"}]}})
+        expect(browser.js("return matchMedia('(prefers-color-scheme: dark)').matches"), "dark mode emulated")
+        shot("5-ended-dark")
         fight = browser.js("return state.fights.get(state.current)")
         lines = browser.js("return [...document.querySelectorAll('#events li')].map((li) => li.textContent)")
         outcome.update({
@@ -359,6 +367,25 @@ def main():
         print(f"browser test: {failure}", file=sys.stderr)
         sys.exit(1)
     print(json.dumps(outcome))
+
+
+def drop_the_connection(browser, outcome):
+    """The connection lost just as the punch is thrown, before its event comes back: the page
+    says so, counts down to its next try, comes back and catches up on what it missed (`hello`,
+    then `replay` from the last sequence it saw: its own punch, and the opponent's after it)."""
+    seen = browser.js("return state.seen.get(state.current)")
+    sent = browser.js("return window.__sent.length")
+    # In one task: nothing from the server can come in between.
+    browser.js("document.getElementById('throw').click(); socket.close()")
+    said = browser.wait("the page to say the connection dropped", lambda: (lambda t: t if "retrying in" in t else None)(
+        browser.text("#connection")), 10)
+    browser.wait("the page to come back", lambda: browser.text("#connection") == "Connected", 30)
+    browser.wait("the events missed meanwhile", lambda: browser.js("return state.seen.get(state.current)") > seen, 60)
+    browser.wait("the opponent's punch after it", lambda: browser.js("return state.seen.get(state.current)") >= seen + 2, 60)
+    again = [m for m in browser.js("return window.__sent.slice(arguments[0])", sent) if m["type"] in ("hello", "replay")]
+    expect([m["type"] for m in again][:2] == ["hello", "replay"] and again[1]["after"] == seen,
+           f"hello, then replay after {seen}: {again}")
+    outcome["reconnect"] = {"said": said, "sent": [m["type"] for m in again]}
 
 
 def swing(browser, options):

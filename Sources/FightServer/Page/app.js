@@ -622,7 +622,11 @@ function secondsLeft(deadline) {
 }
 
 function show(screen) {
+  if (!$(screen).hidden) return;
   for (const id of ['signin', 'lobby', 'fight']) $(id).hidden = id !== screen;
+  // What the last screen said is not about this one.
+  $('notice').hidden = true;
+  window.scrollTo(0, 0);
 }
 
 function render() {
@@ -733,9 +737,12 @@ function renderFight(fight) {
   turn.className = 'turn';
   const left = secondsLeft(fight.deadline);
   if (fight.phase === 'active') {
+    const mine = iAmChallenger ? fight.staminaChallenger : fight.staminaOpponent;
     if (myTurn(fight)) {
       turn.classList.add('mine');
-      turn.replaceChildren(document.createTextNode('YOUR TURN'), element('small', '', `${left ?? '–'} s to punch`));
+      // A knockout by the one who threw more is answered: one last punch (PROTOCOL.md, "A fight's rules").
+      const what = mine === 0 ? 'knocked down: one last punch to answer' : 'to punch';
+      turn.replaceChildren(document.createTextNode('YOUR TURN'), element('small', '', `${left ?? '–'} s ${what}`));
     } else {
       turn.replaceChildren(document.createTextNode(`${nameOf(fight.turn).toUpperCase()}'S TURN`),
         element('small', '', `${left ?? '–'} s left · your guard is up`));
@@ -777,7 +784,7 @@ function renderFight(fight) {
   const guard = fight.ownGuard || 'none';
   $('guard').textContent = guard;
   $('switch-guard').textContent = guard === 'high' ? 'Switch to a low guard' : 'Raise a high guard';
-  $('switch-guard').disabled = !active;
+  document.querySelector('.guard').hidden = !active;
   $('forfeit').hidden = !active && fight.phase !== 'challenged';
   $('forfeit').textContent = fight.phase === 'challenged' && fight.challenger === me ? 'Withdraw' : 'Forfeit';
   $('rematch').hidden = fight.phase !== 'finished';
