@@ -182,6 +182,11 @@ function welcome(message) {
     if (!open.has(id) && fight.phase !== 'finished') send('replay', { fight: id, after: state.seen.get(id) || 0 });
   }
   for (const presence of message.presence || []) state.presence.set(presence.fight, presence);
+  // Back in the middle of a fight: straight to it.
+  if (state.current == null) {
+    const active = (message.openFights || []).filter((f) => f.phase === 'active').sort((a, b) => b.id - a.id)[0];
+    if (active) state.current = active.id;
+  }
 }
 
 function learnCard(card, own) {
@@ -305,8 +310,9 @@ function tell(fight, event, live) {
         // A short buzz for a punch landed, a long one for being hit.
         buzz(mine ? [40] : [180]);
         thump(mine ? 180 : 90);
-        if (mine) swingStatus(`Landed: ${event.punch} for ${event.damage}.`);
+        swingStatus(mine ? `Landed: ${event.punch} for ${event.damage}.` : '');
         break;
+      case 'turnPassed': swingStatus(''); break;
       case 'ended': buzz(event.winner === state.me?.id ? [60, 60, 60] : [300]); break;
     }
   }
@@ -636,6 +642,9 @@ function render() {
   }
   const fight = state.current != null ? state.fights.get(state.current) : null;
   if (fight) { show('fight'); renderFight(fight); } else { show('lobby'); renderLobby(); }
+  // A tab in the background says whose turn it is.
+  const yours = [...state.fights.values()].some(myTurn);
+  document.title = yours ? 'Your turn · HitThat' : 'HitThat';
 }
 
 function renderLobby() {
@@ -785,8 +794,8 @@ function renderFight(fight) {
   $('guard').textContent = guard;
   $('switch-guard').textContent = guard === 'high' ? 'Switch to a low guard' : 'Raise a high guard';
   document.querySelector('.guard').hidden = !active;
-  $('forfeit').hidden = !active && fight.phase !== 'challenged';
-  $('forfeit').textContent = fight.phase === 'challenged' && fight.challenger === me ? 'Withdraw' : 'Forfeit';
+  // Only a fight under way can be forfeited; a challenge is answered with Accept or Decline.
+  $('forfeit').hidden = !active;
   $('rematch').hidden = fight.phase !== 'finished';
 
   const lines = (state.log.get(fight.id) || []).map((event) => describe(fight, event));
@@ -863,10 +872,6 @@ function wire() {
   $('forfeit').onclick = () => {
     const fight = state.fights.get(state.current);
     if (!fight) return;
-    if (fight.phase === 'challenged') {
-      if (fight.challenger === state.me?.id) send('forfeit', { fight: fight.id }); else send('decline', { fight: fight.id });
-      return;
-    }
     if (confirm('Forfeit this fight? It counts as a loss.')) send('forfeit', { fight: fight.id });
   };
   $('rematch').onclick = () => {
