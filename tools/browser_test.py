@@ -355,6 +355,14 @@ def main():
             "ending": ending, "fight": fight, "log": lines, "meterTurns": turns,
             "sent": sorted({m["type"] for m in browser.js("return window.__sent")}),
         })
+        browser.do("POST", "/goog/cdp/execute", {"cmd": "Emulation.setEmulatedMedia", "params": {"features": []}})
+        # Back in the lobby, the record counts the fight.
+        browser.click("#leave")
+        record = browser.wait("the record to count the fight", lambda: (lambda t: t if "0 won · 0 lost" not in t else None)(
+            browser.text("#me-record") or ""), 15)
+        check_screen(browser, "lobby", ["#me-name", "#me-record", "#quick", "#next"])
+        shot("6-lobby")
+        outcome["record"] = record
     except Failure as error:
         failure = error
         try:

@@ -214,7 +214,7 @@ import Testing
             let swing = try #require(outcome["swing"] as? [String: Any])
             #expect((swing["said"] as? String)?.contains("does not judge swings") == true, "\(swing)")
         }
-        for name in ["1-sign-in", "2-versus", "3-fight", "4-ended", "5-ended-dark"] {
+        for name in ["1-sign-in", "2-versus", "3-fight", "4-ended", "5-ended-dark", "6-lobby"] {
             #expect(FileManager.default.fileExists(atPath: "\(Self.screenshots)/\(name).png"), "\(name).png")
         }
     }

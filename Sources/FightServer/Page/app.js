@@ -273,6 +273,8 @@ function change(fight, event) {
     case 'ended':
       fight.phase = 'finished'; fight.ending = event.decision;
       if (event.winner != null) fight.winner = event.winner; else delete fight.winner;
+      // The record changed with it.
+      send('profile');
       break;
   }
 }
@@ -305,7 +307,10 @@ function tell(fight, event, live) {
       case 'challenged':
         if (event.challenger !== state.me?.id) { buzz([100, 60, 100]); notice(describe(fight, event).line); }
         break;
-      case 'matched': case 'accepted': state.current = fight.id; state.inRoom = false; buzz([80]); break;
+      case 'matched': case 'accepted':
+        // The versus card was for before this fight: its record and odds are old news after it.
+        state.current = fight.id; state.inRoom = false; state.matchup = null; buzz([80]);
+        break;
       case 'punched':
         // A short buzz for a punch landed, a long one for being hit.
         buzz(mine ? [40] : [180]);
