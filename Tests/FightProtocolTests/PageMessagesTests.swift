@@ -44,9 +44,12 @@ import Testing
             ]), "\(sent.sorted())")
         let undocumented = sent.subtracting(documented)
         // `motion` is the message issue 29 fixed for the server's side of a swing, which another
-        // branch builds and documents; until PROTOCOL.md has it, the page sends it undocumented.
-        withKnownIssue("the page sends `motion` before PROTOCOL.md documents it (issue 29, the server's side)") {
-            #expect(!undocumented.contains("motion"))
+        // branch builds and documents; until PROTOCOL.md has it, the page sends it undocumented
+        // (and a server without it answers `unknownType`, on which the page turns to the meter).
+        if !documented.contains("motion") {
+            withKnownIssue("the page sends `motion` before PROTOCOL.md documents it (issue 29, the server's side)") {
+                #expect(!undocumented.contains("motion"))
+            }
         }
         #expect(undocumented.subtracting(["motion"]).isEmpty, "undocumented: \(undocumented.sorted())")
         #expect(sent.isSubset(of: ClientRequest.types + ["motion"]), "the server's types")

@@ -316,6 +316,8 @@ function tell(fight, event, live) {
         buzz(mine ? [40] : [180]);
         thump(mine ? 180 : 90);
         swingStatus(mine ? `Landed: ${event.punch} for ${event.damage}.` : '');
+        // The server reads no more of a hold once its punch landed.
+        if (mine) endHold();
         break;
       case 'turnPassed': swingStatus(''); break;
       case 'ended': buzz(event.winner === state.me?.id ? [60, 60, 60] : [300]); break;
@@ -501,6 +503,8 @@ const motion = {
 const MOTION_BATCH_MS = 50;
 const MOTION_MAX_ROWS = 64;
 const MOTION_MIN_STEP_S = 1 / 200;
+/// The server reads a hold of at most 5 s: a longer one ends here, with the reason.
+const MOTION_MAX_HOLD_S = 4.9;
 
 function setUpMotion() {
   if (!('DeviceMotionEvent' in window)) { motion.status = 'unsupported'; return; }
@@ -540,6 +544,12 @@ function onMotion(event) {
   // One width a hold: a row without the rotation rate in a hold that had it is dropped.
   if (hold.width == null) hold.width = gyro ? 7 : 4;
   if (hold.width === 7 && !gyro) return;
+  if (hold.firstT == null) hold.firstT = t;
+  if (t - hold.firstT > MOTION_MAX_HOLD_S) {
+    releaseHold();
+    swingStatus('Held too long (5 s at most): hold PUNCH, then swing at once.');
+    return;
+  }
   hold.lastT = t;
   const row = [round(t, 4), round(a.x, 3), round(a.y, 3), round(a.z, 3)];
   if (hold.width === 7) row.push(round(r.beta, 2), round(r.gamma, 2), round(r.alpha, 2));
