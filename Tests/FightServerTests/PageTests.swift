@@ -144,6 +144,9 @@ import Testing
     /// from a recording, and has the page (Chromium at a phone's size) sign up and fight them to the
     /// end, its first turn a swing replayed from `hitthat simulate --gyroscope`.
     static func fightInTheBrowser(motion: String) async throws -> BrowserFight {
+        // A browser starting loads both cores: not while the terminal fight times its keys.
+        await TakingTurns.shared.begin()
+        defer { TakingTurns.shared.end() }
         let (server, port) = try await ScriptClientTests.serve(database: try TestServer.temporaryDatabase())
         defer { server.kill(SIGTERM) }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("page-\(UUID())")
