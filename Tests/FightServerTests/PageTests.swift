@@ -66,17 +66,9 @@ import Testing
     /// PROTOCOL.md alone, plays a whole fight over HTTPS and WSS, checking the certificate.
     @Test func overHTTPSThePageIsServedAndAWholeFightIsPlayed() async throws {
         let (certificate, key) = try await Self.certificate()
-        let server = try RunningCommand([
-            "serve", "--port", "0", "--database", try TestServer.temporaryDatabase(), "--password-rounds", "1000",
-            "--tls-cert", certificate, "--tls-key", key,
-        ])
+        let (server, port) = try await ScriptClientTests.serve(
+            database: try TestServer.temporaryDatabase(), ["--tls-cert", certificate, "--tls-key", key])
         defer { server.kill(SIGTERM) }
-        let port = try await server.wait("the server to listen", seconds: 120) { output, errors in
-            (output + errors).lazy.compactMap { line -> Int? in
-                guard line.contains("serving"), let range = line.range(of: "wss://127.0.0.1:") else { return nil }
-                return Int(line[range.upperBound...].prefix(while: \.isNumber))
-            }.first
-        }
         #expect(server.errorOutput.contains { $0.contains("https://127.0.0.1:\(port)/") }, "the log names the page")
         let page = try await Self.fetch("https://127.0.0.1:\(port)/", ["--cacert", certificate])
         #expect(page.body.contains("<title>HitThat</title>"))

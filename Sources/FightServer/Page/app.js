@@ -858,7 +858,8 @@ function wire() {
       (position) => send('move', {
         latitude: round(position.coords.latitude, 4), longitude: round(position.coords.longitude, 4),
       }),
-      (error) => notice(error.code === 1 ? 'Location refused: type it instead (latitude, longitude).'
+      (error) => notice(!window.isSecureContext ? 'The browser gives a location only to a secure page (https://): type it instead.'
+        : error.code === 1 ? 'Location refused: type it instead (latitude, longitude).'
         : 'The location could not be found: type it instead.'),
       { timeout: 15000, maximumAge: 600000 });
   };
