@@ -4,18 +4,15 @@ driven over WebDriver (chromedriver's HTTP JSON API, with Python's standard libr
 
 A new player signs up, sets a location, looks at the versus card (the opponent must be waiting
 near 48.8566, 2.3522 in a quick-match room, e.g. `hitthat play --script --at 48.8566,2.3522` that
-sent `quick`), joins the opponent's room and fights to the end: every turn of the page's is thrown
-with the power meter (`windUp`, then `punch` stopped in the green), the first one tried as a swing
-instead, with `devicemotion` events replayed from a trace while PUNCH is held by a touch. What the
-swing must do is `--motion`:
-
-- `fallback`: the server does not know `motion` yet; the page must send it as PROTOCOL.md's issue
-  29 fixes it (batches of rows `[t, ax, ay, az, gx, gy, gz]` in m/s² and °/s, at most 64 rows,
-  at most 200 Hz, `final` on release, one `hold` number), be told `unknownType`, say so, and turn
-  to the meter.
-- `judged`: the server judges the swing; the page's punch must land (`punched` by the page) or the
-  hold end with no punch found (`holdEnded`), and the outcome is printed for the caller to hold
-  against `hitthat detect` on the same samples (written to `--window-out`).
+sent `quick`), joins the opponent's room and fights to the end. Its first turn is a swing: `devicemotion` events
+replayed from a trace around its first labelled punch while a touch holds PUNCH. The page must
+send them as PROTOCOL.md's `motion` (rows `[t, ax, ay, az, gx, gy, gz]` in m/s² and °/s, at most
+64 a batch, at most 200 Hz, one `hold` number, `final` on release unless the punch landed first),
+and the server's answer must come: the punch landed (`punched` by the page) or none found
+(`holdEnded`); the outcome is printed for the caller to hold against `hitthat detect` on the same
+samples (written to `--window-out`). Every other turn of the page's is thrown with the power meter
+(`windUp`, then `punch` stopped in the green), chosen with the page's own switch; on the second,
+the connection is dropped as the punch is thrown.
 
 At each screen (sign-in, versus, fight, the end) it checks by the DOM that what a player needs is
 there and visible, that nothing is wider than the phone, that every visible button is a thumb's
@@ -23,7 +20,7 @@ size, and saves a screenshot. Prints one JSON line with what it saw; exits 1 wit
 any failure.
 
 Usage: tools/browser_test.py --page http://127.0.0.1:8080/ --user carol --opponent bob \\
-         --trace gyro.csv --screenshots .build/screenshots [--motion fallback|judged]
+         --trace gyro.csv --screenshots .build/screenshots [--window-out swing.csv]
 """
 import argparse, base64, csv, json, math, os, re, socket, subprocess, sys, time, urllib.error, urllib.request
 
@@ -234,13 +231,15 @@ def main():
     parser.add_argument("--password", default="correct horse")
     parser.add_argument("--opponent", required=True, help="the opponent's display name")
     parser.add_argument("--trace", required=True, help="a t,x,y,z,gx,gy,gz trace (g, rad/s) with NAME.labels.csv")
-    parser.add_argument("--motion", choices=["fallback", "judged"], default="fallback")
     parser.add_argument("--window-out", help="write the swing's samples here (t,x,y,z,gx,gy,gz in g and rad/s)")
     parser.add_argument("--screenshots", required=True)
     parser.add_argument("--chromedriver", default="/usr/bin/chromedriver")
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     options = parser.parse_args()
     os.makedirs(options.screenshots, exist_ok=True)
+    # A failure's shot from an earlier run is not this run's.
+    if os.path.exists(os.path.join(options.screenshots, "failure.png")):
+        os.remove(os.path.join(options.screenshots, "failure.png"))
     shot = lambda name: browser.screenshot(os.path.join(options.screenshots, name + ".png"))
 
     browser = Browser(options.chromedriver, options.chromium)
@@ -295,15 +294,8 @@ def main():
         # Every message the page sends from now on, as sent.
         browser.js("""
             window.__sent = [];
-            // With __holdBack, motion messages are kept from the server (one that has not answered yet).
-            window.__holdBack = false;
             const send = WebSocket.prototype.send;
-            WebSocket.prototype.send = function (data) {
-              const message = JSON.parse(data);
-              window.__sent.push(message);
-              if (window.__holdBack && message.type === 'motion') return;
-              return send.call(this, data);
-            };
+            WebSocket.prototype.send = function (data) { window.__sent.push(JSON.parse(data)); return send.call(this, data); };
         """)
         turns, swung, shot_fight = 0, False, False
         while True:
@@ -317,7 +309,7 @@ def main():
             expect(re.search(r"\d+ s (to punch|knocked down)", browser.text("#turn")), f"the turn's countdown: {browser.text('#turn')!r}")
             if not swung:
                 swung = True
-                outcome["swing"] = swing(browser, options)
+                outcome["swing"] = swing(browser, options, shot)
                 if outcome["swing"].get("landed"):
                     continue
             if browser.js("return document.getElementById('motion-area').offsetParent !== null"):
@@ -399,7 +391,7 @@ def drop_the_connection(browser, outcome):
     outcome["reconnect"] = {"said": said, "sent": [m["type"] for m in again]}
 
 
-def swing(browser, options):
+def swing(browser, options, shot):
     """One turn swung: motion replayed while PUNCH is held by a touch. Returns what came of it."""
     start, end = first_punch_window(options.trace.replace(".csv", ".labels.csv"))
     rows, header = read_trace(options.trace, start, end)
@@ -413,42 +405,31 @@ def swing(browser, options):
     browser.js("window.dispatchEvent(new DeviceMotionEvent('devicemotion', "
                "{accelerationIncludingGravity: {x: 0, y: 9.8, z: 0}, rotationRate: {alpha: 0, beta: 0, gamma: 0}}))")
     browser.wait("PUNCH", lambda: browser.js("return document.getElementById('punch').offsetParent !== null"), 10)
-    def hold(rows, hold_back):
-        """The batches the page sent for one hold over `rows`."""
-        browser.js("window.__holdBack = arguments[0]", hold_back)
-        start = browser.js("return window.__sent.length")
-        browser.js(REPLAY, rows)
-        browser.touch_hold("#punch", rows[-1][0] + 0.1)
-        browser.wait("the replay's end", lambda: browser.js("return window.__replayDone"), 30)
-        time.sleep(0.2)
-        return [m for m in browser.js("return window.__sent.slice(arguments[0])", start) if m["type"] == "motion"]
-
+    check_screen(browser, "fight", ["#punch", "#punch-mode", "#turn", "#switch-guard"])
+    shot("3-swing")
     seq = browser.js("return state.seen.get(state.current)")
-    # A server that knows no `motion` stops the hold at its first answer: the whole hold is seen
-    # first with the answers kept back, as from a server still judging it.
-    batches = hold(rows, options.motion == "fallback")
+    start = browser.js("return window.__sent.length")
+    browser.js(REPLAY, rows)
+    browser.touch_hold("#punch", rows[-1][0] + 0.1)
+    browser.wait("the replay's end", lambda: browser.js("return window.__replayDone"), 30)
+    time.sleep(0.2)
+    batches = [m for m in browser.js("return window.__sent.slice(arguments[0])", start) if m["type"] == "motion"]
     # A hold whose punch landed is over at once: the page sends no more of it, nor a final batch.
     landed = browser.js("return state.seen.get(state.current)") > seq
     check_batches(batches, rows, seq, released=not landed)
     result = {"batches": len(batches), "rows": sum(len(b["samples"]) for b in batches)}
-    if options.motion == "fallback":
-        browser.js("endHold(); swingStatus('')")
-        hold(rows[:40], False)
-        words = browser.wait("the page to say so", lambda: (lambda t: t if "does not judge" in t else None)(
-            browser.text("#swing-status") or ""), 15)
-        browser.wait("the meter", lambda: browser.js("return document.getElementById('meter-area').offsetParent !== null"))
-        result["said"] = words
+    said = browser.wait("the swing judged", lambda: browser.js("""
+        const seq = state.seen.get(state.current);
+        if (seq > arguments[0]) return 'landed';
+        const status = document.getElementById('swing-status').textContent;
+        return status.startsWith('No punch found') ? status : null;""", seq), 30)
+    result["landed"] = said == "landed"
+    if result["landed"]:
+        result["punch"] = browser.js("""
+            const mine = state.log.get(state.current).find((e) => e.kind === 'punched' && e.by === state.me.id);
+            return mine.punch + ' ' + mine.damage;""")
     else:
-        said = browser.wait("the swing judged", lambda: browser.js("""
-            const seq = state.seen.get(state.current);
-            if (seq > arguments[0]) return 'landed';
-            const status = document.getElementById('swing-status').textContent;
-            return status.startsWith('No punch found') ? status : null;""", seq), 30)
-        result["landed"] = said == "landed"
-        if result["landed"]:
-            result["punch"] = browser.js("""
-                const mine = state.log.get(state.current).find((e) => e.kind === 'punched' && e.by === state.me.id);
-                return mine.punch + ' ' + mine.damage;""")
+        result["said"] = said
     return result
 
 

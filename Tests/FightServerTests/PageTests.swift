@@ -117,10 +117,6 @@ import Testing
         return (ProcessInfo.processInfo.environment["HITTHAT_REQUIRE_BROWSER"] == "1", reason)
     }()
 
-    /// Whether the server judges swings: the protocol has the `motion` message (issue 29's
-    /// server side).
-    static let serverJudgesMotion = ClientRequest.types.contains("motion")
-
     /// Screenshots at a phone's size, for a person to look at: under `.build/`, never committed.
     static let screenshots = packageRoot.appendingPathComponent(".build/screenshots").path
 
@@ -135,7 +131,7 @@ import Testing
     /// Serves, starts the terminal player in a quick-match room near the page's player, punching
     /// from a recording, and has the page (Chromium at a phone's size) sign up and fight them to the
     /// end, its first turn a swing replayed from `hitthat simulate --gyroscope`.
-    static func fightInTheBrowser(motion: String) async throws -> BrowserFight {
+    static func fightInTheBrowser() async throws -> BrowserFight {
         // A browser starting loads both cores: not while the terminal fight times its keys.
         await TakingTurns.shared.begin()
         defer { TakingTurns.shared.end() }
@@ -157,7 +153,6 @@ import Testing
             [
                 "python3", "tools/browser_test.py", "--page", "http://127.0.0.1:\(port)/", "--user", "carol",
                 "--opponent", "bob", "--trace", trace, "--window-out", swing, "--screenshots", screenshots,
-                "--motion", motion,
             ], executable: URL(fileURLWithPath: "/usr/bin/env"))
         defer { page.kill(SIGTERM) }
         let status = try await page.exitStatus(seconds: 300)
@@ -172,12 +167,22 @@ import Testing
     /// A new player in a phone-sized Chromium signs up, sets a location, sees the terminal player
     /// on the versus card, joins their quick-match room and fights them to the end: the first turn
     /// a swing, the rest with the power meter, and the connection dropped once as a punch is
-    /// thrown. While the server does not judge swings, the page must send the swing as issue 29
-    /// fixes the `motion` message, be told `unknownType`, say so and turn to the meter.
+    /// thrown. The swing, replayed through the page, lands what `hitthat detect` finds in the same
+    /// samples (its kind, and its damage as the fight bounds it), or, where detect finds none, the
+    /// server says no punch was found in it.
     @Test(.enabled(if: browser.ready, "\(browser.reason)"))
     func aPhoneSizedBrowserSignsUpAndFightsATerminalPlayerToTheEnd() async throws {
-        let fight = try await Self.fightInTheBrowser(motion: Self.serverJudgesMotion ? "judged" : "fallback")
+        let fight = try await Self.fightInTheBrowser()
         let outcome = fight.outcome
+
+        let swing = try #require(outcome["swing"] as? [String: Any])
+        let detected = try await ScriptClientTests.detectedPunches(fight.swing)
+        if let first = detected.first {
+            // "kind damage" as it landed (bob raises no guard), against detect's bounded the same way.
+            #expect(swing["landed"] as? Bool == true && swing["punch"] as? String == first.wire, "\(swing) against \(first.wire)")
+        } else {
+            #expect(swing["landed"] as? Bool == false, "\(swing)")
+        }
 
         // The page and the terminal saw one fight, to the same end.
         let seen = ScriptClientTests.events(of: fight.opponent)
@@ -202,37 +207,11 @@ import Testing
         let reconnect = try #require(outcome["reconnect"] as? [String: Any], "the connection was dropped once")
         #expect((reconnect["said"] as? String)?.hasPrefix("Connection lost: retrying in") == true, "\(reconnect)")
 
-        // The page's own punches went through the meter: no stated damage, as PROTOCOL.md wants of a button.
+        // The page's other punches went through the meter: no stated damage, as PROTOCOL.md wants of a button.
         let sent = try #require(outcome["sent"] as? [String])
-        #expect(sent.contains("windUp") && sent.contains("punch"), "\(sent)")
-        if !Self.serverJudgesMotion {
-            let swing = try #require(outcome["swing"] as? [String: Any])
-            #expect((swing["said"] as? String)?.contains("does not judge swings") == true, "\(swing)")
-        }
-        for name in ["1-sign-in", "2-versus", "3-fight", "4-ended", "5-ended-dark", "6-lobby"] {
+        #expect(sent.contains("motion") && sent.contains("windUp") && sent.contains("punch"), "\(sent)")
+        for name in ["1-sign-in", "2-versus", "3-swing", "3-fight", "4-ended", "5-ended-dark", "6-lobby"] {
             #expect(FileManager.default.fileExists(atPath: "\(Self.screenshots)/\(name).png"), "\(name).png")
-        }
-    }
-
-    /// A swing replayed through the page lands what `hitthat detect` finds in the same samples
-    /// (its kind, and its damage as the fight bounds it), or, where detect finds none, the server
-    /// says no punch was found in it.
-    @Test(
-        .enabled(if: browser.ready, "\(browser.reason)"),
-        .enabled(
-            if: serverJudgesMotion,
-            "the server does not judge swings yet: the `motion` message (issue 29, the server's side) is not in FightProtocol"
-        ))
-    func aSwingThroughThePageLandsThePunchDetectFinds() async throws {
-        let fight = try await Self.fightInTheBrowser(motion: "judged")
-        let swing = try #require(fight.outcome["swing"] as? [String: Any])
-        let detected = try await ScriptClientTests.detectedPunches(fight.swing)
-        if let first = detected.first {
-            #expect(swing["landed"] as? Bool == true, "\(swing)")
-            // "kind damage" as it landed (bob raises no guard), against detect's bounded the same way.
-            #expect(swing["punch"] as? String == first.wire, "\(swing) against detect's \(first.wire)")
-        } else {
-            #expect(swing["landed"] as? Bool == false, "\(swing)")
         }
     }
 }

@@ -375,13 +375,6 @@ function failed(error, request) {
     signOut(error.reason === 'sessionExpired' ? 'Your session lapsed: log in again.' : 'Log in again.');
     return;
   }
-  if (type === 'motion' && error.code === 'unknownType') {
-    // A server from before the motion path: the meter is how to punch there.
-    motion.serverKnowsMotion = false;
-    endHold();
-    swingStatus('This server does not judge swings yet: throw with the meter.');
-    return;
-  }
   if (type === 'punch' || type === 'windUp' || type === 'motion') {
     meter.reset();
     endHold();
@@ -392,6 +385,8 @@ function failed(error, request) {
       return;
     }
     if (error.reason === 'waitYourTurn') { notice('Wait your turn.'); return; }
+    // A batch refused (too fast, too long, …) ends its hold on the server too: say why, hold again.
+    if (type === 'motion') { swingStatus(`That swing was refused (${error.message || error.code}): hold PUNCH again.`); return; }
   }
   if (error.reason === 'noLocation') { notice('Set where you are first (below).'); return; }
   if (error.reason === 'alreadyWaiting') { state.inRoom = true; return; }
@@ -493,7 +488,6 @@ function drawMeter() {
 const motion = {
   // unsupported | insecure | needsPermission | denied | checking | noSensor | ready
   status: 'checking',
-  serverKnowsMotion: true,
   useMeter: localStorage.getItem('hitthat.useMeter') === '1',
   hold: null,        // the hold under way: { number, fight, after, rows, lastT, timer }
   heard: false,
@@ -614,9 +608,7 @@ function swingStatus(text) { $('swing-status').textContent = text; }
 
 function motionWords() {
   switch (motion.status) {
-    case 'ready': return motion.serverKnowsMotion
-      ? 'Motion: ready. In a fight, hold PUNCH and swing.'
-      : 'Motion: ready, but this server does not judge swings yet: use the meter.';
+    case 'ready': return 'Motion: ready. In a fight, hold PUNCH and swing.';
     case 'checking': return 'Motion: looking for a sensor…';
     case 'noSensor': return 'No motion sensor here: punch with the meter (a button).';
     case 'unsupported': return 'This browser gives no motion: punch with the meter.';
@@ -628,7 +620,7 @@ function motionWords() {
 }
 
 function usingMotion() {
-  return motion.status === 'ready' && motion.serverKnowsMotion && !motion.useMeter;
+  return motion.status === 'ready' && !motion.useMeter;
 }
 
 // MARK: - Drawing
@@ -801,7 +793,7 @@ function renderFight(fight) {
   if (meter.startedAt == null) $('meter-hint').textContent ||= 'Pick a punch, WIND UP, then THROW when the needle is in the green.';
   if (!viaMotion && motion.status !== 'ready') swingStatus('');
   const toggle = $('punch-mode');
-  toggle.hidden = !((motion.status === 'ready' && motion.serverKnowsMotion) || motion.status === 'needsPermission');
+  toggle.hidden = !(motion.status === 'ready' || motion.status === 'needsPermission');
   toggle.textContent = motion.status === 'needsPermission' ? 'Enable motion to swing the phone'
     : viaMotion ? 'Use the meter instead' : 'Swing the phone instead';
 
