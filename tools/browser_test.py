@@ -231,7 +231,7 @@ def main():
     parser.add_argument("--password", default="correct horse")
     parser.add_argument("--opponent", required=True, help="the opponent's display name")
     parser.add_argument("--trace", required=True, help="a t,x,y,z,gx,gy,gz trace (g, rad/s) with NAME.labels.csv")
-    parser.add_argument("--window-out", help="write the swing's samples here (t,x,y,z,gx,gy,gz in g and rad/s)")
+    parser.add_argument("--window-out", help="write the swing's samples as sent (t,x,y,z,gx,gy,gz in g and rad/s) here")
     parser.add_argument("--screenshots", required=True)
     parser.add_argument("--chromedriver", default="/usr/bin/chromedriver")
     parser.add_argument("--chromium", default="/usr/bin/chromium")
@@ -394,13 +394,7 @@ def drop_the_connection(browser, outcome):
 def swing(browser, options, shot):
     """One turn swung: motion replayed while PUNCH is held by a touch. Returns what came of it."""
     start, end = first_punch_window(options.trace.replace(".csv", ".labels.csv"))
-    rows, header = read_trace(options.trace, start, end)
-    if options.window_out:
-        with open(options.window_out, "w") as file:
-            file.write(",".join(header) + "\n")
-            for row in rows:
-                raw = [row[0]] + [v / G for v in row[1:4]] + [math.radians(v) for v in row[4:7]]
-                file.write(",".join(f"{v:.6f}" for v in raw) + "\n")
+    rows, _ = read_trace(options.trace, start, end)
     # A first event makes the page find its "sensor", and offer PUNCH.
     browser.js("window.dispatchEvent(new DeviceMotionEvent('devicemotion', "
                "{accelerationIncludingGravity: {x: 0, y: 9.8, z: 0}, rotationRate: {alpha: 0, beta: 0, gamma: 0}}))")
@@ -417,6 +411,15 @@ def swing(browser, options, shot):
     # A hold whose punch landed is over at once: the page sends no more of it, nor a final batch.
     landed = browser.js("return state.seen.get(state.current)") > seq
     check_batches(batches, rows, seq, released=not landed)
+    if options.window_out:
+        # The samples the server was sent, as they were sent (the page's clock, what the touch
+        # held of the replay), back in the trace's units: `hitthat detect` reads the same.
+        samples = [row for b in batches for row in b["samples"]]
+        with open(options.window_out, "w") as file:
+            file.write("t,x,y,z,gx (rad/s),gy (rad/s),gz (rad/s)\n")
+            for row in samples:
+                raw = [row[0] - samples[0][0]] + [v / G for v in row[1:4]] + [math.radians(v) for v in row[4:7]]
+                file.write(",".join(f"{v:.9f}" for v in raw) + "\n")
     result = {"batches": len(batches), "rows": sum(len(b["samples"]) for b in batches)}
     said = browser.wait("the swing judged", lambda: browser.js("""
         const seq = state.seen.get(state.current);

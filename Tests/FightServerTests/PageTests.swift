@@ -124,7 +124,7 @@ import Testing
     struct BrowserFight {
         var outcome: [String: Any]
         var opponent: RunningCommand
-        /// The swing's samples as replayed (t,x,y,z,gx,gy,gz in g and rad/s), for `hitthat detect`.
+        /// The swing's samples as the page sent them (t,x,y,z,gx,gy,gz in g and rad/s), for `hitthat detect`.
         var swing: String
     }
 
