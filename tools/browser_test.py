@@ -356,6 +356,7 @@ def main():
         record = browser.wait("the record to count the fight", lambda: (lambda t: t if "0 won · 0 lost" not in t else None)(
             browser.text("#me-record") or ""), 15)
         check_screen(browser, "lobby", ["#me-name", "#me-record", "#quick", "#next"])
+        expect(options.opponent not in browser.text("#versus-body"), "the versus card from before the fight is gone")
         shot("6-lobby")
         outcome["record"] = record
     except Failure as error:

@@ -608,7 +608,7 @@ function swingStatus(text) { $('swing-status').textContent = text; }
 
 function motionWords() {
   switch (motion.status) {
-    case 'ready': return 'Motion: ready. In a fight, hold PUNCH and swing.';
+    case 'ready': return 'Motion: ready. In a fight, hold PUNCH, then swing.';
     case 'checking': return 'Motion: looking for a sensor…';
     case 'noSensor': return 'No motion sensor here: punch with the meter (a button).';
     case 'unsupported': return 'This browser gives no motion: punch with the meter.';
@@ -676,6 +676,9 @@ function renderLobby() {
     $('challenge').hidden = false;
     $('next').textContent = 'Next';
   } else {
+    if (body.querySelector('.versus-name')) {
+      body.replaceChildren(element('p', 'muted', 'The nearest fighter within 50 km, and your odds.'));
+    }
     $('challenge').hidden = true;
     $('next').textContent = 'Find an opponent';
   }
