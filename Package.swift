@@ -66,13 +66,16 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
-        // The WebSocket server (Hummingbird) and its accounts; a sensor's motion goes through
-        // MotionInput's hold to PunchKit's detector, as a trace does in `detect`.
+        // The WebSocket server (Hummingbird), its accounts, HTTPS (swift-nio-ssl through
+        // HummingbirdTLS) and the web page it serves (Page/: plain files, copied as they are); a
+        // sensor's motion goes through MotionInput's hold to PunchKit's detector, as a trace does
+        // in `detect`.
         .target(
             name: "FightServer",
             dependencies: [
                 "FightProtocol", "FightEngine", "FightStore", "MotionInput", "PunchKit",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -81,7 +84,8 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            ],
+            resources: [.copy("Page")]
         ),
 
         // MARK: - Command line

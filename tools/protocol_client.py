@@ -16,9 +16,15 @@ events is 100 minus the damage landed, that the server's `fight` state and both 
 is refused as `notWoundUp`, and that a punch after the end is refused. Prints one JSON line with
 the outcome; exits 1 with the reason on any mismatch.
 
-Usage: tools/protocol_client.py --server http://127.0.0.1:8080 [--seed 1]
+With an https:// server (`hitthat serve --tls-cert --tls-key`), the same runs over HTTPS and WSS,
+the server's certificate checked against `--cafile` (its own, when it signed itself).
+
+Usage: tools/protocol_client.py --server http://127.0.0.1:8080 [--seed 1] [--cafile cert.pem]
 """
-import argparse, base64, http.client, json, os, random, socket, string, struct, sys, time, urllib.parse
+import argparse, base64, http.client, json, os, random, socket, ssl, string, struct, sys, time, urllib.parse
+
+# The TLS context every connection goes through, for an https:// server; None for http://.
+TLS = None
 
 
 class ProtocolMismatch(Exception):
@@ -33,7 +39,10 @@ def expect(condition, message):
 # MARK: - HTTP
 
 def post(address, path, body):
-    connection = http.client.HTTPConnection(address.hostname, address.port, timeout=120)
+    if TLS:
+        connection = http.client.HTTPSConnection(address.hostname, address.port, timeout=120, context=TLS)
+    else:
+        connection = http.client.HTTPConnection(address.hostname, address.port, timeout=120)
     connection.request("POST", path, json.dumps(body), {"Content-Type": "application/json"})
     response = connection.getresponse()
     answer = json.loads(response.read())
@@ -46,6 +55,8 @@ def post(address, path, body):
 class WebSocket:
     def __init__(self, address, path="/ws"):
         self.sock = socket.create_connection((address.hostname, address.port), timeout=30)
+        if TLS:
+            self.sock = TLS.wrap_socket(self.sock, server_hostname=address.hostname)
         key = base64.b64encode(os.urandom(16)).decode()
         self.sock.sendall(
             (f"GET {path} HTTP/1.1\r\nHost: {address.hostname}:{address.port}\r\nUpgrade: websocket\r\n"
@@ -290,9 +301,13 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--server", default="http://127.0.0.1:8080")
     parser.add_argument("--seed", type=int, help="the random kinds and swings, repeatable")
+    parser.add_argument("--cafile", help="the certificate to trust for an https:// server")
     arguments = parser.parse_args()
     address = urllib.parse.urlparse(arguments.server)
     random.seed(arguments.seed)
+    if address.scheme == "https":
+        global TLS
+        TLS = ssl.create_default_context(cafile=arguments.cafile)
     try:
         print(json.dumps(play(address)))
     except (ProtocolMismatch, OSError, KeyError, ValueError) as error:

@@ -10,7 +10,8 @@ struct Serve: ParsableCommand {
         abstract: "Serve fights over HTTP and WebSocket (see docs/PROTOCOL.md).",
         discussion: """
             Fighters, fights, accounts and sessions are kept in one SQLite file; a restart resumes every \
-            fight. SIGINT or SIGTERM stops the server gracefully.
+            fight. SIGINT or SIGTERM stops the server gracefully. The page at / plays from a browser; \
+            a phone gives it motion and location only over HTTPS (--tls-cert, --tls-key).
             """
     )
 
@@ -53,6 +54,12 @@ struct Serve: ParsableCommand {
     )
     var motionRate = ServerConfiguration().motionSamplesPerSecond
 
+    @Option(help: ArgumentHelp("A PEM certificate (chain) to serve HTTPS and WSS with; needs --tls-key.", valueName: "file"))
+    var tlsCert: String?
+
+    @Option(help: ArgumentHelp("The PEM private key of --tls-cert.", valueName: "file"))
+    var tlsKey: String?
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level = .info
 
@@ -70,6 +77,9 @@ struct Serve: ParsableCommand {
         guard motionRate >= MotionLimits.samplesPerBatch else {
             throw ValidationError(
                 "--motion-rate: expected at least \(MotionLimits.samplesPerBatch) (one full batch), got \(motionRate)")
+        }
+        guard (tlsCert == nil) == (tlsKey == nil) else {
+            throw ValidationError("--tls-cert and --tls-key: expected both (HTTPS) or neither (HTTP)")
         }
         guard (1...36_500).contains(sessionDays) else {
             throw ValidationError("--session-days: expected 1 to 36500 days, got \(sessionDays)")
@@ -91,11 +101,21 @@ struct Serve: ParsableCommand {
         configuration.accountRequestsPerSecond = accountRate
         configuration.motionSamplesPerSecond = motionRate
         configuration.motionSampleBurst = motionRate
+        if let tlsCert, let tlsKey { configuration.tls = TLSFiles(certificateChain: tlsCert, privateKey: tlsKey) }
+        let secure = configuration.tls != nil
         let server: FightServer
         do {
             server = try FightServer(configuration: configuration, logger: logger) { [logger, host, database] port in
-                logger.notice("serving", metadata: ["address": "ws://\(host):\(port)", "database": "\(database)"])
+                logger.notice(
+                    "serving",
+                    metadata: [
+                        "address": "\(secure ? "wss" : "ws")://\(host):\(port)",
+                        "page": "\(secure ? "https" : "http")://\(host):\(port)/", "database": "\(database)",
+                    ])
             }
+        } catch let error as TLSFilesError {
+            printError(error.description)
+            throw Reported(status: .dataError)
         } catch {
             printError("\(database): cannot open: \(error)")
             throw Reported(status: .dataError)

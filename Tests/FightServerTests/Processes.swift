@@ -132,3 +132,41 @@ final class RunningCommand: Sendable {
         output.compactMap { try? MessageCodec.decodeReply($0) }
     }
 }
+
+// MARK: - Tests that take turns
+
+/// The tests that must not run at the same time as one another, whatever suites they are in: one
+/// times a person's keys against the power meter (the terminal fight), the others start a browser,
+/// which on two cores delays those keys by more than the meter forgives (a jab seen at 34 landed
+/// at 17 once). Each waits for the one before it to end.
+final class TakingTurns: Sendable {
+    static let shared = TakingTurns()
+    private let state = NIOLockedValueBox<(busy: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+
+    /// Waits until no other test holds the turn, then holds it.
+    func begin() async {
+        await withCheckedContinuation { continuation in
+            let now = state.withLockedValue { state -> Bool in
+                if !state.busy {
+                    state.busy = true
+                    return true
+                }
+                state.waiting.append(continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    /// Gives the turn to the next test waiting, if any.
+    func end() {
+        let next = state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
+            if state.waiting.isEmpty {
+                state.busy = false
+                return nil
+            }
+            return state.waiting.removeFirst()
+        }
+        next?.resume()
+    }
+}

@@ -11,14 +11,17 @@ import Testing
 @Suite(.serialized) struct ScriptClientTests {
     static let password = ["HITTHAT_PASSWORD": "correct horse"]
 
-    /// `hitthat serve` on `port` (0: any free one, read back from its log).
-    static func serve(database: String, port: Int = 0) async throws -> (server: RunningCommand, port: Int) {
-        let server = try RunningCommand([
-            "serve", "--port", "\(port)", "--database", database, "--password-rounds", "1000",
-        ])
+    /// `hitthat serve` on `port` (0: any free one, read back from its log), with `more` options.
+    static func serve(database: String, port: Int = 0, _ more: [String] = []) async throws -> (
+        server: RunningCommand, port: Int
+    ) {
+        let server = try RunningCommand(
+            ["serve", "--port", "\(port)", "--database", database, "--password-rounds", "1000"] + more)
+        // The WebSocket's address: wss:// with --tls-cert.
+        let scheme = more.contains("--tls-cert") ? "wss" : "ws"
         let port = try await server.wait("the server to listen", seconds: 120) { output, errors in
             (output + errors).lazy.compactMap { line -> Int? in
-                guard line.contains("serving"), let range = line.range(of: "ws://127.0.0.1:") else { return nil }
+                guard line.contains("serving"), let range = line.range(of: "\(scheme)://127.0.0.1:") else { return nil }
                 return Int(line[range.upperBound...].prefix(while: \.isNumber))
             }.first
         }

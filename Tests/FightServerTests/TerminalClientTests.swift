@@ -35,6 +35,9 @@ struct TerminalClientTests {
     }
 
     @Test func twoTerminalsFightToAKnockoutByKeys() async throws {
+        // Timed keys: not while a browser starts (PageTests).
+        await TakingTurns.shared.begin()
+        defer { TakingTurns.shared.end() }
         let (server, port) = try await ScriptClientTests.serve(database: try TestServer.temporaryDatabase())
         defer { server.kill(SIGTERM) }
         let tmux = Tmux()

@@ -4,6 +4,8 @@ import FightStore
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import HummingbirdWebSocket
 import Logging
 import NIOConcurrencyHelpers
@@ -47,6 +49,8 @@ public struct ServerConfiguration: Sendable {
     public var sessionLifetime: Int64
     /// The time, read by the server for every command and deadline.
     public var clock: ServerClock
+    /// A certificate and its key to serve HTTPS and WSS with; without them, HTTP and WS.
+    public var tls: TLSFiles?
 
     /// Creates a configuration; the defaults are `hitthat serve`'s.
     public init(
@@ -78,6 +82,49 @@ public struct ServerConfiguration: Sendable {
     public static let defaultSessionLifetime: Int64 = 30 * 24 * 60 * 60
 }
 
+/// The PEM files the server serves HTTPS and WSS with: browsers give a page motion and
+/// geolocation only over a secure connection (but on localhost).
+public struct TLSFiles: Sendable {
+    /// The certificate chain, the server's own certificate first.
+    public var certificateChain: String
+    /// The certificate's private key.
+    public var privateKey: String
+
+    /// Names the two files; they are read when the server is made.
+    public init(certificateChain: String, privateKey: String) {
+        self.certificateChain = certificateChain
+        self.privateKey = privateKey
+    }
+
+    /// Reads both files into a server's TLS configuration.
+    func configuration() throws(TLSFilesError) -> TLSConfiguration {
+        let chain: [NIOSSLCertificate]
+        do {
+            chain = try NIOSSLCertificate.fromPEMFile(certificateChain)
+        } catch {
+            throw TLSFilesError(path: certificateChain, problem: "cannot read a PEM certificate chain (\(error))")
+        }
+        guard !chain.isEmpty else { throw TLSFilesError(path: certificateChain, problem: "no certificate in it") }
+        let key: NIOSSLPrivateKey
+        do {
+            key = try NIOSSLPrivateKey(file: privateKey, format: .pem)
+        } catch {
+            throw TLSFilesError(path: privateKey, problem: "cannot read a PEM private key (\(error))")
+        }
+        return .makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
+    }
+}
+
+/// A certificate or key file that could not be used, and why.
+public struct TLSFilesError: Error, CustomStringConvertible {
+    /// The file at fault.
+    public var path: String
+    /// What is wrong with it.
+    public var problem: String
+    /// `PATH: PROBLEM`, as the command line reports a file.
+    public var description: String { "\(path): \(problem)" }
+}
+
 // MARK: - FightServer
 
 /// The fight server: HTTP routes for health, registration and login, and one WebSocket endpoint
@@ -92,12 +139,17 @@ public final class FightServer: Sendable {
     private let hubLoop: MultiThreadedEventLoopGroup
     private let passwordHashing: PasswordHashing
 
-    /// Opens the database and prepares the server; `run()` starts it.
+    /// Reads the TLS files and the page, opens the database and prepares the server; `run()`
+    /// starts it.
     /// - Parameter onRunning: called with the port once the server listens.
+    /// - Throws: `TLSFilesError` for a certificate or key that cannot be used (before the
+    ///   database is opened), or the store's error.
     public init(
         configuration: ServerConfiguration, logger: Logger,
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws {
+        let tlsConfiguration = try configuration.tls?.configuration()
+        let page = try PageFiles.bundled()
         let store = try FightStore(
             path: configuration.databasePath, rules: configuration.rules, durability: configuration.durability)
         let accounts = Accounts(store: store, sessionLifetime: configuration.sessionLifetime)
@@ -114,6 +166,7 @@ public final class FightServer: Sendable {
             passwordRounds: configuration.passwordRounds, hashing: passwordHashing)
 
         let router = Router(context: AddressedRequestContext.self)
+        page.route(on: router)
         router.get("health") { _, _ in Self.response(.ok, ServerMessage(.health(Health()))) }
         let accountLimits = AccountLimits(configuration)
         router.post("register") { request, context in
@@ -135,41 +188,42 @@ public final class FightServer: Sendable {
             configuration.messagesPerSecond, configuration.messageBurst, configuration.clock
         )
         let fighterLimits = NIOLockedValueBox(RateLimits<FighterID>(perSecond: perSecond, burst: burst))
+        let http: HTTPServerBuilder = .http1WebSocketUpgrade(
+            configuration: .init(ws: .init(maxFrameSize: ProtocolLimits.maxFrameBytes)),
+            shouldUpgrade: { request, _, _ in
+                guard request.path?.split(separator: "?").first == "/ws" else { return .dontUpgrade }
+                return .upgrade([:]) { inbound, outbound, context in
+                    let (stream, outbox) = AsyncStream.makeStream(of: String.self)
+                    var session = ClientSession(
+                        hub: hub, accounts: accounts, outbox: outbox, clock: clock,
+                        limiter: RateLimiter(perSecond: perSecond, burst: burst), fighterLimits: fighterLimits,
+                        logger: context.logger)
+                    async let written: Void = {
+                        for await text in stream { try await outbound.write(.text(text)) }
+                        // The outbox is finished when the connection is done, or when its session
+                        // was logged out (here or on another connection): then the server closes
+                        // it. Closing one already closed does nothing.
+                        try await outbound.close(.normalClosure, reason: nil)
+                    }()
+                    do {
+                        reading: for try await message in inbound.messages(maxSize: ProtocolLimits.maxFrameBytes) {
+                            switch message {
+                            case .text(let text):
+                                if await session.receive(text) == .close { break reading }
+                            case .binary: session.refuseBinary()
+                            }
+                        }
+                    } catch {
+                        context.logger.info("connection ended", metadata: ["error": "\(error)"])
+                    }
+                    await session.close()
+                    outbox.finish()
+                    try? await written
+                }
+            })
         let app = Application(
             router: router,
-            server: .http1WebSocketUpgrade(
-                configuration: .init(ws: .init(maxFrameSize: ProtocolLimits.maxFrameBytes)),
-                shouldUpgrade: { request, _, _ in
-                    guard request.path?.split(separator: "?").first == "/ws" else { return .dontUpgrade }
-                    return .upgrade([:]) { inbound, outbound, context in
-                        let (stream, outbox) = AsyncStream.makeStream(of: String.self)
-                        var session = ClientSession(
-                            hub: hub, accounts: accounts, outbox: outbox, clock: clock,
-                            limiter: RateLimiter(perSecond: perSecond, burst: burst), fighterLimits: fighterLimits,
-                            logger: context.logger)
-                        async let written: Void = {
-                            for await text in stream { try await outbound.write(.text(text)) }
-                            // The outbox is finished when the connection is done, or when its session
-                            // was logged out (here or on another connection): then the server closes
-                            // it. Closing one already closed does nothing.
-                            try await outbound.close(.normalClosure, reason: nil)
-                        }()
-                        do {
-                            reading: for try await message in inbound.messages(maxSize: ProtocolLimits.maxFrameBytes) {
-                                switch message {
-                                case .text(let text):
-                                    if await session.receive(text) == .close { break reading }
-                                case .binary: session.refuseBinary()
-                                }
-                            }
-                        } catch {
-                            context.logger.info("connection ended", metadata: ["error": "\(error)"])
-                        }
-                        await session.close()
-                        outbox.finish()
-                        try? await written
-                    }
-                }),
+            server: try tlsConfiguration.map { try .tls(http, tlsConfiguration: $0) } ?? http,
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "hitthat"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },

@@ -1,0 +1,463 @@
+#!/usr/bin/env python3
+"""The page `hitthat serve` serves, played in a real browser: headless Chromium at a phone's size,
+driven over WebDriver (chromedriver's HTTP JSON API, with Python's standard library only).
+
+A new player signs up, sets a location, looks at the versus card (the opponent must be waiting
+near 48.8566, 2.3522 in a quick-match room, e.g. `hitthat play --script --at 48.8566,2.3522` that
+sent `quick`), joins the opponent's room and fights to the end. Its first turn is a swing: `devicemotion` events
+replayed from a trace around its first labelled punch while a touch holds PUNCH. The page must
+send them as PROTOCOL.md's `motion` (rows `[t, ax, ay, az, gx, gy, gz]` in m/s² and °/s, at most
+64 a batch, at most 200 Hz, one `hold` number, `final` on release unless the punch landed first),
+and the server's answer must come: the punch landed (`punched` by the page) or none found
+(`holdEnded`); the outcome is printed for the caller to hold against `hitthat detect` on the same
+samples (written to `--window-out`). Every other turn of the page's is thrown with the power meter
+(`windUp`, then `punch` stopped in the green), chosen with the page's own switch; on the second,
+the connection is dropped as the punch is thrown.
+
+At each screen (sign-in, versus, fight, the end) it checks by the DOM that what a player needs is
+there and visible, that nothing is wider than the phone, that every visible button is a thumb's
+size, and saves a screenshot. Prints one JSON line with what it saw; exits 1 with the reason on
+any failure.
+
+Usage: tools/browser_test.py --page http://127.0.0.1:8080/ --user carol --opponent bob \\
+         --trace gyro.csv --screenshots .build/screenshots [--window-out swing.csv]
+"""
+import argparse, base64, csv, json, math, os, re, socket, subprocess, sys, time, urllib.error, urllib.request
+
+PHONE = {"width": 390, "height": 844, "pixelRatio": 2}
+G = 9.80665
+
+
+class Failure(Exception):
+    pass
+
+
+def expect(condition, message):
+    if not condition:
+        raise Failure(message)
+
+
+# MARK: - WebDriver (W3C, over chromedriver's HTTP JSON API)
+
+class Browser:
+    def __init__(self, chromedriver, chromium):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        self.driver = subprocess.Popen(
+            [chromedriver, f"--port={port}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.base = f"http://127.0.0.1:{port}"
+        deadline = time.time() + 30
+        while True:
+            try:
+                if self.call("GET", "/status")["ready"]:
+                    break
+            except (urllib.error.URLError, ConnectionError):
+                pass
+            expect(time.time() < deadline, "chromedriver did not start")
+            time.sleep(0.1)
+        options = {
+            "binary": chromium,
+            # As root (CI), Chromium runs only without its sandbox; /dev/shm may be small in a container.
+            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     f"--window-size={PHONE['width']},{PHONE['height']}", "--hide-scrollbars"],
+            "mobileEmulation": {
+                "deviceMetrics": dict(PHONE, touch=True, mobile=True),
+                "userAgent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+                             "Chrome/120.0 Mobile Safari/537.36",
+            },
+        }
+        answer = self.call("POST", "/session", {"capabilities": {"alwaysMatch": {"goog:chromeOptions": options}}})
+        self.session = f"/session/{answer['sessionId']}"
+
+    def call(self, method, path, body=None):
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(self.base + path, data=data, method=method,
+                                         headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=120) as response:
+                return json.loads(response.read())["value"]
+        except urllib.error.HTTPError as error:
+            raise Failure(f"WebDriver {method} {path}: {error.read().decode()[:500]}")
+
+    def do(self, method, path, body=None):
+        return self.call(method, self.session + path, body)
+
+    def js(self, script, *args):
+        return self.do("POST", "/execute/sync", {"script": script, "args": list(args)})
+
+    def open(self, url):
+        self.do("POST", "/url", {"url": url})
+
+    def find(self, css):
+        found = self.do("POST", "/element", {"using": "css selector", "value": css})
+        return next(iter(found.values()))
+
+    def click(self, css):
+        self.wait(f"{css} to be visible and enabled", lambda: self.js(
+            "const e = document.querySelector(arguments[0]);"
+            "return !!e && e.offsetParent !== null && !e.disabled;", css))
+        self.do("POST", f"/element/{self.find(css)}/click", {})
+
+    def type(self, css, text):
+        element = self.find(css)
+        self.do("POST", f"/element/{element}/clear", {})
+        self.do("POST", f"/element/{element}/value", {"text": text})
+
+    def text(self, css):
+        return self.js("const e = document.querySelector(arguments[0]); return e ? e.textContent : null;", css)
+
+    def wait(self, what, condition, seconds=60):
+        deadline = time.time() + seconds
+        while True:
+            value = condition()
+            if value:
+                return value
+            if time.time() > deadline:
+                raise Failure(f"timed out waiting for {what}; the page says: "
+                              f"{self.js('return document.body.innerText')[:800]!r}")
+            time.sleep(0.05)
+
+    def screenshot(self, path):
+        with open(path, "wb") as file:
+            file.write(base64.b64decode(self.do("GET", "/screenshot")))
+
+    def touch_hold(self, css, seconds):
+        """Holds a finger on the element for `seconds` (WebDriver actions: a touch pointer)."""
+        element = self.find(css)
+        origin = {"element-6066-11e4-a52e-4f735466cecf": element}
+        self.do("POST", "/actions", {"actions": [{
+            "type": "pointer", "id": "finger", "parameters": {"pointerType": "touch"},
+            "actions": [
+                {"type": "pointerMove", "duration": 0, "origin": origin, "x": 0, "y": 0},
+                {"type": "pointerDown", "button": 0},
+                {"type": "pause", "duration": int(seconds * 1000)},
+                {"type": "pointerUp", "button": 0},
+            ]}]})
+        self.do("DELETE", "/actions")
+
+    def quit(self):
+        try:
+            self.do("DELETE", "")
+        except Exception:
+            pass
+        self.driver.terminate()
+        try:
+            self.driver.wait(10)
+        except subprocess.TimeoutExpired:
+            self.driver.kill()
+            self.driver.wait()
+
+
+# MARK: - What a player needs on each screen
+
+def check_screen(browser, screen, selectors):
+    """Each selector visible, the page no wider than the phone, every visible button a thumb's size."""
+    report = browser.js("""
+        const [screen, selectors] = arguments;
+        const visible = (e) => !!e && e.offsetParent !== null && e.getBoundingClientRect().width > 0;
+        const missing = selectors.filter((s) => !visible(document.querySelector(s)));
+        const small = [...document.querySelectorAll('#' + screen + ' button, header button')]
+          .filter(visible).filter((b) => b.getBoundingClientRect().height < 40)
+          .map((b) => b.id || b.textContent);
+        return {missing, small, width: document.documentElement.scrollWidth};
+    """, screen, selectors)
+    expect(not report["missing"], f"{screen}: not visible: {report['missing']}")
+    expect(not report["small"], f"{screen}: buttons under 40 px high: {report['small']}")
+    expect(report["width"] <= PHONE["width"], f"{screen}: {report['width']} px wide, wider than the phone")
+
+
+# MARK: - Motion from a trace
+
+def read_trace(path, start, end):
+    """Rows of a `t,x,y,z[,gx,gy,gz]` trace between two times, as a phone's browser reports them:
+    acceleration with gravity in m/s² (the trace's g × 9.80665), the rotation rate in °/s (rad/s
+    converted), time from the window's start in s."""
+    rows = []
+    with open(path) as file:
+        reader = csv.reader(file)
+        header = [name.strip() for name in next(reader)]
+        names = [name.split(" ")[0] for name in header]
+        expect(names[:4] == ["t", "x", "y", "z"], f"{path}: expected t,x,y,z, got {header}")
+        gyro = names[4:7] == ["gx", "gy", "gz"] and all("rad/s" in name for name in header[4:7])
+        for record in reader:
+            t = float(record[0])
+            if t < start or t > end:
+                continue
+            row = [t - start] + [float(v) * G for v in record[1:4]]
+            if gyro:
+                row += [math.degrees(float(v)) for v in record[4:7]]
+            rows.append(row)
+    expect(rows, f"{path}: no samples between {start} and {end} s")
+    return rows, header
+
+
+def first_punch_window(labels):
+    with open(labels) as file:
+        reader = csv.DictReader(file)
+        first = next(reader)
+    return float(first["start"]) - 1.0, float(first["end"]) + 0.6
+
+
+REPLAY = """
+// Dispatches the rows as devicemotion events at their own times from now (the page reads
+// event.timeStamp), as a phone's sensor would deliver them.
+const rows = arguments[0];
+window.__replayDone = false;
+const start = performance.now();
+let next = 0;
+function tick() {
+  const elapsed = (performance.now() - start) / 1000;
+  while (next < rows.length && rows[next][0] <= elapsed) {
+    const r = rows[next++];
+    const init = {accelerationIncludingGravity: {x: r[1], y: r[2], z: r[3]}, interval: 10};
+    if (r.length >= 7) init.rotationRate = {beta: r[4], gamma: r[5], alpha: r[6]};
+    window.dispatchEvent(new DeviceMotionEvent('devicemotion', init));
+    // One event per tick at most, so that each has its own timeStamp.
+    break;
+  }
+  if (next < rows.length) setTimeout(tick, 1); else window.__replayDone = true;
+}
+tick();
+"""
+
+
+# MARK: - The fight
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--page", required=True)
+    parser.add_argument("--user", required=True)
+    parser.add_argument("--password", default="correct horse")
+    parser.add_argument("--opponent", required=True, help="the opponent's display name")
+    parser.add_argument("--trace", required=True, help="a t,x,y,z,gx,gy,gz trace (g, rad/s) with NAME.labels.csv")
+    parser.add_argument("--window-out", help="write the swing's samples as sent (t,x,y,z,gx,gy,gz in g and rad/s) here")
+    parser.add_argument("--screenshots", required=True)
+    parser.add_argument("--chromedriver", default="/usr/bin/chromedriver")
+    parser.add_argument("--chromium", default="/usr/bin/chromium")
+    options = parser.parse_args()
+    os.makedirs(options.screenshots, exist_ok=True)
+    # A failure's shot from an earlier run is not this run's.
+    if os.path.exists(os.path.join(options.screenshots, "failure.png")):
+        os.remove(os.path.join(options.screenshots, "failure.png"))
+    shot = lambda name: browser.screenshot(os.path.join(options.screenshots, name + ".png"))
+
+    browser = Browser(options.chromedriver, options.chromium)
+    outcome = {}
+    failure = None
+    try:
+        # Sign-in
+        browser.open(options.page)
+        browser.wait("the sign-in screen", lambda: browser.js("return !document.getElementById('signin').hidden"))
+        check_screen(browser, "signin", ["#username", "#password", "#login", "#register"])
+        browser.type("#username", options.user)
+        browser.type("#password", options.password)
+        shot("1-sign-in")
+        browser.click("#register")
+
+        # The lobby: where, then the versus card
+        browser.wait("the lobby", lambda: browser.js(
+            "return !document.getElementById('lobby').hidden && document.getElementById('me-name').textContent === arguments[0]",
+            options.user))
+        browser.wait("the connection", lambda: browser.text("#connection") == "Connected")
+        check_screen(browser, "lobby", ["#quick", "#next", "#locate", "#location-input", "#motion-status", "#logout"])
+        expect(not browser.js("return document.getElementById('sound').checked"), "sound is off by default")
+        # Chromium, as iOS Safari, asks for motion from a tap (DeviceMotionEvent.requestPermission).
+        if browser.js("return document.getElementById('enable-motion').offsetParent !== null"):
+            expect("permission" in browser.text("#motion-status"), "the page says why to tap Enable motion")
+            browser.click("#enable-motion")
+        motion_words = browser.wait("the motion check", lambda: (lambda t: t if "looking" not in t else None)(
+            browser.text("#motion-status")))
+        outcome["motionStatus"] = motion_words
+        browser.type("#location-input", "48.8566, 2.3522")
+        browser.click("#location-form button")
+        browser.wait("the location", lambda: "48.8566" in browser.text("#location-text"))
+        browser.click("#next")
+        browser.wait("the versus card", lambda: options.opponent in browser.text("#versus-body"))
+        versus = browser.text("#versus-body")
+        expect("km" in versus and "%" in versus, f"the versus card gives distance and odds: {versus!r}")
+        check_screen(browser, "lobby", ["#versus-body .versus-name", "#versus-body .odds", "#challenge", "#next"])
+        browser.js("document.getElementById('versus').scrollIntoView()")
+        shot("2-versus")
+
+        # Quick match: the opponent's room is joined, and the opponent throws first.
+        browser.js("window.scrollTo(0, 0)")
+        browser.click("#quick")
+        browser.wait("the fight screen", lambda: browser.js("return !document.getElementById('fight').hidden"))
+        browser.wait("the opponent's name", lambda: options.opponent in browser.text("#them-side .name"))
+        check_screen(browser, "fight", ["#me-side .stamina-bar", "#them-side .stamina-bar", "#turn", "#guard",
+                                        "#switch-guard", "#forfeit", "#events li"])
+        browser.wait("the opponent present", lambda: "connected" in (browser.text("#presence") or ""))
+        browser.click("#switch-guard")
+        browser.wait("a high guard", lambda: browser.text("#guard") == "high")
+
+        # Every message the page sends from now on, as sent.
+        browser.js("""
+            window.__sent = [];
+            const send = WebSocket.prototype.send;
+            WebSocket.prototype.send = function (data) { window.__sent.push(JSON.parse(data)); return send.call(this, data); };
+        """)
+        turns, swung, shot_fight = 0, False, False
+        while True:
+            state = browser.wait("my turn or the end", lambda: browser.js("""
+                const turn = document.getElementById('turn');
+                if (turn.classList.contains('mine')) return 'mine';
+                if (turn.classList.contains('won') || turn.classList.contains('lost') || turn.classList.contains('draw')) return 'over';
+                return null;"""), seconds=120)
+            if state == "over":
+                break
+            expect(re.search(r"\d+ s (to punch|knocked down)", browser.text("#turn")), f"the turn's countdown: {browser.text('#turn')!r}")
+            if not swung:
+                swung = True
+                outcome["swing"] = swing(browser, options, shot)
+                if outcome["swing"].get("landed"):
+                    continue
+            if browser.js("return document.getElementById('motion-area').offsetParent !== null"):
+                # Swings are judged here: the rest of the fight is thrown with the meter, by choice.
+                browser.click("#punch-mode")
+            check_screen(browser, "fight", ["#throw", "#meter", ".kinds button[data-kind='uppercut']"])
+            browser.click(".kinds button[data-kind='jab']")
+            browser.click("#throw")
+            expect(browser.wait("THROW", lambda: browser.text("#throw") == "THROW", 10), "wound up")
+            # Stopped in the green: the hint says what a stop now would do.
+            in_green = lambda: (lambda hint: hint.startswith("Stop now: ")
+                                and int(hint.split(": ")[1].split(" ")[0]) >= 30)(browser.text("#meter-hint") or "")
+            browser.wait("the needle in the green", in_green, 10)
+            if not shot_fight:
+                # The fight as a player sees it at its busiest: a punch taken, the meter running.
+                shot_fight = True
+                shot("3-fight")
+                browser.wait("the needle in the green again", in_green, 10)
+            before = browser.js("return state.seen.get(state.current)")
+            if turns == 1:
+                drop_the_connection(browser, outcome)
+            else:
+                browser.click("#throw")
+            browser.wait("the punch to land", lambda: browser.js("return state.seen.get(state.current)") > before, 30)
+            turns += 1
+
+        ending = browser.text("#turn")
+        check_screen(browser, "fight", ["#turn", "#rematch", "#leave", "#events li"])
+        shot("4-ended")
+        # The same in the system's dark mode.
+        browser.do("POST", "/goog/cdp/execute", {"cmd": "Emulation.setEmulatedMedia", "params": {
+            "features": [{"name": "prefers-color-scheme", "value": "dark"}]}})
+        expect(browser.js("return matchMedia('(prefers-color-scheme: dark)').matches"), "dark mode emulated")
+        shot("5-ended-dark")
+        fight = browser.js("return state.fights.get(state.current)")
+        lines = browser.js("return [...document.querySelectorAll('#events li')].map((li) => li.textContent)")
+        outcome.update({
+            "ending": ending, "fight": fight, "log": lines, "meterTurns": turns,
+            "sent": sorted({m["type"] for m in browser.js("return window.__sent")}),
+        })
+        browser.do("POST", "/goog/cdp/execute", {"cmd": "Emulation.setEmulatedMedia", "params": {"features": []}})
+        # Back in the lobby, the record counts the fight.
+        browser.click("#leave")
+        record = browser.wait("the record to count the fight", lambda: (lambda t: t if "0 won · 0 lost" not in t else None)(
+            browser.text("#me-record") or ""), 15)
+        check_screen(browser, "lobby", ["#me-name", "#me-record", "#quick", "#next"])
+        expect(options.opponent not in browser.text("#versus-body"), "the versus card from before the fight is gone")
+        shot("6-lobby")
+        outcome["record"] = record
+    except Failure as error:
+        failure = error
+        try:
+            shot("failure")
+        except Exception:
+            pass
+    finally:
+        browser.quit()
+    if failure:
+        print(f"browser test: {failure}", file=sys.stderr)
+        sys.exit(1)
+    print(json.dumps(outcome))
+
+
+def drop_the_connection(browser, outcome):
+    """The connection lost just as the punch is thrown, before its event comes back: the page
+    says so, counts down to its next try, comes back and catches up on what it missed (`hello`,
+    then `replay` from the last sequence it saw: its own punch, and the opponent's after it)."""
+    seen = browser.js("return state.seen.get(state.current)")
+    sent = browser.js("return window.__sent.length")
+    # In one task: nothing from the server can come in between.
+    browser.js("document.getElementById('throw').click(); socket.close()")
+    said = browser.wait("the page to say the connection dropped", lambda: (lambda t: t if "retrying in" in t else None)(
+        browser.text("#connection")), 10)
+    browser.wait("the page to come back", lambda: browser.text("#connection") == "Connected", 30)
+    browser.wait("the events missed meanwhile", lambda: browser.js("return state.seen.get(state.current)") > seen, 60)
+    browser.wait("the opponent's punch after it", lambda: browser.js("return state.seen.get(state.current)") >= seen + 2, 60)
+    again = [m for m in browser.js("return window.__sent.slice(arguments[0])", sent) if m["type"] in ("hello", "replay")]
+    expect([m["type"] for m in again][:2] == ["hello", "replay"] and again[1]["after"] == seen,
+           f"hello, then replay after {seen}: {again}")
+    outcome["reconnect"] = {"said": said, "sent": [m["type"] for m in again]}
+
+
+def swing(browser, options, shot):
+    """One turn swung: motion replayed while PUNCH is held by a touch. Returns what came of it."""
+    start, end = first_punch_window(options.trace.replace(".csv", ".labels.csv"))
+    rows, _ = read_trace(options.trace, start, end)
+    # A first event makes the page find its "sensor", and offer PUNCH.
+    browser.js("window.dispatchEvent(new DeviceMotionEvent('devicemotion', "
+               "{accelerationIncludingGravity: {x: 0, y: 9.8, z: 0}, rotationRate: {alpha: 0, beta: 0, gamma: 0}}))")
+    browser.wait("PUNCH", lambda: browser.js("return document.getElementById('punch').offsetParent !== null"), 10)
+    check_screen(browser, "fight", ["#punch", "#punch-mode", "#turn", "#switch-guard"])
+    shot("3-swing")
+    seq = browser.js("return state.seen.get(state.current)")
+    start = browser.js("return window.__sent.length")
+    browser.js(REPLAY, rows)
+    browser.touch_hold("#punch", rows[-1][0] + 0.1)
+    browser.wait("the replay's end", lambda: browser.js("return window.__replayDone"), 30)
+    time.sleep(0.2)
+    batches = [m for m in browser.js("return window.__sent.slice(arguments[0])", start) if m["type"] == "motion"]
+    # A hold whose punch landed is over at once: the page sends no more of it, nor a final batch.
+    landed = browser.js("return state.seen.get(state.current)") > seq
+    check_batches(batches, rows, seq, released=not landed)
+    if options.window_out:
+        # The samples the server was sent, as they were sent (the page's clock, what the touch
+        # held of the replay), back in the trace's units: `hitthat detect` reads the same.
+        samples = [row for b in batches for row in b["samples"]]
+        with open(options.window_out, "w") as file:
+            file.write("t,x,y,z,gx (rad/s),gy (rad/s),gz (rad/s)\n")
+            for row in samples:
+                raw = [row[0] - samples[0][0]] + [v / G for v in row[1:4]] + [math.radians(v) for v in row[4:7]]
+                file.write(",".join(f"{v:.9f}" for v in raw) + "\n")
+    result = {"batches": len(batches), "rows": sum(len(b["samples"]) for b in batches)}
+    said = browser.wait("the swing judged", lambda: browser.js("""
+        const seq = state.seen.get(state.current);
+        if (seq > arguments[0]) return 'landed';
+        const status = document.getElementById('swing-status').textContent;
+        return status.startsWith('No punch found') ? status : null;""", seq), 30)
+    result["landed"] = said == "landed"
+    if result["landed"]:
+        result["punch"] = browser.js("""
+            const mine = state.log.get(state.current).find((e) => e.kind === 'punched' && e.by === state.me.id);
+            return mine.punch + ' ' + mine.damage;""")
+    else:
+        result["said"] = said
+    return result
+
+
+def check_batches(batches, rows, after, released):
+    """The page's motion messages as issue 29 fixes them; `released`: the hold went on to the
+    release (no punch landed during it), which sends the final batch."""
+    expect(batches, "no motion message was sent while PUNCH was held")
+    expect(all(b["final"] is False for b in batches[:-1]), "final only on the last batch")
+    expect(batches[-1]["final"] is released, f"final on release ({released}), not when a punch landed")
+    expect(len({b["hold"] for b in batches}) == 1, "one hold number for one hold")
+    expect(all(b["after"] == after for b in batches), f"after is the fight's last sequence ({after})")
+    samples = [row for b in batches for row in b["samples"]]
+    expect(all(len(b["samples"]) <= 64 for b in batches), "at most 64 rows a batch")
+    expect(all(len(row) == 7 for row in samples), "7-wide rows with a rotation rate")
+    times = [row[0] for row in samples]
+    expect(all(b - a >= 0.005 - 1e-4 for a, b in zip(times, times[1:])), "increasing, at most 200 Hz")
+    if released:
+        expect(len(samples) >= len(rows) // 2, f"the swing was sent: {len(samples)} rows of {len(rows)}")
+    # Units: the page's rows are the replayed ones (m/s², °/s), in order, rounded.
+    near = lambda sample: any(all(abs(a - b) < 0.002 for a, b in zip(sample[1:4], row[1:4])) for row in rows)
+    expect(all(near(sample) for sample in samples), "the acceleration as the events gave it, in m/s²")
+    biggest = max(abs(v) for row in samples for v in row[4:7])
+    expect(biggest > 57.3, f"rotation in °/s (largest {biggest:.1f})")
+
+
+if __name__ == "__main__":
+    main()
