@@ -9,8 +9,10 @@ struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Serve fights over HTTP and WebSocket (see docs/PROTOCOL.md).",
         discussion: """
-            Fighters, fights, accounts and sessions are kept in one SQLite file; a restart resumes every \
-            fight. SIGINT or SIGTERM stops the server gracefully.
+            Fighters, fights, accounts and sessions are kept in one SQLite file, or on a PostgreSQL server \
+            (--database postgres://USER@HOST/DATABASE, or postgres://USER@/DATABASE?host=/SOCKET/FOLDER; \
+            in a build with the PostgreSQL trait); a restart resumes every fight. SIGINT or SIGTERM stops \
+            the server gracefully.
             """
     )
 
@@ -20,7 +22,7 @@ struct Serve: ParsableCommand {
     @Option(help: "The port to listen on (0 for any free one; the log says which).")
     var port = 8080
 
-    @Option(help: "The SQLite file to keep everything in.")
+    @Option(help: "The SQLite file to keep everything in, or a postgres:// URL.")
     var database = "./hitthat.sqlite"
 
     @Option(
@@ -74,6 +76,7 @@ struct Serve: ParsableCommand {
         guard (1...36_500).contains(sessionDays) else {
             throw ValidationError("--session-days: expected 1 to 36500 days, got \(sessionDays)")
         }
+        do { _ = try StoreLocation(parsing: database) } catch { throw ValidationError("--database: \(error)") }
     }
 
     func run() throws {
@@ -91,13 +94,15 @@ struct Serve: ParsableCommand {
         configuration.accountRequestsPerSecond = accountRate
         configuration.motionSamplesPerSecond = motionRate
         configuration.motionSampleBurst = motionRate
+        // Named without a password a URL may hold, since it is logged.
+        let named = (try? StoreLocation(parsing: database))?.description ?? database
         let server: FightServer
         do {
-            server = try FightServer(configuration: configuration, logger: logger) { [logger, host, database] port in
-                logger.notice("serving", metadata: ["address": "ws://\(host):\(port)", "database": "\(database)"])
+            server = try FightServer(configuration: configuration, logger: logger) { [logger, host] port in
+                logger.notice("serving", metadata: ["address": "ws://\(host):\(port)", "database": "\(named)"])
             }
         } catch {
-            printError("\(database): cannot open: \(error)")
+            printError("\(named): cannot open: \(error)")
             throw Reported(status: .dataError)
         }
         try await server.run()

@@ -19,7 +19,8 @@ public struct ServerConfiguration: Sendable {
     public var host: String
     /// The port; 0 picks a free one (`onRunning` says which).
     public var port: Int
-    /// The SQLite file: fighters, fights, events, statistics, accounts and sessions.
+    /// Where fighters, fights, events, statistics, accounts and sessions are kept: an SQLite
+    /// file's path, or a `postgres://` URL (see `StoreLocation(parsing:)`).
     public var databasePath: String
     /// What an acknowledged command survives: by default the server being killed, not power loss.
     public var durability: Durability
@@ -99,7 +100,8 @@ public final class FightServer: Sendable {
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws {
         let store = try FightStore(
-            path: configuration.databasePath, rules: configuration.rules, durability: configuration.durability)
+            location: try StoreLocation(parsing: configuration.databasePath), rules: configuration.rules,
+            durability: configuration.durability)
         let accounts = Accounts(store: store, sessionLifetime: configuration.sessionLifetime)
         let hubLoop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let hub = FightHub(
