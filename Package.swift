@@ -199,6 +199,8 @@ let package = Package(
                 "InputDevicesTestSupport",
                 // A generated trace read as `detect` reads it, to stream as a hold.
                 "MotionInput", "PunchKit",
+                // The databases to test on: SQLite, and PostgreSQL where a test server is given.
+                "FightStoreTestSupport",
                 // A second connection to a server's file, to make its writes fail.
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // Locks ThreadSanitizer can see (pthread); it cannot see Synchronization.Mutex.

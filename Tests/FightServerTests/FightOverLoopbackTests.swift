@@ -1,5 +1,6 @@
 import FightEngine
 import FightProtocol
+import FightStoreTestSupport
 import Testing
 
 /// Whole fights between clients over loopback, against a real server on a free port.
@@ -148,8 +149,9 @@ import Testing
         try await ring.server.stop()
     }
 
-    @Test func aRestartedServerResumesTheFight() async throws {
-        let path = try TestServer.temporaryDatabase()
+    @Test(arguments: StoreBackend.available)
+    func aRestartedServerResumesTheFight(backend: StoreBackend) async throws {
+        let path = try TestServer.temporaryDatabase(backend)
         let clock = TestClock()
         let ring = try await Self.ring(clock: clock, databasePath: path)
         _ = try await ring.alice.command(.punch(PunchRequest(fight: ring.fight, kind: .uppercut, damage: 56, after: 2)))

@@ -54,6 +54,23 @@ import Testing
         #expect(try first.audit().problems == [])
     }
 
+    /// Two servers' deadline clocks tick at once on one database: a turn passes once.
+    @Test(arguments: Backend.available) func twoStoresSettleADeadlineOnce(backend: Backend) async throws {
+        let database = try TestDatabase(backend)
+        let first = try database.open(), second = try database.open()
+        let a = try first.register("alice"), b = try first.register("bob")
+        try first.run(.challenge(a, opponent: b))
+        try first.run(.accept(FightID(1), by: b))
+        let settled = await withTaskGroup(of: Int.self) { group in
+            for store in [first, second] {
+                group.addTask { (try? store.execute(.settleDeadlines, at: start + 61).get().count) ?? -1 }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(settled.sorted() == [0, 1])
+        #expect(try second.events(ofFight: FightID(1)).map(\.sequence) == [1, 2, 3])
+    }
+
     /// The process dies (SIGKILL) in the middle of a fight, with another connection's transaction
     /// half written. Everything acknowledged before is there after reopening; the half-written
     /// transaction is not, and the fight goes on from where it was.

@@ -1,4 +1,5 @@
 import FightEngine
+import FightStoreTestSupport
 import Foundation
 import Testing
 
@@ -23,29 +24,11 @@ final class TemporaryDirectory: Sendable {
 
 // MARK: - The databases tested
 
-/// The databases the store's tests run against: SQLite always; PostgreSQL where a test server's
-/// URL is given in `HITTHAT_POSTGRES_URL` (`.ci/run` starts one with tools/postgres-test-server.sh
-/// and sets `HITTHAT_REQUIRE_POSTGRES=1`, so that there a missing server fails rather than skips).
-enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case sqlite
-    case postgres
-
-    /// The test server's URL, if one was given.
-    static let postgresURL = ProcessInfo.processInfo.environment["HITTHAT_POSTGRES_URL"].flatMap {
-        $0.isEmpty ? nil : $0
-    }
-
-    /// Whether the PostgreSQL cases must run (and fail if they cannot).
-    static let postgresRequired = ProcessInfo.processInfo.environment["HITTHAT_REQUIRE_POSTGRES"] == "1"
-
-    /// The backends to test: PostgreSQL when its server is given, or required.
-    static let available: [Backend] = postgresURL != nil || postgresRequired ? [.sqlite, .postgres] : [.sqlite]
-
-    var testDescription: String { rawValue }
-}
+/// SQLite always, PostgreSQL where its test server is given (see `StoreBackend`).
+typealias Backend = StoreBackend
 
 /// A fresh, empty database for one test: a file in a temporary folder, or a schema of its own on
-/// the PostgreSQL test server (schemas are left behind: the server is thrown away after the run).
+/// the PostgreSQL test server.
 final class TestDatabase: Sendable {
     let backend: Backend
     let location: StoreLocation
@@ -53,22 +36,9 @@ final class TestDatabase: Sendable {
 
     init(_ backend: Backend) throws {
         self.backend = backend
-        switch backend {
-        case .sqlite:
-            let directory = try TemporaryDirectory()
-            self.directory = directory
-            location = .sqlite(path: directory.path("fights.sqlite"))
-        case .postgres:
-            directory = nil
-            guard let url = Backend.postgresURL else {
-                throw TestSetupError("HITTHAT_REQUIRE_POSTGRES=1 but HITTHAT_POSTGRES_URL is not set")
-            }
-            guard case .postgres(var server) = try StoreLocation(parsing: url) else {
-                throw TestSetupError("HITTHAT_POSTGRES_URL is not a postgres:// URL: \(url)")
-            }
-            server.schema = "test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-            location = .postgres(server)
-        }
+        let directory = backend == .sqlite ? try TemporaryDirectory() : nil
+        self.directory = directory
+        location = try backend.freshLocation(sqlitePath: directory?.path("fights.sqlite") ?? "")
     }
 
     /// Opens the store (the first time creating it).
@@ -80,12 +50,6 @@ final class TestDatabase: Sendable {
     func tamper(_ store: FightStore, _ sql: String) throws {
         try store.database.write { db in try db.executeScript(sql) }
     }
-}
-
-/// The test's setup cannot be made.
-struct TestSetupError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }
 
 // MARK: - Seeded randomness
