@@ -35,6 +35,20 @@ public final class FightStore: Sendable {
         referee = Referee(rules: rules)
     }
 
+    /// The database's kind, as `/health` names it: `sqlite` or `postgres`.
+    public var databaseKind: String {
+        switch database.dialect {
+        case .sqlite: "sqlite"
+        case .postgres: "postgres"
+        }
+    }
+
+    /// Asks the database a trivial question.
+    /// - Throws: why it cannot answer (a PostgreSQL server down or unreachable, say).
+    public func checkReachable() throws {
+        _ = try database.read { db in try db.fetch("SELECT 1 AS one", []) }
+    }
+
     /// Applies `command` at `now` and saves the result: the events it caused, or why it was refused
     /// (then nothing was saved). Throws only when the database fails.
     public func execute(_ command: Command, at now: Timestamp) throws -> Result<[Event], Refusal> {

@@ -37,6 +37,7 @@
         /// The advisory lock writers take: one per schema, so that stores in different schemas
         /// of one database (the tests') do not wait for each other.
         let writeLock: Int64
+        var dialect: SQLDialect { .postgres }
 
         /// Connections kept open while unused: the server's hub, its account requests and a
         /// deadline tick seldom need more at once.

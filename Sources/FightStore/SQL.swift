@@ -133,6 +133,9 @@ extension SQLSession {
 
 /// A database the store keeps everything in: SQLite through GRDB, or PostgreSQL.
 protocol StoreDatabase: Sendable {
+    /// The language it speaks where the two differ.
+    var dialect: SQLDialect { get }
+
     /// Runs `work` in a transaction that no other writer can interleave with, from whichever
     /// process: it sees every commit before it and writes as if alone. Commits when `work`
     /// returns, rolls back when it throws.

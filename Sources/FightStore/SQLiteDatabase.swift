@@ -6,6 +6,7 @@ import GRDB
 /// The store's SQLite file, through a GRDB pool: one writer at a time, readers beside it (WAL).
 struct SQLiteDatabase: StoreDatabase {
     let pool: DatabasePool
+    var dialect: SQLDialect { .sqlite }
 
     /// Opens (creating if needed) the file at `path` and brings it up to date.
     init(path: String, configuration: Configuration) throws {

@@ -1,3 +1,4 @@
+import FightClient
 import FightEngine
 import FightProtocol
 import FightStoreTestSupport
@@ -102,6 +103,14 @@ import Testing
         guard case .history(let history) = try await bob.request(.history).body else { throw TestFailure("no history") }
         #expect(history.fights.map(\.id) == [fight])
         #expect(history.fights.first?.ending == .known(.knockout))
+        try await server.stop()
+    }
+
+    @Test func healthNamesTheDatabase() async throws {
+        let server = try await TestServer.start(clock: TestClock())
+        let (status, body) = try await HTTPExchange.send(.GET, "/health", to: server.address)
+        #expect(status == 200)
+        #expect(try MessageCodec.decodeReply(body).body == .health(Health(status: "ok", database: "sqlite")))
         try await server.stop()
     }
 

@@ -1,3 +1,4 @@
+import FightClient
 import FightEngine
 import FightProtocol
 import FightStoreTestSupport
@@ -15,6 +16,11 @@ import Testing
         let clock = TestClock()
         let a = try await TestServer.start(databasePath: database, clock: clock)
         let b = try await TestServer.start(databasePath: database, clock: clock)
+        for server in [a, b] {
+            let (status, body) = try await HTTPExchange.send(.GET, "/health", to: server.address)
+            #expect(status == 200)
+            #expect(try MessageCodec.decodeReply(body).body == .health(Health(status: "ok", database: "postgres")))
+        }
         let alice = try await Player.join("alice", at: a)
         let bob = try await Player.join("bob", at: b)
 

@@ -116,7 +116,15 @@ public final class FightServer: Sendable {
             passwordRounds: configuration.passwordRounds, hashing: passwordHashing)
 
         let router = Router(context: AddressedRequestContext.self)
-        router.get("health") { _, _ in Self.response(.ok, ServerMessage(.health(Health()))) }
+        router.get("health") { _, _ in
+            // On NIO's pool of threads for blocking work: a PostgreSQL server that does not answer
+            // holds one of them (until the connection times out), not one of Swift's few.
+            let reachable = (try? await NIOThreadPool.singleton.runIfActive { try store.checkReachable() }) != nil
+            return Self.response(
+                reachable ? .ok : .serviceUnavailable,
+                ServerMessage(
+                    .health(Health(status: reachable ? "ok" : "database unreachable", database: store.databaseKind))))
+        }
         let accountLimits = AccountLimits(configuration)
         router.post("register") { request, context in
             await Self.account(
