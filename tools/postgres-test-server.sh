@@ -2,7 +2,7 @@
 # A throwaway PostgreSQL server for the store's tests: `start` makes a cluster in a new temporary
 # folder, serves it on a Unix socket in that folder only (no TCP port, so it meets no other server
 # on the machine) and prints the URL the tests take in HITTHAT_POSTGRES_URL; `stop FOLDER` stops it
-# and removes the folder. The server binaries are Debian's (package postgresql), under
+# and removes the folder; `pause FOLDER` and `resume FOLDER` stop and start it, its data kept. The server binaries are Debian's (package postgresql), under
 # /usr/lib/postgresql/VERSION/bin, which is not on the PATH.
 set -euo pipefail
 
@@ -21,17 +21,29 @@ if [ "$(id -u)" = 0 ]; then
     as=(runuser -u "$owner" --)
 fi
 
+# fsync off: a test server's data is thrown away, and no test cuts its power; the tests kill the
+# store's process, or stop the server cleanly, never cut the server's power.
+start_server() {
+    "${as[@]}" "$bin/pg_ctl" -D "$1/data" -l "$1/server.log" -w \
+        -o "-k $1 -c listen_addresses= -c fsync=off -c max_connections=200" start >/dev/null
+}
+
 case "${1:-}" in
 start)
     folder=$(mktemp -d /tmp/hitthat-postgres.XXXXXX)
     chmod 755 "$folder"
     [ ${#as[@]} -eq 0 ] || chown "$owner" "$folder"
     "${as[@]}" "$bin/initdb" -D "$folder/data" --auth=trust --username=hitthat --encoding=UTF8 --no-sync >"$folder/initdb.log"
-    # fsync off: a test server's data is thrown away, and no test cuts its power; the tests kill
-    # the store's process, never the server.
-    "${as[@]}" "$bin/pg_ctl" -D "$folder/data" -l "$folder/server.log" -w \
-        -o "-k $folder -c listen_addresses= -c fsync=off -c max_connections=200" start >/dev/null
+    start_server "$folder"
     echo "postgres://hitthat@/postgres?host=$folder"
+    ;;
+pause)
+    # The server down, its data kept: for tests of a store that loses its database.
+    folder=${2:?usage: $0 pause FOLDER}
+    "${as[@]}" "$bin/pg_ctl" -D "$folder/data" -m fast -w stop >/dev/null
+    ;;
+resume)
+    start_server "${2:?usage: $0 resume FOLDER}"
     ;;
 stop)
     folder=${2:?usage: $0 stop FOLDER}
@@ -39,7 +51,7 @@ stop)
     rm -rf "$folder"
     ;;
 *)
-    echo "usage: $0 start | stop FOLDER" >&2
+    echo "usage: $0 start | pause FOLDER | resume FOLDER | stop FOLDER" >&2
     exit 64
     ;;
 esac

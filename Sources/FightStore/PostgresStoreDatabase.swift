@@ -108,7 +108,7 @@
         /// throws. A connection that failed is closed, not given back: the next call opens another,
         /// so a server restarted or reached again is used again without the store being reopened.
         private func transaction<T>(_ begin: String, _ work: (any SQLSession) throws -> T) throws -> T {
-            let connection = try idle.withLockedValue { $0.popLast() } ?? connect()
+            let connection = try takeIdle() ?? connect()
             let session = PostgresSession(connection: connection, database: self)
             do {
                 try session.execute(begin, [])
@@ -123,6 +123,17 @@
                     Self.close(connection)
                 }
                 throw error
+            }
+        }
+
+        /// An idle connection still open, if any: those the server closed meanwhile (it restarted,
+        /// say) are dropped, so that a call after an outage does not fail on one.
+        private func takeIdle() -> PostgresConnection? {
+            idle.withLockedValue { idle in
+                while let connection = idle.popLast() {
+                    if !connection.isClosed { return connection }
+                }
+                return nil
             }
         }
 

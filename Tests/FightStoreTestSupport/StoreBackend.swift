@@ -48,5 +48,6 @@ public enum StoreBackend: String, CaseIterable, Sendable, CustomStringConvertibl
 public struct StoreBackendError: Error, CustomStringConvertible {
     /// Why.
     public var description: String
-    init(_ description: String) { self.description = description }
+    /// Says why.
+    public init(_ description: String) { self.description = description }
 }
