@@ -19,6 +19,13 @@ let package = Package(
         .library(name: "FightServer", targets: ["FightServer"]),
         .executable(name: "hitthat", targets: ["hitthat"]),
     ],
+    // PostgreSQL is for several servers sharing one database: off by default, so that the SQLite
+    // build (`swift run`, `swift test`) does not compile postgres-nio and BoringSSL beside it.
+    // `swift build --traits PostgreSQL` (or `swift test --traits PostgreSQL`) builds it in.
+    traits: [
+        .trait(name: "PostgreSQL", description: "The store on a PostgreSQL server (postgres-nio) besides SQLite."),
+        .default(enabledTraits: []),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -30,6 +37,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // MARK: - Punches (standard library only)
@@ -49,7 +57,16 @@ let package = Package(
 
         // MARK: - Fights
         .target(name: "FightEngine"),
-        .target(name: "FightStore", dependencies: ["FightEngine", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(
+            name: "FightStore",
+            dependencies: [
+                "FightEngine", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["PostgreSQL"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["PostgreSQL"])),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: .when(traits: ["PostgreSQL"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["PostgreSQL"])),
+            ]),
 
         // MARK: - Protocol, client and server
         // The messages and their JSON (Foundation's coders): what both sides agree on.
@@ -186,6 +203,8 @@ let package = Package(
                 "InputDevicesTestSupport",
                 // A generated trace read as `detect` reads it, to stream as a hold.
                 "MotionInput", "PunchKit",
+                // The databases to test on: SQLite, and PostgreSQL where a test server is given.
+                "FightStoreTestSupport",
                 // A second connection to a server's file, to make its writes fail.
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // Locks ThreadSanitizer can see (pthread); it cannot see Synchronization.Mutex.

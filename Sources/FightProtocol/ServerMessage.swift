@@ -89,11 +89,18 @@ public enum ServerBody: Hashable, Sendable {
 
 /// The body of `health`.
 public struct Health: Hashable, Sendable, Codable {
-    /// `ok` while the server serves.
+    /// `ok` while the server serves and its database answers; `database unreachable` when the
+    /// database does not (the answer is then 503).
     public var status: String
+    /// The database the server keeps everything in: `sqlite` or `postgres` (absent from servers
+    /// older than the choice).
+    public var database: String?
 
     /// Creates a health report.
-    public init(status: String = "ok") { self.status = status }
+    public init(status: String = "ok", database: String? = nil) {
+        self.status = status
+        self.database = database
+    }
 }
 
 /// The body of `session`.

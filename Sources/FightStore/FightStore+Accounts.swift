@@ -1,5 +1,4 @@
 import FightEngine
-import GRDB
 
 // MARK: - Accounts and sessions
 
@@ -7,9 +6,7 @@ extension FightStore {
     /// Whether `fighter` has a password.
     public func hasAccount(_ fighter: FighterID) throws -> Bool {
         try database.read { db in
-            try Bool.fetchOne(
-                db.cachedStatement(sql: "SELECT 1 FROM accounts WHERE fighter_id = ?"), arguments: [fighter.rawValue])
-                ?? false
+            try !db.fetch("SELECT 1 FROM accounts WHERE fighter_id = ?", [fighter.rawValue]).isEmpty
         }
     }
 
@@ -17,56 +14,49 @@ extension FightStore {
     /// password, unless the fighter already has one.
     /// - Returns: whether it was saved.
     public func createAccount(_ fighter: FighterID, passwordHash: String, at now: Timestamp) throws -> Bool {
-        try immediateTransaction { db in
-            try db.cachedStatement(
-                sql: "INSERT OR IGNORE INTO accounts (fighter_id, password_hash, created_at) VALUES (?, ?, ?)"
-            ).execute(arguments: [fighter.rawValue, passwordHash, now.secondsSince1970])
-            return db.changesCount == 1
+        try database.write { db in
+            try db.execute(
+                "INSERT INTO accounts (fighter_id, password_hash, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                [fighter.rawValue, passwordHash, now.secondsSince1970]) == 1
         }
     }
 
     /// `fighter`'s password hash as saved, if they have an account.
     public func passwordHash(of fighter: FighterID) throws -> String? {
         try database.read { db in
-            try String.fetchOne(
-                db.cachedStatement(sql: "SELECT password_hash FROM accounts WHERE fighter_id = ?"),
-                arguments: [fighter.rawValue])
+            try db.fetchValue("SELECT password_hash FROM accounts WHERE fighter_id = ?", [fighter.rawValue])
         }
     }
 
     /// Saves a new session.
     public func openSession(_ session: SavedSession) throws {
-        try immediateTransaction { db in
-            try db.cachedStatement(
-                sql: "INSERT INTO sessions (token_hash, fighter_id, created_at, last_used_at) VALUES (?, ?, ?, ?)"
-            ).execute(arguments: [
-                session.key, session.fighter.rawValue, session.createdAt.secondsSince1970,
-                session.lastUsedAt.secondsSince1970,
-            ])
+        _ = try database.write { db in
+            try db.execute(
+                "INSERT INTO sessions (token_hash, fighter_id, created_at, last_used_at) VALUES (?, ?, ?, ?)",
+                [
+                    session.key, session.fighter.rawValue, session.createdAt.secondsSince1970,
+                    session.lastUsedAt.secondsSince1970,
+                ])
         }
     }
 
     /// The session saved under `key`, if any.
     public func session(key: String) throws -> SavedSession? {
         try database.read { db in
-            try Row.fetchOne(
-                db.cachedStatement(
-                    sql: "SELECT fighter_id, created_at, last_used_at FROM sessions WHERE token_hash = ?"),
-                arguments: [key]
-            ).map { row in
-                SavedSession(
-                    key: key, fighter: FighterID(row["fighter_id"]),
-                    createdAt: Timestamp(secondsSince1970: row["created_at"]),
-                    lastUsedAt: Timestamp(secondsSince1970: row["last_used_at"]))
-            }
+            try db.fetch("SELECT fighter_id, created_at, last_used_at FROM sessions WHERE token_hash = ?", [key])
+                .first.map { row in
+                    SavedSession(
+                        key: key, fighter: FighterID(try row.get("fighter_id")),
+                        createdAt: Timestamp(secondsSince1970: try row.get("created_at")),
+                        lastUsedAt: Timestamp(secondsSince1970: try row.get("last_used_at")))
+                }
         }
     }
 
     /// Saves `now` as the moment session `key` was last used (nothing when there is no such session).
     public func noteUse(ofSession key: String, at now: Timestamp) throws {
-        try immediateTransaction { db in
-            try db.cachedStatement(sql: "UPDATE sessions SET last_used_at = ? WHERE token_hash = ?").execute(
-                arguments: [now.secondsSince1970, key])
+        _ = try database.write { db in
+            try db.execute("UPDATE sessions SET last_used_at = ? WHERE token_hash = ?", [now.secondsSince1970, key])
         }
     }
 
@@ -74,20 +64,15 @@ extension FightStore {
     /// - Returns: whether there was one.
     @discardableResult
     public func closeSession(key: String) throws -> Bool {
-        try immediateTransaction { db in
-            try db.cachedStatement(sql: "DELETE FROM sessions WHERE token_hash = ?").execute(arguments: [key])
-            return db.changesCount == 1
-        }
+        try database.write { db in try db.execute("DELETE FROM sessions WHERE token_hash = ?", [key]) == 1 }
     }
 
     /// Deletes every session last used before `cutoff`.
     /// - Returns: how many there were.
     @discardableResult
     public func forgetSessions(unusedSince cutoff: Timestamp) throws -> Int {
-        try immediateTransaction { db in
-            try db.cachedStatement(sql: "DELETE FROM sessions WHERE last_used_at < ?").execute(
-                arguments: [cutoff.secondsSince1970])
-            return db.changesCount
+        try database.write { db in
+            try db.execute("DELETE FROM sessions WHERE last_used_at < ?", [cutoff.secondsSince1970])
         }
     }
 }

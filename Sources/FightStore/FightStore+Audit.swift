@@ -1,5 +1,4 @@
 import FightEngine
-import GRDB
 
 // MARK: - Audit
 
@@ -9,8 +8,8 @@ extension FightStore {
     public func audit() throws -> LogAudit {
         try database.read { db in
             LogAudit(
-                log: try EventRows.fetch(db), fights: try FightRows.fetch(db, where: "1", []),
-                fighters: try FighterRows.fetch(db, where: "1", []), statistics: try StatisticsRows.fetchAll(db),
+                log: try EventRows.fetch(db), fights: try FightRows.fetch(db, where: "TRUE", []),
+                fighters: try FighterRows.fetch(db, where: "TRUE", []), statistics: try StatisticsRows.fetchAll(db),
                 rules: referee.rules)
         }
     }

@@ -1,5 +1,4 @@
 import FightEngine
-import GRDB
 
 // MARK: - Matchmaking
 
@@ -10,13 +9,13 @@ extension FightStore {
     public func nextOpponent(
         for viewer: FighterID, at now: Timestamp, maxDistanceKm: Double? = nil
     ) throws -> Result<Matchup?, Refusal> {
-        try immediateTransaction { db in
+        try database.write { db in
             let found = try nearestUnseen(
                 for: viewer, maxDistanceKm: maxDistanceKm ?? referee.rules.matchRadiusKm, in: db)
             if case .success(let matchup?) = found {
-                try db.cachedStatement(
-                    sql: "INSERT INTO shown (viewer_id, shown_id, shown_at) VALUES (?, ?, ?)").execute(
-                    arguments: [viewer.rawValue, matchup.opponent.id.rawValue, now.secondsSince1970])
+                try db.execute(
+                    "INSERT INTO shown (viewer_id, shown_id, shown_at) VALUES (?, ?, ?)",
+                    [viewer.rawValue, matchup.opponent.id.rawValue, now.secondsSince1970])
             }
             return found
         }
@@ -31,12 +30,12 @@ extension FightStore {
         }
     }
 
-    /// The search behind both: it widens in rings. The R*Tree gives the fighters in a box covering
+    /// The search behind both: it widens in rings. The index of locations gives the fighters in a box covering
     /// a circle of radius r; if the nearest of them is within r, nobody outside the box can be
     /// nearer, so it is the answer. Otherwise r doubles, up to `limit`. Dense places answer from a
     /// small box.
     func nearestUnseen(
-        for viewer: FighterID, maxDistanceKm limit: Double, in db: Database
+        for viewer: FighterID, maxDistanceKm limit: Double, in db: any SQLSession
     ) throws -> Result<Matchup?, Refusal> {
         guard let me = try FighterRows.fetch(db, where: "id = ?", [viewer.rawValue]).first else {
             return .failure(.unknownFighter(viewer))
@@ -56,27 +55,34 @@ extension FightStore {
 
     /// Fighters in the boxes covering `radiusKm` around `origin` whom `viewer` has not been shown.
     static func fightersNotShown(
-        to viewer: FighterID, within radiusKm: Double, of origin: Coordinate, in db: Database
+        to viewer: FighterID, within radiusKm: Double, of origin: Coordinate, in db: any SQLSession
     ) throws -> [Fighter] {
         var fighters: [Fighter] = []
         for box in GeoBox.covering(radiusKm: radiusKm, around: origin) {
-            let rows = try Row.fetchAll(
-                db, sql: candidatesSQL,
-                arguments: [
-                    box.minLatitude, box.maxLatitude, box.minLongitude, box.maxLongitude, viewer.rawValue,
-                ])
+            let rows = try db.fetch(
+                candidatesSQL(db.dialect),
+                [box.minLatitude, box.maxLatitude, box.minLongitude, box.maxLongitude, viewer.rawValue])
             fighters += try rows.map(FighterRows.decode)
         }
         return fighters
     }
 
-    /// Fighters whose R*Tree box meets a rectangle (south, north, west, east), not the viewer and
-    /// not shown to the viewer. The R*Tree answers the rectangle; the fighters' rows are then
-    /// looked up by primary key, so nothing is scanned.
-    static let candidatesSQL = """
-        SELECT \(FighterRows.selection(of: "f")) FROM fighter_locations l JOIN fighters f ON f.id = l.id
-        WHERE l.max_lat >= ?1 AND l.min_lat <= ?2 AND l.max_lon >= ?3 AND l.min_lon <= ?4
-          AND l.id != ?5
-          AND NOT EXISTS (SELECT 1 FROM shown s WHERE s.viewer_id = ?5 AND s.shown_id = l.id)
-        """
+    /// Fighters whose box meets a rectangle (south, north, west, east, edges included), not the
+    /// viewer and not shown to the viewer. The index of locations answers the rectangle (SQLite's
+    /// R*Tree, asked column by column; PostgreSQL's GiST, asked for boxes that overlap it); the
+    /// fighters' rows are then looked up by primary key, so nothing is scanned.
+    static func candidatesSQL(_ dialect: SQLDialect) -> String {
+        let inRectangle =
+            switch dialect {
+            case .sqlite: "l.max_lat >= ?1 AND l.min_lat <= ?2 AND l.max_lon >= ?3 AND l.min_lon <= ?4"
+            case .postgres:
+                "box(point(l.min_lat, l.min_lon), point(l.max_lat, l.max_lon)) && box(point(?1, ?3), point(?2, ?4))"
+            }
+        return """
+            SELECT \(FighterRows.selection(of: "f", in: dialect)) FROM fighter_locations l JOIN fighters f ON f.id = l.id
+            WHERE \(inRectangle)
+              AND l.id != ?5
+              AND NOT EXISTS (SELECT 1 FROM shown s WHERE s.viewer_id = ?5 AND s.shown_id = l.id)
+            """
+    }
 }

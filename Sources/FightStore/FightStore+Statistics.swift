@@ -1,5 +1,4 @@
 import FightEngine
-import GRDB
 
 // MARK: - Statistics
 
@@ -16,9 +15,8 @@ extension FightStore {
             var lines: [StatScope: StatLine] = [:]
             for scope in scopes {
                 let key = StatisticsRows.columns(scope)
-                let saved = try Row.fetchOne(
-                    db.cachedStatement(sql: StatisticsRows.lineSQL), arguments: [key.scope, key.fighter, key.versus])
-                lines[scope] = saved.map(StatisticsRows.decode)
+                let saved = try db.fetch(StatisticsRows.lineSQL, [key.scope, key.fighter, key.versus]).first
+                lines[scope] = try saved.map(StatisticsRows.decode)
             }
             return Statistics(lines: lines)
         }
@@ -27,8 +25,8 @@ extension FightStore {
     /// Throws the saved statistics away, rebuilds them from the event log alone, saves and returns them.
     @discardableResult
     public func rebuildStatistics() throws -> Statistics {
-        try immediateTransaction { db in
-            try db.cachedStatement(sql: "DELETE FROM statistics").execute()
+        try database.write { db in
+            try db.execute("DELETE FROM statistics", [])
             for event in try EventRows.fetch(db) { try StatisticsRows.record(event, in: db) }
             return try StatisticsRows.fetchAll(db)
         }
@@ -37,16 +35,21 @@ extension FightStore {
 
 enum StatisticsRows {
     /// Applies the engine's statistics entries for `event` to the saved lines.
-    static func record(_ event: Event, in db: Database) throws {
+    static func record(_ event: Event, in db: any SQLSession) throws {
         for entry in Statistics.entries(for: event) {
             let key = columns(entry.scope)
-            let arguments: StatementArguments = [key.scope, key.fighter, key.versus]
-            let saved = try Row.fetchOne(db.cachedStatement(sql: lineSQL), arguments: arguments)
-            let line = (saved.map(decode) ?? StatLine()).recording(battleAt: entry.at, won: entry.won)
-            try db.cachedStatement(
-                sql: "INSERT OR REPLACE INTO statistics VALUES (?, ?, ?, ?, ?, ?, ?)"
-            ).execute(
-                arguments: arguments + [
+            let arguments: SQLArguments = [key.scope, key.fighter, key.versus]
+            let saved = try db.fetch(lineSQL, arguments).first
+            let line = (try saved.map(decode) ?? StatLine()).recording(battleAt: entry.at, won: entry.won)
+            try db.execute(
+                """
+                INSERT INTO statistics (scope, fighter_id, versus_id, qty_battles, qty_wins, last_battle, last_win)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (scope, fighter_id, versus_id) DO UPDATE SET
+                    qty_battles = excluded.qty_battles, qty_wins = excluded.qty_wins,
+                    last_battle = excluded.last_battle, last_win = excluded.last_win
+                """,
+                arguments + [
                     line.qtyBattles, line.qtyWins, line.lastBattle?.secondsSince1970, line.lastWin?.secondsSince1970,
                 ])
         }
@@ -55,28 +58,28 @@ enum StatisticsRows {
     /// One line, by its key.
     static let lineSQL = "SELECT * FROM statistics WHERE scope = ? AND fighter_id = ? AND versus_id = ?"
 
-    static func fetchAll(_ db: Database) throws -> Statistics {
+    static func fetchAll(_ db: any SQLSession) throws -> Statistics {
         var lines: [StatScope: StatLine] = [:]
-        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM statistics")) {
-            let fighter = FighterID(row["fighter_id"]), versus = FighterID(row["versus_id"])
+        for row in try db.fetch("SELECT * FROM statistics", []) {
+            let fighter = FighterID(try row.get("fighter_id")), versus = FighterID(try row.get("versus_id"))
             let scope: StatScope
-            switch row["scope"] as String {
+            switch try row.get("scope", as: String.self) {
             case "overall": scope = .overall
             case "fighter": scope = .fighter(fighter)
             case "pair": scope = .pair(fighter, versus: versus)
             case let other:
                 throw StoreError(table: "statistics", rowID: fighter.rawValue, problem: "unknown scope '\(other)'")
             }
-            lines[scope] = decode(row)
+            lines[scope] = try decode(row)
         }
         return Statistics(lines: lines)
     }
 
-    static func decode(_ row: Row) -> StatLine {
+    static func decode(_ row: SQLRow) throws -> StatLine {
         StatLine(
-            qtyBattles: row["qty_battles"], qtyWins: row["qty_wins"],
-            lastBattle: (row["last_battle"] as Int64?).map { Timestamp(secondsSince1970: $0) },
-            lastWin: (row["last_win"] as Int64?).map { Timestamp(secondsSince1970: $0) })
+            qtyBattles: try row.get("qty_battles"), qtyWins: try row.get("qty_wins"),
+            lastBattle: try row.get("last_battle", as: Int64?.self).map { Timestamp(secondsSince1970: $0) },
+            lastWin: try row.get("last_win", as: Int64?.self).map { Timestamp(secondsSince1970: $0) })
     }
 
     static func columns(_ scope: StatScope) -> (scope: String, fighter: Int64, versus: Int64) {

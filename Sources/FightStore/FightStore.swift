@@ -3,44 +3,66 @@ import GRDB
 
 // MARK: - FightStore
 
-/// The fight engine over an SQLite file: every accepted command's events and new state are saved
-/// in one transaction before the command is acknowledged.
+/// The fight engine over a database, SQLite's file or a PostgreSQL server: every accepted
+/// command's events and new state are saved in one transaction before the command is acknowledged.
 ///
-/// Commands are serialised: each runs load → reduce → save inside one `BEGIN IMMEDIATE`
-/// transaction, so two punches sent at once are decided one after the other and the second sees
-/// the turn the first one passed. The file is in WAL mode; what a commit that returned survives
-/// is the store's `Durability`.
+/// Commands are serialised: each runs load → reduce → save inside one write transaction that no
+/// other writer, in this process or another (another server on the same PostgreSQL), can
+/// interleave with, so two punches sent at once are decided one after the other and the second
+/// sees the turn the first one passed. What a commit that returned survives is the store's
+/// `Durability` on SQLite, and PostgreSQL's own settings on PostgreSQL.
+///
+/// The store's methods block their thread until the database answers, on either database: the
+/// server runs them on a thread of its own (see `FightHub`).
 public final class FightStore: Sendable {
     /// The rules commands are judged by.
     public let referee: Referee
-    let database: DatabasePool
+    let database: any StoreDatabase
 
-    /// Opens (creating and migrating if needed) the store at `path`.
+    /// Opens (creating and migrating if needed) the SQLite store at `path`.
     public convenience init(path: String, rules: Rules = Rules(), durability: Durability = .powerLoss) throws {
         try self.init(path: path, rules: rules, configuration: durability.configuration)
     }
 
-    /// Opens the store with `configuration` as given: a test's, which may also watch the statements run.
-    init(path: String, rules: Rules, configuration: Configuration) throws {
-        database = try DatabasePool(path: path, configuration: configuration)
+    /// Opens the SQLite store with `configuration` as given: a test's, which may also watch the statements run.
+    convenience init(path: String, rules: Rules, configuration: Configuration) throws {
+        try self.init(database: SQLiteDatabase(path: path, configuration: configuration), rules: rules)
+    }
+
+    /// The store over `database`, already migrated.
+    init(database: any StoreDatabase, rules: Rules) {
+        self.database = database
         referee = Referee(rules: rules)
-        try Schema.migrator.migrate(database)
+    }
+
+    /// The database's kind, as `/health` names it: `sqlite` or `postgres`.
+    public var databaseKind: String {
+        switch database.dialect {
+        case .sqlite: "sqlite"
+        case .postgres: "postgres"
+        }
+    }
+
+    /// Asks the database a trivial question.
+    /// - Throws: why it cannot answer (a PostgreSQL server down or unreachable, say).
+    public func checkReachable() throws {
+        _ = try database.read { db in try db.fetch("SELECT 1 AS one", []) }
     }
 
     /// Applies `command` at `now` and saves the result: the events it caused, or why it was refused
     /// (then nothing was saved). Throws only when the database fails.
     public func execute(_ command: Command, at now: Timestamp) throws -> Result<[Event], Refusal> {
-        try immediateTransaction { db in try apply(command, at: now, in: db) }
+        try database.write { db in try apply(command, at: now, in: db) }
     }
 
     /// Applies `commands` in order at `now` in one transaction, each judged on the state the ones
     /// before it left: one commit for bulk work such as importing fighters. A refused command saves
     /// nothing and does not stop the others; a database failure saves none of them.
     public func execute(_ commands: [Command], at now: Timestamp) throws -> [Result<[Event], Refusal>] {
-        try immediateTransaction { db in try commands.map { try apply($0, at: now, in: db) } }
+        try database.write { db in try commands.map { try apply($0, at: now, in: db) } }
     }
 
-    func apply(_ command: Command, at now: Timestamp, in db: Database) throws -> Result<[Event], Refusal> {
+    func apply(_ command: Command, at now: Timestamp, in db: any SQLSession) throws -> Result<[Event], Refusal> {
         let before = try slice(for: command, at: now, in: db)
         let outcome = referee.reduce(before, command, at: now)
         guard case .success(let transition) = outcome else {
@@ -49,23 +71,6 @@ public final class FightStore: Sendable {
         try save(transition, replacing: before, in: db)
         return .success(transition.events)
     }
-
-    /// Runs `work` in a `BEGIN IMMEDIATE` transaction, which takes the write lock up front so
-    /// another process cannot slip a write between this one's read and write. Commits when `work`
-    /// returns, rolls back when it throws.
-    func immediateTransaction<T>(_ work: (Database) throws -> T) throws -> T {
-        try database.writeWithoutTransaction { db in
-            try db.cachedStatement(sql: "BEGIN IMMEDIATE").execute()
-            do {
-                let result = try work(db)
-                try db.cachedStatement(sql: "COMMIT").execute()
-                return result
-            } catch {
-                try? db.cachedStatement(sql: "ROLLBACK").execute()
-                throw error
-            }
-        }
-    }
 }
 
 // MARK: - Loading a command's slice
@@ -73,12 +78,11 @@ public final class FightStore: Sendable {
 extension FightStore {
     /// The part of the world `command` can look at: its fighters and fight, the fighters of that
     /// fight, open fights of the pair or fighter it concerns, rooms, and the next identifiers.
-    func slice(for command: Command, at now: Timestamp, in db: Database) throws -> FightState {
+    func slice(for command: Command, at now: Timestamp, in db: any SQLSession) throws -> FightState {
         var state = FightState(
             nextFighterID: FighterID(
-                try Int64.fetchOne(db.cachedStatement(sql: "SELECT coalesce(max(id), 0) + 1 FROM fighters")) ?? 1),
-            nextFightID: FightID(
-                try Int64.fetchOne(db.cachedStatement(sql: "SELECT coalesce(max(id), 0) + 1 FROM fights")) ?? 1))
+                try db.fetchValue("SELECT coalesce(max(id), 0) + 1 FROM fighters", as: Int64.self) ?? 1),
+            nextFightID: FightID(try db.fetchValue("SELECT coalesce(max(id), 0) + 1 FROM fights", as: Int64.self) ?? 1))
         var fights: [Fight] = []
         if let id = command.fight {
             fights += try FightRows.fetch(db, where: "id = ?", [id.rawValue])
@@ -95,13 +99,10 @@ extension FightStore {
         case .quickMatch(let id):
             fights += try FightRows.fetch(
                 db, where: "is_open AND (challenger_id = ? OR opponent_id = ?)", [id.rawValue, id.rawValue])
-            state.rooms = try Row.fetchAll(db.cachedStatement(sql: "SELECT fighter_id, opened_at FROM rooms")).map {
-                row in
-                Room(fighter: FighterID(row["fighter_id"]), openedAt: Timestamp(secondsSince1970: row["opened_at"]))
-            }
+            state.rooms = try RoomRows.fetch(db, "SELECT fighter_id, opened_at FROM rooms")
         case .leaveQuickMatch(let id):
-            if let openedAt = try Int64.fetchOne(
-                db.cachedStatement(sql: "SELECT opened_at FROM rooms WHERE fighter_id = ?"), arguments: [id.rawValue])
+            if let openedAt: Int64 = try db.fetchValue(
+                "SELECT opened_at FROM rooms WHERE fighter_id = ?", [id.rawValue])
             {
                 state.rooms = [Room(fighter: id, openedAt: Timestamp(secondsSince1970: openedAt))]
             }
@@ -126,7 +127,7 @@ extension FightStore {
 
     /// Writes what changed between `before` and the transition's state, the events, and the
     /// statistics the events move.
-    func save(_ transition: Transition, replacing before: FightState, in db: Database) throws {
+    func save(_ transition: Transition, replacing before: FightState, in db: any SQLSession) throws {
         let after = transition.state
         for (id, fighter) in after.fighters where before.fighters[id] != fighter {
             try FighterRows.save(fighter, replacing: before.fighters[id], in: db)
@@ -136,15 +137,12 @@ extension FightStore {
         }
         if after.rooms != before.rooms {
             for room in before.rooms where !after.rooms.contains(room) {
-                try db.cachedStatement(sql: "DELETE FROM rooms WHERE fighter_id = ?").execute(arguments: [
-                    room.fighter.rawValue
-                ])
+                try db.execute("DELETE FROM rooms WHERE fighter_id = ?", [room.fighter.rawValue])
             }
             for room in after.rooms where !before.rooms.contains(room) {
-                try db.cachedStatement(
-                    sql: "INSERT INTO rooms (fighter_id, opened_at) VALUES (?, ?)"
-                ).execute(
-                    arguments: [room.fighter.rawValue, room.openedAt.secondsSince1970])
+                try db.execute(
+                    "INSERT INTO rooms (fighter_id, opened_at) VALUES (?, ?)",
+                    [room.fighter.rawValue, room.openedAt.secondsSince1970])
             }
         }
         for event in transition.events {
@@ -200,10 +198,9 @@ extension FightStore {
     /// The challenger and opponent of fight `id`, if there is one, without reading the fight.
     public func corners(ofFight id: FightID) throws -> Both<FighterID>? {
         try database.read { db in
-            try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT challenger_id, opponent_id FROM fights WHERE id = ?"),
-                arguments: [id.rawValue]
-            ).map { row in Both(FighterID(row["challenger_id"]), FighterID(row["opponent_id"])) }
+            try db.fetch("SELECT challenger_id, opponent_id FROM fights WHERE id = ?", [id.rawValue]).first.map { row in
+                Both(FighterID(try row.get("challenger_id")), FighterID(try row.get("opponent_id")))
+            }
         }
     }
 
@@ -212,15 +209,14 @@ extension FightStore {
         try database.read { db in try Self.opponents(of: id, in: db) }
     }
 
-    static func opponents(of id: FighterID, in db: Database) throws -> Set<FighterID> {
-        let ids = try Int64.fetchAll(
-            db,
-            sql: """
-                SELECT opponent_id FROM fights WHERE is_open AND challenger_id = ?1
-                UNION SELECT challenger_id FROM fights WHERE is_open AND opponent_id = ?1
-                """,
-            arguments: [id.rawValue])
-        return Set(ids.map { FighterID($0) })
+    static func opponents(of id: FighterID, in db: any SQLSession) throws -> Set<FighterID> {
+        let rows = try db.fetch(
+            """
+            SELECT opponent_id AS id FROM fights WHERE is_open AND challenger_id = ?1
+            UNION SELECT challenger_id AS id FROM fights WHERE is_open AND opponent_id = ?1
+            """,
+            [id.rawValue])
+        return Set(try rows.map { FighterID(try $0.get("id")) })
     }
 
     /// The log of fight `id`, in sequence order.
@@ -241,12 +237,7 @@ extension FightStore {
     /// The quick-match rooms, oldest first.
     public func rooms() throws -> [Room] {
         try database.read { db in
-            try Row.fetchAll(
-                db.cachedStatement(sql: "SELECT fighter_id, opened_at FROM rooms ORDER BY opened_at, fighter_id")
-            ).map {
-                row in
-                Room(fighter: FighterID(row["fighter_id"]), openedAt: Timestamp(secondsSince1970: row["opened_at"]))
-            }
+            try RoomRows.fetch(db, "SELECT fighter_id, opened_at FROM rooms ORDER BY opened_at, fighter_id")
         }
     }
 
@@ -254,9 +245,23 @@ extension FightStore {
     /// sends `Command.settleDeadlines` then.
     public func nextDeadline() throws -> Timestamp? {
         try database.read { db in
-            try Int64.fetchOne(db.cachedStatement(sql: "SELECT min(deadline) FROM fights WHERE is_open")).map {
+            // One row always, NULL when no fight is open.
+            (try db.fetchValue("SELECT min(deadline) FROM fights WHERE is_open", as: Int64?.self) ?? nil).map {
                 Timestamp(secondsSince1970: $0)
             }
+        }
+    }
+}
+
+// MARK: - Rooms
+
+enum RoomRows {
+    /// The rooms `sql` selects (`fighter_id`, `opened_at`).
+    static func fetch(_ db: any SQLSession, _ sql: String) throws -> [Room] {
+        try db.fetch(sql, []).map { row in
+            Room(
+                fighter: FighterID(try row.get("fighter_id")),
+                openedAt: Timestamp(secondsSince1970: try row.get("opened_at")))
         }
     }
 }

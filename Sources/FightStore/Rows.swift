@@ -1,6 +1,5 @@
 import FightEngine
 import Foundation
-import GRDB
 
 // MARK: - Fighters
 
@@ -17,66 +16,70 @@ enum FighterRows {
 
     /// The columns of `table` (a name, or an alias in a join) to select for `decode`, free text
     /// read whole.
-    static func selection(of table: String = "fighters") -> String {
+    static func selection(of table: String = "fighters", in dialect: SQLDialect) -> String {
         names.map { name in
-            freeText.contains(name) ? WholeText.column("\(table).\(name)", as: name) : "\(table).\(name) AS \(name)"
+            freeText.contains(name)
+                ? WholeText.column("\(table).\(name)", as: name, in: dialect) : "\(table).\(name) AS \(name)"
         }
         .joined(separator: ", ")
     }
 
-    static func decode(_ row: Row) throws -> Fighter {
-        let id: Int64 = row["id"]
+    static func decode(_ row: SQLRow) throws -> Fighter {
+        let id: Int64 = try row.get("id")
         let username: Username
-        do { username = try Username(validating: row["username"]) } catch {
+        do { username = try Username(validating: row.get("username")) } catch {
             throw StoreError(table: "fighters", rowID: id, problem: "\(error)")
         }
-        let latitude: Double? = row["latitude"], longitude: Double? = row["longitude"]
+        let latitude: Double? = try row.get("latitude"), longitude: Double? = try row.get("longitude")
         return Fighter(
-            id: FighterID(id), username: username, displayName: row["display_name"], bio: row["bio"],
+            id: FighterID(id), username: username, displayName: try row.get("display_name"), bio: try row.get("bio"),
             location: latitude.flatMap { lat in longitude.map { Coordinate(latitude: lat, longitude: $0) } },
-            profile: ProfileStats(heightCm: row["height_cm"], weightKg: row["weight_kg"], reachCm: row["reach_cm"]),
-            record: Record(wins: row["wins"], losses: row["losses"], draws: row["draws"]),
-            joinedAt: Timestamp(secondsSince1970: row["joined_at"]))
+            profile: ProfileStats(
+                heightCm: try row.get("height_cm"), weightKg: try row.get("weight_kg"), reachCm: try row.get("reach_cm")
+            ),
+            record: Record(wins: try row.get("wins"), losses: try row.get("losses"), draws: try row.get("draws")),
+            joinedAt: Timestamp(secondsSince1970: try row.get("joined_at")))
     }
 
-    static func fetch(_ db: Database, where condition: String, _ arguments: StatementArguments) throws -> [Fighter] {
-        try Row.fetchAll(db.cachedStatement(sql: "SELECT \(selection()) FROM fighters WHERE \(condition)"), arguments: arguments).map(
-            decode)
+    static func fetch(_ db: any SQLSession, where condition: String, _ arguments: SQLArguments) throws -> [Fighter] {
+        try db.fetch("SELECT \(selection(in: db.dialect)) FROM fighters WHERE \(condition)", arguments).map(decode)
     }
 
     /// The fighter whose lowercased username is `key`, if any. The key is bound whole, so that
     /// "alice\0x" does not find alice.
-    static func fetch(_ db: Database, usernameKey key: String) throws -> Fighter? {
-        try fetch(db, where: "username_key = \(WholeText.placeholder)", [WholeText.argument(key)]).first
+    static func fetch(_ db: any SQLSession, usernameKey key: String) throws -> Fighter? {
+        // No saved username holds a NUL (the engine refuses control characters), and PostgreSQL
+        // refuses to be asked about text that does.
+        guard !key.utf8.contains(0) else { return nil }
+        return try fetch(db, where: "username_key = \(WholeText.placeholder)", [SQLValue.wholeText(key)]).first
     }
 
     /// Inserts or updates `fighter`, and its R*Tree entry when the location changed.
-    static func save(_ fighter: Fighter, replacing old: Fighter?, in db: Database) throws {
-        try db.cachedStatement(
-            sql: """
-                INSERT INTO fighters (\(columns), username_key) VALUES (\(placeholders), ?)
-                ON CONFLICT(id) DO UPDATE SET
-                    display_name = excluded.display_name, bio = excluded.bio,
-                    latitude = excluded.latitude, longitude = excluded.longitude,
-                    height_cm = excluded.height_cm, weight_kg = excluded.weight_kg, reach_cm = excluded.reach_cm,
-                    wins = excluded.wins, losses = excluded.losses, draws = excluded.draws
-                """).execute(
-            arguments: [
-                fighter.id.rawValue, fighter.username.rawValue, WholeText.argument(fighter.displayName),
-                WholeText.argument(fighter.bio),
+    static func save(_ fighter: Fighter, replacing old: Fighter?, in db: any SQLSession) throws {
+        try db.execute(
+            """
+            INSERT INTO fighters (\(columns), username_key) VALUES (\(placeholders), ?)
+            ON CONFLICT(id) DO UPDATE SET
+                display_name = excluded.display_name, bio = excluded.bio,
+                latitude = excluded.latitude, longitude = excluded.longitude,
+                height_cm = excluded.height_cm, weight_kg = excluded.weight_kg, reach_cm = excluded.reach_cm,
+                wins = excluded.wins, losses = excluded.losses, draws = excluded.draws
+            """,
+            [
+                fighter.id.rawValue, fighter.username.rawValue, SQLValue.wholeText(fighter.displayName),
+                SQLValue.wholeText(fighter.bio),
                 fighter.location?.latitude, fighter.location?.longitude, fighter.profile.heightCm,
                 fighter.profile.weightKg, fighter.profile.reachCm, fighter.record.wins, fighter.record.losses,
                 fighter.record.draws, fighter.joinedAt.secondsSince1970, fighter.username.key,
             ])
         guard fighter.location != old?.location else { return }
+        // Deleted and inserted again rather than upserted: SQLite's R*Tree, a virtual table, takes
+        // no ON CONFLICT clause.
+        try db.execute("DELETE FROM fighter_locations WHERE id = ?", [fighter.id.rawValue])
         if let location = fighter.location {
-            try db.cachedStatement(
-                sql: "INSERT OR REPLACE INTO fighter_locations VALUES (?, ?, ?, ?, ?)").execute(
-                arguments: [
-                    fighter.id.rawValue, location.latitude, location.latitude, location.longitude, location.longitude,
-                ])
-        } else {
-            try db.cachedStatement(sql: "DELETE FROM fighter_locations WHERE id = ?").execute(arguments: [fighter.id.rawValue])
+            try db.execute(
+                "INSERT INTO fighter_locations (id, min_lat, max_lat, min_lon, max_lon) VALUES (?, ?, ?, ?, ?)",
+                [fighter.id.rawValue, location.latitude, location.latitude, location.longitude, location.longitude])
         }
     }
 }
@@ -84,21 +87,21 @@ enum FighterRows {
 // MARK: - Fights
 
 enum FightRows {
-    static func fetch(_ db: Database, where condition: String, _ arguments: StatementArguments) throws -> [Fight] {
-        try Row.fetchAll(db.cachedStatement(sql: "SELECT id, body FROM fights WHERE \(condition)"), arguments: arguments).map { row in
-            try JSON.decode(Fight.self, from: row["body"], table: "fights", rowID: row["id"])
+    static func fetch(_ db: any SQLSession, where condition: String, _ arguments: SQLArguments) throws -> [Fight] {
+        try db.fetch("SELECT id, body FROM fights WHERE \(condition)", arguments).map { row in
+            try JSON.decode(Fight.self, from: row.get("body"), table: "fights", rowID: row.get("id"))
         }
     }
 
-    static func save(_ fight: Fight, in db: Database) throws {
+    static func save(_ fight: Fight, in db: any SQLSession) throws {
         let (low, high) = (min(fight.challenger, fight.opponent), max(fight.challenger, fight.opponent))
-        try db.cachedStatement(
-            sql: """
-                INSERT INTO fights (id, challenger_id, opponent_id, pair_low, pair_high, is_open, deadline, body)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT(id) DO UPDATE SET is_open = excluded.is_open, deadline = excluded.deadline, body = excluded.body
-                """).execute(
-            arguments: [
+        try db.execute(
+            """
+            INSERT INTO fights (id, challenger_id, opponent_id, pair_low, pair_high, is_open, deadline, body)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(id) DO UPDATE SET is_open = excluded.is_open, deadline = excluded.deadline, body = excluded.body
+            """,
+            [
                 fight.id.rawValue, fight.challenger.rawValue, fight.opponent.rawValue, low.rawValue, high.rawValue,
                 fight.isOpen, fight.deadline?.secondsSince1970, try JSON.encode(fight),
             ])
@@ -108,24 +111,23 @@ enum FightRows {
 // MARK: - Events
 
 enum EventRows {
-    static func append(_ event: Event, in db: Database) throws {
+    static func append(_ event: Event, in db: any SQLSession) throws {
         var fight: Int64?, sequence: Int?, fighter: Int64?
         switch event {
         case .fight(let e): (fight, sequence) = (e.fight.rawValue, e.sequence)
         case .fighter(let e): fighter = e.fighter.rawValue
         }
-        try db.cachedStatement(
-            sql: "INSERT INTO events (fight_id, sequence, fighter_id, at, body) VALUES (?, ?, ?, ?, ?)").execute(
-            arguments: [fight, sequence, fighter, event.at.secondsSince1970, try JSON.encode(event)])
+        try db.execute(
+            "INSERT INTO events (fight_id, sequence, fighter_id, at, body) VALUES (?, ?, ?, ?, ?)",
+            [fight, sequence, fighter, event.at.secondsSince1970, try JSON.encode(event)])
     }
 
     static func fetch(
-        _ db: Database, where condition: String = "1", _ arguments: StatementArguments = []
+        _ db: any SQLSession, where condition: String = "TRUE", _ arguments: SQLArguments = []
     ) throws -> [Event] {
-        try Row.fetchAll(db.cachedStatement(sql: "SELECT id, body FROM events WHERE \(condition) ORDER BY id"), arguments: arguments)
-            .map { row in
-                try JSON.decode(Event.self, from: row["body"], table: "events", rowID: row["id"])
-            }
+        try db.fetch("SELECT id, body FROM events WHERE \(condition) ORDER BY id", arguments).map { row in
+            try JSON.decode(Event.self, from: row.get("body"), table: "events", rowID: row.get("id"))
+        }
     }
 }
 
@@ -138,14 +140,18 @@ enum EventRows {
 /// saved as "ab". Bound as its UTF-8 bytes and cast to TEXT in SQL, a text is saved whole and
 /// stays a TEXT value (compared and indexed as before); selected cast to a BLOB, it is read by
 /// its length. The engine refuses control characters in fighters' text, so a NUL should never
-/// come; if one does, it is kept, not cut.
+/// come; if one does, SQLite keeps it, not cut. PostgreSQL binds and reads text by its length
+/// anyway; it refuses a NUL in text outright, so there one is an error, never a cut.
 enum WholeText {
-    /// The value to bind where `placeholder` stands.
-    static func argument(_ text: String) -> Data { Data(text.utf8) }
-    /// Where a `WholeText.argument` is bound in SQL.
+    /// Where a `SQLValue.wholeText` is bound in SQL (in PostgreSQL a cast of text to text).
     static let placeholder = "CAST(? AS TEXT)"
     /// Selects text column `column` as `name`, to be read whole as a `String`.
-    static func column(_ column: String, as name: String) -> String { "CAST(\(column) AS BLOB) AS \(name)" }
+    static func column(_ column: String, as name: String, in dialect: SQLDialect) -> String {
+        switch dialect {
+        case .sqlite: "CAST(\(column) AS BLOB) AS \(name)"
+        case .postgres: "\(column) AS \(name)"
+        }
+    }
 }
 
 // MARK: - JSON

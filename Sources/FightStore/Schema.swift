@@ -2,85 +2,102 @@ import GRDB
 
 // MARK: - Schema
 
+/// One step of the schema, run once on every database, in order.
+struct Migration: Sendable {
+    /// Its name, as the database records it done.
+    let identifier: String
+    /// Brings a database from the step before to this one.
+    let migrate: @Sendable (any SQLSession) throws -> Void
+}
+
 enum Schema {
-    /// Every migration, oldest first. A new file gets them all; an old one gets the ones it lacks.
+    /// SQLite's migrator: GRDB's, with every migration, as files have recorded them all along.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1: fighters, fights, events, rooms, shown, statistics") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE fighters (
-                        id INTEGER PRIMARY KEY,
-                        username TEXT NOT NULL,
-                        username_key TEXT NOT NULL UNIQUE,
-                        display_name TEXT NOT NULL,
-                        bio TEXT NOT NULL,
-                        latitude REAL,
-                        longitude REAL,
-                        height_cm INTEGER,
-                        weight_kg INTEGER,
-                        reach_cm INTEGER,
-                        wins INTEGER NOT NULL,
-                        losses INTEGER NOT NULL,
-                        draws INTEGER NOT NULL,
-                        joined_at INTEGER NOT NULL
-                    );
-                    -- Locations as degenerate boxes: the R*Tree finds fighters in a rectangle without a scan.
-                    CREATE VIRTUAL TABLE fighter_locations USING rtree(id, min_lat, max_lat, min_lon, max_lon);
-
-                    -- The fight itself is JSON (the engine's value); the columns are what queries need.
-                    CREATE TABLE fights (
-                        id INTEGER PRIMARY KEY,
-                        challenger_id INTEGER NOT NULL REFERENCES fighters(id),
-                        opponent_id INTEGER NOT NULL REFERENCES fighters(id),
-                        pair_low INTEGER NOT NULL,
-                        pair_high INTEGER NOT NULL,
-                        is_open INTEGER NOT NULL,
-                        deadline INTEGER,
-                        body TEXT NOT NULL
-                    );
-                    -- The engine refuses a second open fight per pair; the database refuses it too.
-                    CREATE UNIQUE INDEX fights_one_open_per_pair ON fights(pair_low, pair_high) WHERE is_open;
-                    CREATE INDEX fights_open_by_deadline ON fights(deadline) WHERE is_open;
-                    CREATE INDEX fights_by_challenger ON fights(challenger_id) WHERE is_open;
-                    CREATE INDEX fights_by_opponent ON fights(opponent_id) WHERE is_open;
-
-                    CREATE TABLE events (
-                        id INTEGER PRIMARY KEY AUTOINCREMENT,
-                        fight_id INTEGER REFERENCES fights(id),
-                        sequence INTEGER,
-                        fighter_id INTEGER REFERENCES fighters(id),
-                        at INTEGER NOT NULL,
-                        body TEXT NOT NULL,
-                        UNIQUE (fight_id, sequence)
-                    );
-
-                    CREATE TABLE rooms (
-                        fighter_id INTEGER PRIMARY KEY REFERENCES fighters(id),
-                        opened_at INTEGER NOT NULL
-                    );
-
-                    CREATE TABLE shown (
-                        viewer_id INTEGER NOT NULL REFERENCES fighters(id),
-                        shown_id INTEGER NOT NULL REFERENCES fighters(id),
-                        shown_at INTEGER NOT NULL,
-                        PRIMARY KEY (viewer_id, shown_id)
-                    ) WITHOUT ROWID;
-
-                    -- scope: 'overall' (0, 0), 'fighter' (id, 0) or 'pair' (id, versus).
-                    CREATE TABLE statistics (
-                        scope TEXT NOT NULL,
-                        fighter_id INTEGER NOT NULL,
-                        versus_id INTEGER NOT NULL,
-                        qty_battles INTEGER NOT NULL,
-                        qty_wins INTEGER NOT NULL,
-                        last_battle INTEGER,
-                        last_win INTEGER,
-                        PRIMARY KEY (scope, fighter_id, versus_id)
-                    ) WITHOUT ROWID;
-                    """)
+        for migration in migrations {
+            migrator.registerMigration(migration.identifier) { db in try migration.migrate(SQLiteSession(db: db)) }
         }
-        migrator.registerMigration("v2: each open fight's missed turns, counted from its log") { db in
+        return migrator
+    }
+
+    /// Every migration, oldest first. A new database gets them all; an old one gets the ones it lacks.
+    static let migrations: [Migration] = [
+        Migration(identifier: "v1: fighters, fights, events, rooms, shown, statistics") { db in
+            let t = ColumnTypes(db.dialect)
+            try db.executeScript(
+                """
+                CREATE TABLE fighters (
+                    id \(t.integer) PRIMARY KEY,
+                    username TEXT NOT NULL,
+                    username_key TEXT NOT NULL UNIQUE,
+                    display_name TEXT NOT NULL,
+                    bio TEXT NOT NULL,
+                    latitude \(t.real),
+                    longitude \(t.real),
+                    height_cm \(t.integer),
+                    weight_kg \(t.integer),
+                    reach_cm \(t.integer),
+                    wins \(t.integer) NOT NULL,
+                    losses \(t.integer) NOT NULL,
+                    draws \(t.integer) NOT NULL,
+                    joined_at \(t.integer) NOT NULL
+                );
+                -- Locations as degenerate boxes: an R*Tree (SQLite) or a GiST index (PostgreSQL) finds fighters in a rectangle without a scan.
+                \(t.locations)
+
+                -- The fight itself is JSON (the engine's value); the columns are what queries need.
+                CREATE TABLE fights (
+                    id \(t.integer) PRIMARY KEY,
+                    challenger_id \(t.integer) NOT NULL REFERENCES fighters(id),
+                    opponent_id \(t.integer) NOT NULL REFERENCES fighters(id),
+                    pair_low \(t.integer) NOT NULL,
+                    pair_high \(t.integer) NOT NULL,
+                    is_open \(t.boolean) NOT NULL,
+                    deadline \(t.integer),
+                    body TEXT NOT NULL
+                );
+                -- The engine refuses a second open fight per pair; the database refuses it too.
+                CREATE UNIQUE INDEX fights_one_open_per_pair ON fights(pair_low, pair_high) WHERE is_open;
+                CREATE INDEX fights_open_by_deadline ON fights(deadline) WHERE is_open;
+                CREATE INDEX fights_by_challenger ON fights(challenger_id) WHERE is_open;
+                CREATE INDEX fights_by_opponent ON fights(opponent_id) WHERE is_open;
+
+                CREATE TABLE events (
+                    id \(t.autoincrementingKey),
+                    fight_id \(t.integer) REFERENCES fights(id),
+                    sequence \(t.integer),
+                    fighter_id \(t.integer) REFERENCES fighters(id),
+                    at \(t.integer) NOT NULL,
+                    body TEXT NOT NULL,
+                    UNIQUE (fight_id, sequence)
+                );
+
+                CREATE TABLE rooms (
+                    fighter_id \(t.integer) PRIMARY KEY REFERENCES fighters(id),
+                    opened_at \(t.integer) NOT NULL
+                );
+
+                CREATE TABLE shown (
+                    viewer_id \(t.integer) NOT NULL REFERENCES fighters(id),
+                    shown_id \(t.integer) NOT NULL REFERENCES fighters(id),
+                    shown_at \(t.integer) NOT NULL,
+                    PRIMARY KEY (viewer_id, shown_id)
+                )\(t.withoutRowID);
+
+                -- scope: 'overall' (0, 0), 'fighter' (id, 0) or 'pair' (id, versus).
+                CREATE TABLE statistics (
+                    scope TEXT NOT NULL,
+                    fighter_id \(t.integer) NOT NULL,
+                    versus_id \(t.integer) NOT NULL,
+                    qty_battles \(t.integer) NOT NULL,
+                    qty_wins \(t.integer) NOT NULL,
+                    last_battle \(t.integer),
+                    last_win \(t.integer),
+                    PRIMARY KEY (scope, fighter_id, versus_id)
+                )\(t.withoutRowID);
+                """)
+        },
+        Migration(identifier: "v2: each open fight's missed turns, counted from its log") { db in
             // A fight saved before missed turns were counted reads as having none missed. An open
             // one is given the count its log adds up to, as the audit does, so that a fight
             // abandoned before the rule ends at its next lapse. Finished fights are left as they
@@ -92,39 +109,83 @@ enum Schema {
                 }
                 try FightRows.save(counted, in: db)
             }
-        }
-        migrator.registerMigration("v3: accounts and sessions") { db in
+        },
+        Migration(identifier: "v3: accounts and sessions") { db in
             // Until this migration the server made these two tables itself, through a second pool
             // on the file, with these very statements: a file it served already has them, with
             // every password and session in them, so they are created only if missing.
-            try db.execute(
-                sql: """
-                    CREATE TABLE IF NOT EXISTS accounts (
-                        fighter_id INTEGER PRIMARY KEY, password_hash TEXT NOT NULL, created_at INTEGER NOT NULL);
-                    CREATE TABLE IF NOT EXISTS sessions (
-                        token_hash TEXT PRIMARY KEY, fighter_id INTEGER NOT NULL, created_at INTEGER NOT NULL);
-                    """)
-        }
-        migrator.registerMigration("v4: every fight by each corner") { db in
+            let t = ColumnTypes(db.dialect)
+            try db.executeScript(
+                """
+                CREATE TABLE IF NOT EXISTS accounts (
+                    fighter_id \(t.integer) PRIMARY KEY, password_hash TEXT NOT NULL, created_at \(t.integer) NOT NULL);
+                CREATE TABLE IF NOT EXISTS sessions (
+                    token_hash TEXT PRIMARY KEY, fighter_id \(t.integer) NOT NULL, created_at \(t.integer) NOT NULL);
+                """)
+        },
+        Migration(identifier: "v4: every fight by each corner") { db in
             // A fighter's history is found through these rather than by reading the log at start-up:
             // the partial indexes of v1 cover open fights only.
-            try db.execute(
-                sql: """
-                    CREATE INDEX fights_of_challenger ON fights(challenger_id);
-                    CREATE INDEX fights_of_opponent ON fights(opponent_id);
-                    """)
-        }
-        migrator.registerMigration("v5: when each session was last used") { db in
+            try db.executeScript(
+                """
+                CREATE INDEX fights_of_challenger ON fights(challenger_id);
+                CREATE INDEX fights_of_opponent ON fights(opponent_id);
+                """)
+        },
+        Migration(identifier: "v5: when each session was last used") { db in
             // Sessions lapse when unused for a while (the server decides how long). When a session
             // saved before was last used is not known; its opening is the one use on record, so a
             // token older than the lifetime lapses and its client logs in again.
-            try db.execute(
-                sql: """
-                    ALTER TABLE sessions ADD COLUMN last_used_at INTEGER NOT NULL DEFAULT 0;
-                    UPDATE sessions SET last_used_at = created_at;
-                    CREATE INDEX sessions_by_last_use ON sessions(last_used_at);
-                    """)
+            let t = ColumnTypes(db.dialect)
+            try db.executeScript(
+                """
+                ALTER TABLE sessions ADD COLUMN last_used_at \(t.integer) NOT NULL DEFAULT 0;
+                UPDATE sessions SET last_used_at = created_at;
+                CREATE INDEX sessions_by_last_use ON sessions(last_used_at);
+                """)
+        },
+    ]
+}
+
+/// The column types of the tables, in each dialect's words. SQLite's are those its files were
+/// always made with (an `INTEGER PRIMARY KEY` is the row's own identifier there); PostgreSQL's
+/// hold the same values (its `INTEGER` and `REAL` are 32-bit, too small for times and places).
+struct ColumnTypes {
+    let integer: String
+    let real: String
+    let boolean: String
+    /// A primary key the database numbers, each number greater than any before it.
+    let autoincrementingKey: String
+    /// After a table's closing parenthesis: a table clustered on its primary key.
+    let withoutRowID: String
+    /// The table of fighters' locations and its index, which finds those in a rectangle without a scan.
+    let locations: String
+
+    init(_ dialect: SQLDialect) {
+        switch dialect {
+        case .sqlite:
+            integer = "INTEGER"
+            real = "REAL"
+            boolean = "INTEGER"
+            autoincrementingKey = "INTEGER PRIMARY KEY AUTOINCREMENT"
+            withoutRowID = " WITHOUT ROWID"
+            locations = "CREATE VIRTUAL TABLE fighter_locations USING rtree(id, min_lat, max_lat, min_lon, max_lon);"
+        case .postgres:
+            integer = "BIGINT"
+            real = "DOUBLE PRECISION"
+            boolean = "BOOLEAN"
+            autoincrementingKey = "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY"
+            withoutRowID = ""
+            // The same columns as SQLite's R*Tree, with a GiST index of each fighter's box (a point):
+            // the search asks for boxes that overlap its rectangle, which this index answers.
+            locations = """
+                CREATE TABLE fighter_locations (
+                        id BIGINT PRIMARY KEY REFERENCES fighters(id),
+                        min_lat DOUBLE PRECISION NOT NULL, max_lat DOUBLE PRECISION NOT NULL,
+                        min_lon DOUBLE PRECISION NOT NULL, max_lon DOUBLE PRECISION NOT NULL);
+                    CREATE INDEX fighter_locations_by_box
+                        ON fighter_locations USING gist (box(point(min_lat, min_lon), point(max_lat, max_lon)));
+                """
         }
-        return migrator
     }
 }

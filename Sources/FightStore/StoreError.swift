@@ -1,7 +1,7 @@
 // MARK: - StoreError
 
 /// A store failure that is not a rule's refusal: the file holds something the engine cannot read.
-/// (SQLite's own failures surface as GRDB's `DatabaseError`.)
+/// (SQLite's own failures surface as GRDB's `DatabaseError`, PostgreSQL's as `PostgresFailure`.)
 public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The table holding the bad row.
     public var table: String

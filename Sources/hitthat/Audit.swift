@@ -15,7 +15,7 @@ struct Audit: ParsableCommand {
             """
     )
 
-    @Option(help: "The SQLite file `hitthat serve` keeps everything in.")
+    @Option(help: "The SQLite file `hitthat serve` keeps everything in, or its postgres:// URL.")
     var database = "./hitthat.sqlite"
 
     @Option(help: "The stamina fighters start with, as the server was run.")
@@ -29,16 +29,21 @@ struct Audit: ParsableCommand {
     }
 
     private func audit() throws {
+        let location: StoreLocation
+        do { location = try StoreLocation(parsing: database) } catch {
+            printError("\(error)")
+            throw Reported(status: .dataError)
+        }
         // Opening a store creates the file: a mistyped path must not become an empty, "consistent" store.
-        guard FileManager.default.fileExists(atPath: database) else {
-            printError("\(database): no such file")
+        if case .sqlite(let path) = location, !FileManager.default.fileExists(atPath: path) {
+            printError("\(path): no such file")
             throw Reported(status: .dataError)
         }
         let audit: LogAudit
         do {
-            audit = try FightStore(path: database, rules: Rules(startingStamina: startingStamina)).audit()
+            audit = try FightStore(location: location, rules: Rules(startingStamina: startingStamina)).audit()
         } catch {
-            printError("\(database): cannot read: \(error)")
+            printError("\(location): cannot read: \(error)")
             throw Reported(status: .dataError)
         }
         if json {
@@ -51,7 +56,7 @@ struct Audit: ParsableCommand {
         } else {
             for problem in audit.problems { writeLine(problem, to: STDOUT_FILENO) }
             let verdict = audit.problems.isEmpty ? "consistent" : "\(audit.problems.count) problems"
-            printError("\(database): \(audit.fights) fights, \(audit.events) events: \(verdict)")
+            printError("\(location): \(audit.fights) fights, \(audit.events) events: \(verdict)")
         }
         if !audit.problems.isEmpty { throw ExitCode.failure }
     }

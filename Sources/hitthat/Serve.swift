@@ -9,9 +9,11 @@ struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Serve fights over HTTP and WebSocket (see docs/PROTOCOL.md).",
         discussion: """
-            Fighters, fights, accounts and sessions are kept in one SQLite file; a restart resumes every \
-            fight. SIGINT or SIGTERM stops the server gracefully. The page at / plays from a browser; \
-            a phone gives it motion and location only over HTTPS (--tls-cert, --tls-key).
+            Fighters, fights, accounts and sessions are kept in one SQLite file, or on a PostgreSQL server \
+            (--database postgres://USER@HOST/DATABASE, or postgres://USER@/DATABASE?host=/SOCKET/FOLDER; \
+            in a build with the PostgreSQL trait); a restart resumes every fight. SIGINT or SIGTERM stops \
+            the server gracefully. The page at / plays from a browser; a phone gives it motion and \
+            location only over HTTPS (--tls-cert, --tls-key).
             """
     )
 
@@ -21,7 +23,7 @@ struct Serve: ParsableCommand {
     @Option(help: "The port to listen on (0 for any free one; the log says which).")
     var port = 8080
 
-    @Option(help: "The SQLite file to keep everything in.")
+    @Option(help: "The SQLite file to keep everything in, or a postgres:// URL.")
     var database = "./hitthat.sqlite"
 
     @Option(
@@ -84,6 +86,7 @@ struct Serve: ParsableCommand {
         guard (1...36_500).contains(sessionDays) else {
             throw ValidationError("--session-days: expected 1 to 36500 days, got \(sessionDays)")
         }
+        do { _ = try StoreLocation(parsing: database) } catch { throw ValidationError("--database: \(error)") }
     }
 
     func run() throws {
@@ -103,21 +106,23 @@ struct Serve: ParsableCommand {
         configuration.motionSampleBurst = motionRate
         if let tlsCert, let tlsKey { configuration.tls = TLSFiles(certificateChain: tlsCert, privateKey: tlsKey) }
         let secure = configuration.tls != nil
+        // Named without a password a URL may hold, since it is logged.
+        let named = (try? StoreLocation(parsing: database))?.description ?? database
         let server: FightServer
         do {
-            server = try FightServer(configuration: configuration, logger: logger) { [logger, host, database] port in
+            server = try FightServer(configuration: configuration, logger: logger) { [logger, host] port in
                 logger.notice(
                     "serving",
                     metadata: [
                         "address": "\(secure ? "wss" : "ws")://\(host):\(port)",
-                        "page": "\(secure ? "https" : "http")://\(host):\(port)/", "database": "\(database)",
+                        "page": "\(secure ? "https" : "http")://\(host):\(port)/", "database": "\(named)",
                     ])
             }
         } catch let error as TLSFilesError {
             printError(error.description)
             throw Reported(status: .dataError)
         } catch {
-            printError("\(database): cannot open: \(error)")
+            printError("\(named): cannot open: \(error)")
             throw Reported(status: .dataError)
         }
         try await server.run()

@@ -1,5 +1,7 @@
+import FightClient
 import FightEngine
 import FightProtocol
+import FightStoreTestSupport
 import Testing
 
 /// Whole fights between clients over loopback, against a real server on a free port.
@@ -105,6 +107,14 @@ import Testing
         try await server.stop()
     }
 
+    @Test func healthNamesTheDatabase() async throws {
+        let server = try await TestServer.start(clock: TestClock())
+        let (status, body) = try await HTTPExchange.send(.GET, "/health", to: server.address)
+        #expect(status == 200)
+        #expect(try MessageCodec.decodeReply(body).body == .health(Health(status: "ok", database: "sqlite")))
+        try await server.stop()
+    }
+
     @Test func quickMatchPairsTheSecondWithTheFirst() async throws {
         let server = try await TestServer.start(clock: TestClock())
         let alice = try await Player.join("alice", at: server)
@@ -149,8 +159,9 @@ import Testing
         try await ring.server.stop()
     }
 
-    @Test func aRestartedServerResumesTheFight() async throws {
-        let path = try TestServer.temporaryDatabase()
+    @Test(arguments: StoreBackend.available)
+    func aRestartedServerResumesTheFight(backend: StoreBackend) async throws {
+        let path = try TestServer.temporaryDatabase(backend)
         let clock = TestClock()
         let ring = try await Self.ring(clock: clock, databasePath: path)
         _ = try await ring.alice.punch(.uppercut, doing: 56, in: ring.fight, after: 2, clock: clock)

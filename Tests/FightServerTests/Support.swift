@@ -2,6 +2,7 @@ import FightClient
 import FightEngine
 import FightProtocol
 import FightServer
+import FightStoreTestSupport
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
@@ -44,9 +45,12 @@ struct TestServer {
     let address: ServerAddress
     let databasePath: String
 
-    /// A new file in this test process's folder of databases.
-    static func temporaryDatabase() throws -> String {
-        try databaseFolder.get().appendingPathComponent("\(UUID().uuidString).sqlite").path
+    /// A new database for `--database`: a file in this test process's folder of databases, or a
+    /// new schema on the PostgreSQL test server (its URL).
+    static func temporaryDatabase(_ backend: StoreBackend = .sqlite) throws -> String {
+        try backend.freshLocation(
+            sqlitePath: try databaseFolder.get().appendingPathComponent("\(UUID().uuidString).sqlite").path
+        ).description
     }
 
     /// `hitthat-tests-PID` in the temporary directory. The databases outlive the tests that make

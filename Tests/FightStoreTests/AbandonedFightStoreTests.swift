@@ -1,23 +1,25 @@
 import FightEngine
-import FightStore
-import GRDB
 import Testing
+
+@testable import FightStore
 
 /// Abandoned fights end by forfeit through the store too, and a file saved before missed turns
 /// were counted gets its open fights' counts from their logs.
 @Suite struct AbandonedFightStoreTests {
     /// Alice and Bob in a fight under way, Alice to throw.
-    func storeWithAFight(_ path: String) throws -> (store: FightStore, alice: FighterID, bob: FighterID) {
-        let store = try FightStore(path: path)
+    func storeWithAFight(_ database: TestDatabase) throws -> (store: FightStore, alice: FighterID, bob: FighterID) {
+        let store = try database.open()
         let alice = try store.register("alice"), bob = try store.register("bob")
         try store.run(.challenge(alice, opponent: bob))
         try store.run(.accept(FightID(1), by: bob))
         return (store, alice, bob)
     }
 
-    @Test func aFightNobodyPunchesInEndsOnceWithRecordsAndStatistics() throws {
-        let directory = try TemporaryDirectory()
-        let (store, alice, bob) = try storeWithAFight(directory.path("fights.sqlite"))
+    @Test(arguments: Backend.available) func aFightNobodyPunchesInEndsOnceWithRecordsAndStatistics(
+        backend: Backend
+    ) throws {
+        let database = try TestDatabase(backend)
+        let (store, alice, bob) = try storeWithAFight(database)
         for seconds: Int64 in [60, 120, 180, 240] { try store.run(.settleDeadlines, at: start + seconds) }
         #expect(try store.fight(FightID(1))?.missedTurns == Both(2, 2))
         #expect(try store.audit().problems == [])
@@ -36,11 +38,10 @@ import Testing
         #expect(audit.events == 7 + 2)  // two registrations, then challenged, accepted, four passes, ended
     }
 
-    @Test func anOldFilesOpenFightsAreCountedFromTheirLogs() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("fights.sqlite")
+    @Test(arguments: Backend.available) func anOldFilesOpenFightsAreCountedFromTheirLogs(backend: Backend) throws {
+        let database = try TestDatabase(backend)
         do {
-            let (store, alice, _) = try storeWithAFight(path)
+            let (store, alice, _) = try storeWithAFight(database)
             try store.run(.settleDeadlines, at: start + 60)  // Alice misses one
             try store.run(.settleDeadlines, at: start + 120)  // Bob misses one
             try store.run(.settleDeadlines, at: start + 180)  // Alice misses two
@@ -49,12 +50,24 @@ import Testing
             try store.run(.challenge(carol, opponent: alice))
             try store.run(.decline(FightID(2), by: alice))
         }
-        // The file as the store before this rule left it: no counts, and the migration not run.
-        try DatabaseQueue(path: path).write { db in
-            try db.execute(sql: "UPDATE fights SET body = json_remove(body, '$.missedTurns')")
-            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier LIKE 'v2:%'")
+        // The database as the store before this rule left it: no counts, and the migration not run.
+        switch backend {
+        case .sqlite:
+            try database.tamper(
+                try database.open(),
+                """
+                UPDATE fights SET body = json_remove(body, '$.missedTurns');
+                DELETE FROM grdb_migrations WHERE identifier LIKE 'v2:%'
+                """)
+        case .postgres:
+            try database.tamper(
+                try database.open(),
+                """
+                UPDATE fights SET body = (body::jsonb - 'missedTurns')::text;
+                DELETE FROM hitthat_migrations WHERE identifier LIKE 'v2:%'
+                """)
         }
-        let store = try FightStore(path: path)
+        let store = try database.open()
         #expect(try store.fight(FightID(1))?.missedTurns == Both(2, 1))
         #expect(try store.fight(FightID(2))?.missedTurns == Both(0, 0))
         #expect(try store.audit().problems == [])

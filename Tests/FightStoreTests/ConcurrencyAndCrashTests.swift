@@ -1,14 +1,14 @@
 import FightEngine
-import FightStore
 import Foundation
-import GRDB
 import Testing
+
+@testable import FightStore
 
 @Suite struct ConcurrencyAndCrashTests {
     /// A double tap: the same fighter's punch sent twice at once. Exactly one may land.
-    @Test func twoSimultaneousPunchesNeverBothLand() async throws {
-        let directory = try TemporaryDirectory()
-        let store = try FightStore(path: directory.path("fights.sqlite"))
+    @Test(arguments: Backend.available) func twoSimultaneousPunchesNeverBothLand(backend: Backend) async throws {
+        let database = try TestDatabase(backend)
+        let store = try database.open()
         let a = try store.register("alice"), b = try store.register("bob")
         for round in 0..<20 {
             let fight = FightID(Int64(round + 1))
@@ -27,14 +27,59 @@ import Testing
         }
     }
 
+    /// Two servers on one database, each sent the same punch at once: exactly one lands, and the
+    /// fight's log has no gap and no repeat.
+    @Test(arguments: Backend.available) func twoStoresOnOneDatabaseNeverLandTheSamePunchTwice(
+        backend: Backend
+    ) async throws {
+        let database = try TestDatabase(backend)
+        let first = try database.open(), second = try database.open()
+        let a = try first.register("alice"), b = try second.register("bob")
+        for round in 0..<20 {
+            let fight = FightID(Int64(round + 1))
+            try first.run(.challenge(a, opponent: b))
+            try second.run(.accept(fight, by: b))
+            let outcomes = await withTaskGroup(of: Result<[Event], Refusal>?.self) { group in
+                for store in [first, second] {
+                    group.addTask { try? store.execute(.punch(fight, by: a, kind: .jab, damage: 7), at: start + 1) }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(outcomes.filter { if case .success = $0 { true } else { false } }.count == 1)
+            #expect(outcomes.contains { $0 == .failure(.waitYourTurn(fight)) })
+            #expect(try second.fight(fight)?.stamina == Both(100, 93))
+            #expect(try first.events(ofFight: fight).map(\.sequence) == [1, 2, 3])
+            try second.run(.forfeit(fight, by: b), at: start + 2)
+        }
+        #expect(try first.audit().problems == [])
+    }
+
+    /// Two servers' deadline clocks tick at once on one database: a turn passes once.
+    @Test(arguments: Backend.available) func twoStoresSettleADeadlineOnce(backend: Backend) async throws {
+        let database = try TestDatabase(backend)
+        let first = try database.open(), second = try database.open()
+        let a = try first.register("alice"), b = try first.register("bob")
+        try first.run(.challenge(a, opponent: b))
+        try first.run(.accept(FightID(1), by: b))
+        let settled = await withTaskGroup(of: Int.self) { group in
+            for store in [first, second] {
+                group.addTask { (try? store.execute(.settleDeadlines, at: start + 61).get().count) ?? -1 }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(settled.sorted() == [0, 1])
+        #expect(try second.events(ofFight: FightID(1)).map(\.sequence) == [1, 2, 3])
+    }
+
     /// The process dies (SIGKILL) in the middle of a fight, with another connection's transaction
     /// half written. Everything acknowledged before is there after reopening; the half-written
     /// transaction is not, and the fight goes on from where it was.
-    @Test func reopeningAfterACrashMidFightLosesNothingAcknowledged() async throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("fights.sqlite")
-        await #expect(processExitsWith: .signal(SIGKILL)) { [path = path as String] in
-            let store = try FightStore(path: path)
+    @Test(arguments: Backend.available) func reopeningAfterACrashMidFightLosesNothingAcknowledged(
+        backend: Backend
+    ) async throws {
+        let database = try TestDatabase(backend)
+        await #expect(processExitsWith: .signal(SIGKILL)) { [location = database.location.description as String] in
+            let store = try FightStore(location: StoreLocation(parsing: location))
             let a = try store.register("alice"), b = try store.register("bob")
             try store.run(.challenge(a, opponent: b))
             try store.run(.accept(FightID(1), by: b))
@@ -43,15 +88,15 @@ import Testing
                     .punch(FightID(1), by: n.isMultiple(of: 2) ? a : b, kind: .jab, damage: 10 + n),
                     at: start + Int64(n))
             }
-            let other = try DatabaseQueue(path: path)
-            try other.writeWithoutTransaction { db in
-                try db.execute(sql: "BEGIN IMMEDIATE")
-                try db.execute(sql: "DELETE FROM events")
-                try db.execute(sql: "UPDATE fighters SET wins = 99")
+            // Another store's transaction (another connection, as another server's), cut short.
+            let other = try FightStore(location: StoreLocation(parsing: location))
+            try other.database.write { db in
+                try db.execute("DELETE FROM events", [])
+                try db.execute("UPDATE fighters SET wins = 99", [])
                 kill(getpid(), SIGKILL)
             }
         }
-        let store = try FightStore(path: path)
+        let store = try database.open()
         let fight = try #require(try store.fight(FightID(1)))
         // a threw 10, 12, 14 (b at 64); b threw 11, 13 (a at 76).
         #expect(fight.stamina == Both(76, 64))

@@ -1,5 +1,4 @@
 import FightEngine
-import GRDB
 import Testing
 
 @testable import FightStore
@@ -36,10 +35,10 @@ import Testing
     /// The store's indexed search shows the same fighters in the same order as the engine's
     /// scan over everyone (itself checked against a brute-force sort in the engine's tests), and
     /// never shows anyone twice.
-    @Test(arguments: [UInt64(11), 12])
-    func nearestUnseenMatchesTheScanAndNeverRepeats(seed: UInt64) throws {
-        let directory = try TemporaryDirectory()
-        let store = try FightStore(path: directory.path("fights.sqlite"))
+    @Test(arguments: Backend.available, [UInt64(11), 12])
+    func nearestUnseenMatchesTheScanAndNeverRepeats(backend: Backend, seed: UInt64) throws {
+        let database = try TestDatabase(backend)
+        let store = try database.open()
         try populate(store, count: 300, seed: seed)
         // Viewer 1 is already fighting two others: they must not be shown.
         let opponents = [FighterID(2), FighterID(3)]
@@ -63,18 +62,17 @@ import Testing
         }
     }
 
-    @Test func shownFightersStayShownAfterReopening() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("fights.sqlite")
+    @Test(arguments: Backend.available) func shownFightersStayShownAfterReopening(backend: Backend) throws {
+        let database = try TestDatabase(backend)
         let paris = Coordinate(latitude: 48.8566, longitude: 2.3522)
         do {
-            let store = try FightStore(path: path)
+            let store = try database.open()
             _ = try store.register("viewer", at: paris)
             _ = try store.register("close", at: Coordinate(latitude: 48.86, longitude: 2.36))
             _ = try store.register("closer", at: Coordinate(latitude: 48.857, longitude: 2.353))
             #expect(try store.nextOpponent(for: FighterID(1), at: start).get()?.opponent.username.rawValue == "closer")
         }
-        let store = try FightStore(path: path)
+        let store = try database.open()
         // Peeking shows who comes next without remembering them.
         #expect(try store.peekNextOpponent(for: FighterID(1)).get()?.opponent.username.rawValue == "close")
         #expect(try store.peekNextOpponent(for: FighterID(1)).get()?.opponent.username.rawValue == "close")
@@ -85,24 +83,39 @@ import Testing
         #expect(try store.nextOpponent(for: FighterID(1), at: start).get() == nil)
     }
 
-    @Test func refusesViewersWithoutLocationOrIdentity() throws {
-        let directory = try TemporaryDirectory()
-        let store = try FightStore(path: directory.path("fights.sqlite"))
+    @Test(arguments: Backend.available) func refusesViewersWithoutLocationOrIdentity(backend: Backend) throws {
+        let database = try TestDatabase(backend)
+        let store = try database.open()
         let nowhere = try store.register("nowhere")
         #expect(try store.nextOpponent(for: nowhere, at: start) == .failure(.noLocation(nowhere)))
         #expect(try store.nextOpponent(for: FighterID(9), at: start) == .failure(.unknownFighter(FighterID(9))))
     }
 
-    /// The candidate query goes through the R*Tree and primary keys, never a full scan.
-    @Test func theLocationQueryUsesTheIndex() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("fights.sqlite")
-        _ = try FightStore(path: path)
-        let plan = try DatabaseQueue(path: path).read { db in
-            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + FightStore.candidatesSQL, arguments: [0, 1, 0, 1, 1])
-                .map { $0["detail"] as String }
+    /// The candidate query goes through the index of locations and primary keys, never a full scan.
+    @Test(arguments: Backend.available) func theLocationQueryUsesTheIndex(backend: Backend) throws {
+        let database = try TestDatabase(backend)
+        let store = try database.open()
+        let sql = FightStore.candidatesSQL(backend == .sqlite ? .sqlite : .postgres)
+        switch backend {
+        case .sqlite:
+            let plan = try store.database.read { db in
+                try db.fetch("EXPLAIN QUERY PLAN " + sql, [0.0, 1.0, 0.0, 1.0, 1]).map {
+                    try $0.get("detail", as: String.self)
+                }
+            }
+            #expect(plan.contains { $0.contains("VIRTUAL TABLE INDEX") }, "\(plan)")
+            #expect(!plan.contains { $0.hasPrefix("SCAN f") || $0.hasPrefix("SCAN s") }, "\(plan)")
+        case .postgres:
+            // On empty tables a scan is the cheapest plan; with scans priced out, one that remains
+            // means no index can answer.
+            let plan = try store.database.read { db in
+                try db.execute("SET LOCAL enable_seqscan = off", [])
+                return try db.fetch("EXPLAIN " + sql, [0.0, 1.0, 0.0, 1.0, 1]).map {
+                    try $0.get("QUERY PLAN", as: String.self)
+                }
+            }
+            #expect(plan.contains { $0.contains("fighter_locations_by_box") }, "\(plan)")
+            #expect(!plan.contains { $0.contains("Seq Scan") }, "\(plan)")
         }
-        #expect(plan.contains { $0.contains("VIRTUAL TABLE INDEX") }, "\(plan)")
-        #expect(!plan.contains { $0.hasPrefix("SCAN f") || $0.hasPrefix("SCAN s") }, "\(plan)")
     }
 }

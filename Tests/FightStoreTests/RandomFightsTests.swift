@@ -1,6 +1,7 @@
 import FightEngine
-import FightStore
 import Testing
+
+@testable import FightStore
 
 /// Many random fights, driven through the store and, side by side, through the engine over the
 /// whole world in memory: the store (which hands the engine only a command's slice) must decide
@@ -32,11 +33,10 @@ import Testing
         }
     }
 
-    @Test(arguments: [UInt64(21), 22])
-    func storeAgreesWithTheEngineAndStatisticsRebuildEqual(seed: UInt64) throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("fights.sqlite")
-        var store = try FightStore(path: path)
+    @Test(arguments: Backend.available, [UInt64(21), 22])
+    func storeAgreesWithTheEngineAndStatisticsRebuildEqual(backend: Backend, seed: UInt64) throws {
+        let database = try TestDatabase(backend)
+        var store = try database.open()
         let referee = Referee()
         var state = FightState()
         var random = SeededRandom(seed: seed)
@@ -60,7 +60,7 @@ import Testing
                 + (Int.random(in: 0..<20, using: &random) == 0
                     ? Int64.random(in: 60...100_000, using: &random) : Int64.random(in: 0...20, using: &random))
             try apply(randomCommand(state, fighters: fighters, using: &random))
-            if step == 700 { store = try FightStore(path: path) }  // reopening changes nothing
+            if step == 700 { store = try database.open() }  // reopening changes nothing
         }
 
         let ended = log.filter { if case .fight(let event) = $0, case .ended = event.change { true } else { false } }

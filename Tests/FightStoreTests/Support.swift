@@ -1,12 +1,14 @@
 import FightEngine
-import FightStore
+import FightStoreTestSupport
 import Foundation
 import Testing
+
+@testable import FightStore
 
 // MARK: - Temporary files
 
 /// A fresh directory under the system's temporary directory, removed when the test is done.
-final class TemporaryDirectory {
+final class TemporaryDirectory: Sendable {
     let url: URL
 
     init() throws {
@@ -18,6 +20,36 @@ final class TemporaryDirectory {
     func path(_ name: String) -> String { url.appendingPathComponent(name).path }
 
     deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+// MARK: - The databases tested
+
+/// SQLite always, PostgreSQL where its test server is given (see `StoreBackend`).
+typealias Backend = StoreBackend
+
+/// A fresh, empty database for one test: a file in a temporary folder, or a schema of its own on
+/// the PostgreSQL test server.
+final class TestDatabase: Sendable {
+    let backend: Backend
+    let location: StoreLocation
+    private let directory: TemporaryDirectory?
+
+    init(_ backend: Backend) throws {
+        self.backend = backend
+        let directory = backend == .sqlite ? try TemporaryDirectory() : nil
+        self.directory = directory
+        location = try backend.freshLocation(sqlitePath: directory?.path("fights.sqlite") ?? "")
+    }
+
+    /// Opens the store (the first time creating it).
+    func open(rules: Rules = Rules()) throws -> FightStore {
+        try FightStore(location: location, rules: rules, durability: .processCrash)
+    }
+
+    /// Runs `sql` on `store`'s database outside any command: a change behind the engine's back.
+    func tamper(_ store: FightStore, _ sql: String) throws {
+        try store.database.write { db in try db.executeScript(sql) }
+    }
 }
 
 // MARK: - Seeded randomness

@@ -21,7 +21,8 @@ public struct ServerConfiguration: Sendable {
     public var host: String
     /// The port; 0 picks a free one (`onRunning` says which).
     public var port: Int
-    /// The SQLite file: fighters, fights, events, statistics, accounts and sessions.
+    /// Where fighters, fights, events, statistics, accounts and sessions are kept: an SQLite
+    /// file's path, or a `postgres://` URL (see `StoreLocation(parsing:)`).
     public var databasePath: String
     /// What an acknowledged command survives: by default the server being killed, not power loss.
     public var durability: Durability
@@ -151,7 +152,8 @@ public final class FightServer: Sendable {
         let tlsConfiguration = try configuration.tls?.configuration()
         let page = try PageFiles.bundled()
         let store = try FightStore(
-            path: configuration.databasePath, rules: configuration.rules, durability: configuration.durability)
+            location: try StoreLocation(parsing: configuration.databasePath), rules: configuration.rules,
+            durability: configuration.durability)
         let accounts = Accounts(store: store, sessionLifetime: configuration.sessionLifetime)
         let hubLoop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let hub = FightHub(
@@ -167,7 +169,15 @@ public final class FightServer: Sendable {
 
         let router = Router(context: AddressedRequestContext.self)
         page.route(on: router)
-        router.get("health") { _, _ in Self.response(.ok, ServerMessage(.health(Health()))) }
+        router.get("health") { _, _ in
+            // On NIO's pool of threads for blocking work: a PostgreSQL server that does not answer
+            // holds one of them (until the connection times out), not one of Swift's few.
+            let reachable = (try? await NIOThreadPool.singleton.runIfActive { try store.checkReachable() }) != nil
+            return Self.response(
+                reachable ? .ok : .serviceUnavailable,
+                ServerMessage(
+                    .health(Health(status: reachable ? "ok" : "database unreachable", database: store.databaseKind))))
+        }
         let accountLimits = AccountLimits(configuration)
         router.post("register") { request, context in
             await Self.account(

@@ -1,0 +1,322 @@
+#if PostgreSQL
+    import Foundation
+    import Logging
+    import NIOConcurrencyHelpers
+    import NIOCore
+    import NIOPosix
+    import PostgresNIO
+
+    // MARK: - PostgreSQL
+
+    /// The store's tables on a PostgreSQL server, which several servers may share.
+    ///
+    /// **Writers take turns, across servers.** Every write transaction first takes one
+    /// transaction-scoped advisory lock (per schema), as SQLite's `BEGIN IMMEDIATE` takes the
+    /// file's write lock: a command's load → reduce → save sees every commit before it and is
+    /// seen whole by every one after, whichever server runs it, so two punches sent at once to two
+    /// servers never both land, and the next identifiers (`max(id) + 1`) never collide. The
+    /// transactions are READ COMMITTED, so each statement after the lock reads what was committed
+    /// before it was granted (a REPEATABLE READ transaction would read the snapshot taken before it
+    /// waited). The database refuses a second open fight per pair by itself as well (a partial
+    /// unique index). Reads run in a REPEATABLE READ READ ONLY transaction: one snapshot, no lock.
+    ///
+    /// **The calling thread waits**, as it waits for SQLite's disk: the store's API is synchronous
+    /// and the server calls it from a thread of its own. The connections run on an event loop of
+    /// the store's own, never the caller's, so waiting cannot deadlock them; the wait is a
+    /// condition variable, not `EventLoopFuture.wait()`, which NIO forbids on any event loop
+    /// thread, the hub's among them.
+    final class PostgresStoreDatabase: StoreDatabase {
+        let location: PostgresLocation
+        private let group: MultiThreadedEventLoopGroup
+        let logger: Logger
+        /// Connections open and not in use; each call takes one (or opens one) and gives it back.
+        private let idle = NIOLockedValueBox<[PostgresConnection]>([])
+        private let lastConnectionID = NIOLockedValueBox(0)
+        /// The statements as PostgreSQL numbers placeholders, by the store's SQL text.
+        private let translated = NIOLockedValueBox<[String: String]>([:])
+        /// The advisory lock writers take: one per schema, so that stores in different schemas
+        /// of one database (the tests') do not wait for each other.
+        let writeLock: Int64
+        var dialect: SQLDialect { .postgres }
+
+        /// Connections kept open while unused: the server's hub, its account requests and a
+        /// deadline tick seldom need more at once.
+        static let idleConnections = 4
+
+        /// Connects to `location`, creates its schema if it names one that is missing, and brings
+        /// the tables up to date.
+        init(_ location: PostgresLocation) throws {
+            self.location = location
+            group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+            var logger = Logger(label: "hitthat.store.postgres")
+            logger.logLevel = .warning
+            self.logger = logger
+            writeLock = Self.lockKey(schema: location.schema ?? "public")
+            do {
+                try migrate()
+            } catch {
+                shutDown()
+                throw error
+            }
+        }
+
+        deinit { shutDown() }
+
+        private func shutDown() {
+            let connections = idle.withLockedValue { connections in
+                defer { connections = [] }
+                return connections
+            }
+            let group = group
+            EventLoopFuture.andAllComplete(connections.map(Self.close), on: group.next()).whenComplete { _ in
+                group.shutdownGracefully { _ in }
+            }
+        }
+
+        /// Closes `connection`, keeping it until it is closed: postgres-nio asserts that a
+        /// connection is closed before it is freed.
+        @discardableResult
+        private static func close(_ connection: PostgresConnection) -> EventLoopFuture<Void> {
+            let closed: EventLoopFuture<Void> = connection.close()
+            closed.whenComplete { _ in withExtendedLifetime(connection) {} }
+            return closed
+        }
+
+        /// FNV-1a of "hitthat:" and the schema's name: the same on every server.
+        static func lockKey(schema: String) -> Int64 {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in "hitthat:\(schema)".utf8 {
+                hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+            }
+            return Int64(bitPattern: hash)
+        }
+
+        // MARK: Transactions
+
+        func write<T>(_ work: (any SQLSession) throws -> T) throws -> T {
+            try transaction("BEGIN ISOLATION LEVEL READ COMMITTED") { session in
+                _ = try session.fetch("SELECT pg_advisory_xact_lock(?)", [writeLock])
+                return try work(session)
+            }
+        }
+
+        func read<T>(_ work: (any SQLSession) throws -> T) throws -> T {
+            try transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", work)
+        }
+
+        /// Runs `work` between `begin` and COMMIT on a connection of its own; rolls back when it
+        /// throws. A connection that failed is closed, not given back: the next call opens another,
+        /// so a server restarted or reached again is used again without the store being reopened.
+        private func transaction<T>(_ begin: String, _ work: (any SQLSession) throws -> T) throws -> T {
+            let connection = try takeIdle() ?? connect()
+            let session = PostgresSession(connection: connection, database: self)
+            do {
+                try session.execute(begin, [])
+                let result = try work(session)
+                try session.execute("COMMIT", [])
+                giveBack(connection)
+                return result
+            } catch {
+                if (try? session.execute("ROLLBACK", [])) != nil {
+                    giveBack(connection)
+                } else {
+                    Self.close(connection)
+                }
+                throw error
+            }
+        }
+
+        /// An idle connection still open, if any: those the server closed meanwhile (it restarted,
+        /// say) are dropped, so that a call after an outage does not fail on one.
+        private func takeIdle() -> PostgresConnection? {
+            idle.withLockedValue { idle in
+                while let connection = idle.popLast() {
+                    if !connection.isClosed { return connection }
+                }
+                return nil
+            }
+        }
+
+        private func giveBack(_ connection: PostgresConnection) {
+            guard !connection.isClosed else { return }
+            let kept = idle.withLockedValue { idle in
+                guard idle.count < Self.idleConnections else { return false }
+                idle.append(connection)
+                return true
+            }
+            if !kept { Self.close(connection) }
+        }
+
+        private func connect() throws -> PostgresConnection {
+            var configuration: PostgresConnection.Configuration
+            if let folder = location.socketFolder {
+                configuration = .init(
+                    unixSocketPath: "\(folder)/.s.PGSQL.\(location.port)", username: location.username,
+                    password: location.password, database: location.database)
+            } else {
+                configuration = .init(
+                    host: location.host ?? "localhost", port: location.port, username: location.username,
+                    password: location.password, database: location.database, tls: .disable)
+            }
+            if let schema = location.schema {
+                // A run-time parameter in the start-up message: every statement on the connection
+                // finds the store's tables in the schema, unqualified as the SQL names them.
+                configuration.options.additionalStartupParameters = [("search_path", schema)]
+            }
+            let id = lastConnectionID.withLockedValue { id in
+                id += 1
+                return id
+            }
+            return try PostgresFailure.translating {
+                try Blocking.wait(
+                    PostgresConnection.connect(on: group.next(), configuration: configuration, id: id, logger: logger))
+            }
+        }
+
+        /// The statement to send for the store's `sql`: placeholders numbered as PostgreSQL's.
+        func statement(_ sql: String) -> String {
+            if let known = translated.withLockedValue({ $0[sql] }) { return known }
+            let statement = SQLDialect.numberedPlaceholders(sql)
+            translated.withLockedValue { $0[sql] = statement }
+            return statement
+        }
+
+        // MARK: Migrations
+
+        /// Runs the migrations not yet recorded, in one transaction under the writers' lock: two
+        /// servers starting at once migrate one after the other, and the second finds nothing to do.
+        /// PostgreSQL's DDL is transactional, so a migration that fails leaves nothing half made.
+        private func migrate() throws {
+            try write { db in
+                if let schema = location.schema {
+                    try db.execute("CREATE SCHEMA IF NOT EXISTS \(schema)", [])
+                }
+                try db.execute(
+                    """
+                    CREATE TABLE IF NOT EXISTS hitthat_migrations (
+                        identifier TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())
+                    """, [])
+                let done = Set(
+                    try db.fetch("SELECT identifier FROM hitthat_migrations", []).map {
+                        try $0.get("identifier", as: String.self)
+                    })
+                for migration in Schema.migrations where !done.contains(migration.identifier) {
+                    try migration.migrate(db)
+                    try db.execute("INSERT INTO hitthat_migrations (identifier) VALUES (?)", [migration.identifier])
+                }
+            }
+        }
+    }
+
+    /// One connection of the store's, in a transaction.
+    struct PostgresSession: SQLSession {
+        let connection: PostgresConnection
+        let database: PostgresStoreDatabase
+
+        var dialect: SQLDialect { .postgres }
+
+        func fetch(_ sql: String, _ arguments: SQLArguments) throws -> [SQLRow] {
+            let rows = try run(sql, arguments).rows
+            guard let first = rows.first else { return [] }
+            let names = first.map(\.columnName)
+            return try rows.map { row in SQLRow(names: names, values: try row.map(Self.value)) }
+        }
+
+        @discardableResult
+        func execute(_ sql: String, _ arguments: SQLArguments) throws -> Int {
+            try run(sql, arguments).metadata.rows ?? 0
+        }
+
+        func executeScript(_ sql: String) throws {
+            for statement in SQLDialect.statements(of: sql) { try execute(statement, []) }
+        }
+
+        private func run(_ sql: String, _ arguments: SQLArguments) throws -> PostgresQueryResult {
+            var binds = PostgresBindings(capacity: arguments.count)
+            for argument in arguments {
+                switch argument?.sqlValue ?? .null {
+                case .null: binds.appendNull()
+                case .integer(let value): binds.append(value)
+                case .real(let value): binds.append(value)
+                // PostgreSQL binds text by its length: no `WholeText` trick is needed.
+                case .text(let value), .wholeText(let value): binds.append(value)
+                case .bool(let value): binds.append(value)
+                }
+            }
+            let query = PostgresQuery(unsafeSQL: database.statement(sql), binds: binds)
+            return try PostgresFailure.translating {
+                try Blocking.wait(connection.query(query, logger: database.logger))
+            }
+        }
+
+        static func value(_ cell: PostgresCell) throws -> SQLValue {
+            guard cell.bytes != nil else { return .null }
+            switch cell.dataType {
+            case .int2, .int4, .int8: return .integer(try cell.decode(Int64.self))
+            case .float4, .float8: return .real(try cell.decode(Double.self))
+            case .bool: return .bool(try cell.decode(Bool.self))
+            default: return .text(try cell.decode(String.self))
+            }
+        }
+    }
+
+    // MARK: - Waiting
+
+    /// A thread waiting for a future fulfilled on another thread's event loop.
+    enum Blocking {
+        /// Waits for `future` on a condition variable (pthread's, which ThreadSanitizer sees).
+        static func wait<T: Sendable>(_ future: EventLoopFuture<T>) throws -> T {
+            let done = ConditionLock(value: false)
+            let outcome = NIOLockedValueBox<Result<T, any Error>?>(nil)
+            future.whenComplete { result in
+                outcome.withLockedValue { $0 = result }
+                done.lock()
+                done.unlock(withValue: true)
+            }
+            done.lock(whenValue: true)
+            done.unlock()
+            // Set before `done` was: the lock orders the two.
+            return try outcome.withLockedValue { $0! }.get()
+        }
+    }
+#endif
+
+// MARK: - Failures
+
+/// PostgreSQL failed a statement or a connection: its SQLSTATE code and message, or why the
+/// connection could not be made or was lost. (postgres-nio's own error prints neither, so that a
+/// query's values never reach a log; these hold none.)
+public struct PostgresFailure: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The SQLSTATE code the server gave (`23505` a unique violation, `57P01` an administrator's
+    /// shutdown…), or `nil` when the failure was the connection's.
+    public var sqlState: String?
+    /// The server's message, or what happened to the connection.
+    public var message: String
+
+    /// Creates a failure.
+    public init(sqlState: String?, message: String) {
+        self.sqlState = sqlState
+        self.message = message
+    }
+
+    /// For example "PostgreSQL 23505: duplicate key value violates unique constraint …".
+    public var description: String {
+        sqlState.map { "PostgreSQL \($0): \(message)" } ?? "PostgreSQL: \(message)"
+    }
+
+    #if PostgreSQL
+        /// Runs `work`, giving postgres-nio's errors as `PostgresFailure`s.
+        static func translating<T>(_ work: () throws -> T) throws -> T {
+            do {
+                return try work()
+            } catch let error as PSQLError {
+                if let server = error.serverInfo {
+                    throw PostgresFailure(
+                        sqlState: server[.sqlState], message: server[.message] ?? "the server gave no message")
+                }
+                throw PostgresFailure(
+                    sqlState: nil, message: "\(error.code)" + (error.underlying.map { ": \($0)" } ?? ""))
+            }
+        }
+    #endif
+}

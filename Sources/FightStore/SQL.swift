@@ -1,0 +1,221 @@
+import Foundation
+
+// MARK: - The store's SQL, apart from the database that runs it
+
+/// The two databases the store runs on. The SQL is written once, in the subset both speak (`?` and
+/// `?N` placeholders, `ON CONFLICT … DO UPDATE`, `TRUE`); what differs (column types, the index of
+/// locations, reading text whole) is asked of the dialect, in the few places it differs.
+enum SQLDialect: Sendable {
+    case sqlite
+    case postgres
+}
+
+/// A value bound to a statement or read from a row: the types the store's columns hold.
+enum SQLValue: Sendable, Equatable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case bool(Bool)
+    /// Text bound by its length in bytes where `WholeText.placeholder` stands (see `WholeText`).
+    case wholeText(String)
+}
+
+/// A Swift value that can be bound to a placeholder.
+protocol SQLBindable {
+    /// The value as bound.
+    var sqlValue: SQLValue { get }
+}
+
+extension Int64: SQLBindable { var sqlValue: SQLValue { .integer(self) } }
+extension Int: SQLBindable { var sqlValue: SQLValue { .integer(Int64(self)) } }
+extension Double: SQLBindable { var sqlValue: SQLValue { .real(self) } }
+extension String: SQLBindable { var sqlValue: SQLValue { .text(self) } }
+extension Bool: SQLBindable { var sqlValue: SQLValue { .bool(self) } }
+extension SQLValue: SQLBindable { var sqlValue: SQLValue { self } }
+
+/// A statement's arguments, in placeholder order; `nil` binds NULL.
+typealias SQLArguments = [(any SQLBindable)?]
+
+/// A Swift value that can be read from a column.
+protocol SQLReadable {
+    /// The value, or nil when the column's value is not of this type.
+    init?(sqlValue: SQLValue)
+}
+
+extension Int64: SQLReadable {
+    init?(sqlValue: SQLValue) {
+        guard case .integer(let value) = sqlValue else { return nil }
+        self = value
+    }
+}
+extension Int: SQLReadable {
+    init?(sqlValue: SQLValue) {
+        guard case .integer(let value) = sqlValue else { return nil }
+        self.init(value)
+    }
+}
+extension Double: SQLReadable {
+    init?(sqlValue: SQLValue) {
+        switch sqlValue {
+        case .real(let value): self = value
+        // SQLite keeps a whole number in a REAL column as an integer when it is read back from an index.
+        case .integer(let value): self = Double(value)
+        default: return nil
+        }
+    }
+}
+extension String: SQLReadable {
+    init?(sqlValue: SQLValue) {
+        guard case .text(let value) = sqlValue else { return nil }
+        self = value
+    }
+}
+extension Optional: SQLReadable where Wrapped: SQLReadable {
+    init?(sqlValue: SQLValue) {
+        if case .null = sqlValue {
+            self = .none
+        } else if let value = Wrapped(sqlValue: sqlValue) {
+            self = .some(value)
+        } else {
+            return nil
+        }
+    }
+}
+
+/// One row of a result, its values by column name.
+struct SQLRow: Sendable {
+    /// The result's column names, shared by its rows.
+    let names: [String]
+    let values: [SQLValue]
+
+    /// The value of column `name`, read as `T`.
+    /// - Throws: `StoreError` when there is no such column or its value is not a `T`: the table
+    ///   is not what this store wrote.
+    func get<T: SQLReadable>(_ name: String, as type: T.Type = T.self) throws -> T {
+        guard let index = names.firstIndex(of: name) else {
+            throw StoreError(table: "result", rowID: 0, problem: "no column \(name) among \(names)")
+        }
+        guard let value = T(sqlValue: values[index]) else {
+            throw StoreError(
+                table: "result", rowID: 0, problem: "column \(name): expected \(T.self), found \(values[index])")
+        }
+        return value
+    }
+}
+
+/// One connection's work, in the transaction (or read snapshot) the database opened for it.
+protocol SQLSession {
+    /// The language it speaks where the two differ.
+    var dialect: SQLDialect { get }
+
+    /// Runs one statement and returns its rows.
+    func fetch(_ sql: String, _ arguments: SQLArguments) throws -> [SQLRow]
+
+    /// Runs one statement that returns no rows.
+    /// - Returns: how many rows it inserted, changed or deleted.
+    @discardableResult
+    func execute(_ sql: String, _ arguments: SQLArguments) throws -> Int
+
+    /// Runs statements separated by semicolons, with no arguments: a migration's.
+    func executeScript(_ sql: String) throws
+}
+
+extension SQLSession {
+    /// The first row's first column, if there is a row.
+    func fetchValue<T: SQLReadable>(
+        _ sql: String, _ arguments: SQLArguments = [], as type: T.Type = T.self
+    ) throws -> T? {
+        guard let row = try fetch(sql, arguments).first, let name = row.names.first else { return nil }
+        return try row.get(name, as: T.self)
+    }
+}
+
+/// A database the store keeps everything in: SQLite through GRDB, or PostgreSQL.
+protocol StoreDatabase: Sendable {
+    /// The language it speaks where the two differ.
+    var dialect: SQLDialect { get }
+
+    /// Runs `work` in a transaction that no other writer can interleave with, from whichever
+    /// process: it sees every commit before it and writes as if alone. Commits when `work`
+    /// returns, rolls back when it throws.
+    func write<T>(_ work: (any SQLSession) throws -> T) throws -> T
+
+    /// Runs `work` on one snapshot of the database, without blocking writers.
+    func read<T>(_ work: (any SQLSession) throws -> T) throws -> T
+}
+
+// MARK: - Scripts
+
+extension SQLDialect {
+    /// The statements of `script`, without the semicolons between them, for a database whose
+    /// driver runs one statement at a time. Semicolons in quotes and comments do not split.
+    static func statements(of script: String) -> [String] {
+        var statements: [String] = []
+        var current = ""
+        var quote: Character?
+        var inComment = false
+        var previous: Character?
+        for character in script {
+            defer { previous = character }
+            if inComment {
+                if character == "\n" { inComment = false }
+                current.append(character)
+                continue
+            }
+            if let open = quote {
+                if character == open { quote = nil }
+                current.append(character)
+                continue
+            }
+            switch character {
+            case "'", "\"": quote = character
+            case "-" where previous == "-": inComment = true
+            case ";":
+                statements.append(current)
+                current = ""
+                continue
+            default: break
+            }
+            current.append(character)
+        }
+        statements.append(current)
+        return statements.filter { statement in
+            // A piece that is only comments and blanks is nothing to run.
+            statement.split(separator: "\n").contains { line in
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                return !trimmed.isEmpty && !trimmed.hasPrefix("--")
+            }
+        }
+    }
+
+    /// `sql` with SQLite's placeholders (`?`, `?N`) written as PostgreSQL's (`$N`), numbered as
+    /// SQLite numbers them: a bare `?` is one more than the largest number before it.
+    static func numberedPlaceholders(_ sql: String) -> String {
+        var result = ""
+        var largest = 0
+        var quote: Character?
+        var characters = sql[...]
+        while let character = characters.popFirst() {
+            if let open = quote {
+                if character == open { quote = nil }
+                result.append(character)
+                continue
+            }
+            switch character {
+            case "'", "\"":
+                quote = character
+                result.append(character)
+            case "?":
+                let digits = characters.prefix { $0.isASCII && $0.isNumber }
+                characters = characters.dropFirst(digits.count)
+                let number = Int(digits) ?? largest + 1
+                largest = max(largest, number)
+                result += "$\(number)"
+            default:
+                result.append(character)
+            }
+        }
+        return result
+    }
+}
