@@ -27,8 +27,7 @@ import Testing
         // Challenged on A, accepted on B, punched on A: one fight, one log.
         let fight = try #require(try await alice.command(.challenge(OpponentRef(opponent: bob.id))).event?.fight)
         #expect(try await bob.command(.accept(FightRef(fight: fight))).error == nil)
-        let punched = try #require(
-            try await alice.command(.punch(PunchRequest(fight: fight, kind: .jab, damage: 30, after: 2))).event)
+        let punched = try #require(try await alice.punch(.jab, doing: 30, in: fight, after: 2, clock: clock).event)
         #expect(punched.sequence == 3)
         let missed = try #require(try await bob.request(.replay(ReplayRequest(fight: fight, after: 2))).events)
         #expect(missed.map(\.kind) == [.punched] && missed.first?.staminaLeft == 70)
