@@ -58,13 +58,19 @@ import Testing
         #expect(Self.press("1,0\r", on: &reader) == [.command(.request(.move(Location(latitude: 1, longitude: 0))))])
     }
 
+    /// The screen of `user`, signed in as `me`, showing fight `view`.
+    static func model(showing view: FightView, as me: FighterID, user: String) -> ScreenModel {
+        var model = ScreenModel(user: user)
+        model.me = me
+        model.fights = [view.id: view]
+        return model
+    }
+
     /// After a fight, `r` challenges the same opponent again: the screen says so and knows whom.
     @Test func aFightOverOffersARematchWithTheSameOpponent() throws {
         var bout = try FightFollowerTests.Bout()
         let view = try bout.view()
-        var model = ScreenModel(user: "alice")
-        model.me = view.challenger
-        model.fights = [view.id: view]
+        var model = Self.model(showing: view, as: view.challenger, user: "alice")
         #expect(model.rematchOpponent == nil, "not while it is fought")
         try bout.run(.forfeit(view.id, by: view.opponent))
         model.fights = [view.id: try bout.view()]
@@ -79,9 +85,7 @@ import Testing
     @Test func theMeterSweepsOnTheScreen() throws {
         let bout = try FightFollowerTests.Bout()
         let view = try bout.view()
-        var model = ScreenModel(user: "alice")
-        model.me = view.challenger
-        model.fights = [view.id: view]
+        var model = Self.model(showing: view, as: view.challenger, user: "alice")
         let start = ContinuousClock.now
         let meter = Rules().meter
         model.meter = AimedMeter(fight: view.id, kind: .uppercut, since: start, meter: meter)
@@ -110,9 +114,7 @@ import Testing
     @Test func theGuardShowsAndABluntedPunchSaysSo() throws {
         var bout = try FightFollowerTests.Bout()
         var view = try bout.view()
-        var model = ScreenModel(user: "alice")
-        model.me = view.opponent
-        model.fights = [view.id: view]
+        var model = Self.model(showing: view, as: view.opponent, user: "alice")
         #expect(model.lines(now: 0).contains("  " + ScreenModel.guardLine(nil)))
         view.ownGuard = .high
         model.fights = [view.id: view]
@@ -132,9 +134,7 @@ import Testing
         try bout.run(.punch(first.id, by: first.challenger, kind: .uppercut, damage: 56))
         let view = try bout.view()
         #expect(view.phase == .active && view.staminaOpponent == 0 && view.turn == view.opponent)
-        var model = ScreenModel(user: "bob")
-        model.fights = [view.id: view]
-        model.me = view.opponent
+        var model = Self.model(showing: view, as: view.opponent, user: "bob")
         #expect(model.lines(now: 0).contains { $0.contains("knocked out: one last punch to answer") })
         model.me = view.challenger
         #expect(model.lines(now: 0).contains { $0.contains("knocked out, they answer with one last punch") })
@@ -151,9 +151,7 @@ import Testing
     @Test func withTheServerGoneTheTurnWaitsForIt() throws {
         let bout = try FightFollowerTests.Bout()
         let view = try bout.view()
-        var model = ScreenModel(user: "alice")
-        model.me = view.challenger
-        model.fights = [view.id: view]
+        var model = Self.model(showing: view, as: view.challenger, user: "alice")
         #expect(model.lines(now: 0).contains { $0.hasPrefix("  YOUR TURN — ") && $0.contains("s left") })
         model.setStatus(.retrying(.serverGone, in: .seconds(4)), at: 0)
         let lines = model.lines(now: 1)

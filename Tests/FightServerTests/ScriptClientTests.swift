@@ -142,7 +142,8 @@ import Testing
         // starts the turn under way afresh, event 8, and alice's coming back once more, event 9.
         let matched = try await Self.event(1, of: alice)
         let aliceID = try #require(matched.challenger)
-        alice.send("guard high")
+        // The fight named: its state may still be on its way to alice's session.
+        alice.send("guard high \(try #require(matched.fight).rawValue)")
         try await alice.wait("alice's guard") { output, _ in
             output.contains { $0.contains(#""ownGuard":"high""#) } ? true : nil
         }

@@ -16,6 +16,21 @@ struct TerminalClientTests {
         screen.split(separator: "\n").filter { $0.hasPrefix("  you   [") || $0.hasPrefix("  them  [") }
     }
 
+    /// Alice and bob start `play` in `tmux` against the server on `port`, and meet by quick match:
+    /// alice opens the room (so she throws first), bob joins it.
+    static func quickMatch(on tmux: Tmux, port: Int) async throws {
+        for player in ["alice", "bob"] {
+            try await tmux.start(
+                player, command: play(player, port: port), environment: ScriptClientTests.password)
+            try await tmux.wait(for: "the connection", on: player) { $0.contains("connected to") ? true : nil }
+        }
+        try await tmux.send("m", to: "alice")
+        try await tmux.wait(for: "alice's room", on: "alice") {
+            $0.contains("waiting for anyone to fight") ? true : nil
+        }
+        try await tmux.send("m", to: "bob")
+    }
+
     /// What the power meter on `screen` says a stop now would do ("… uppercut now 41 of 56").
     static func meterReading(_ screen: String) -> Int? {
         guard let line = screen.split(separator: "\n").first(where: { $0.hasPrefix("  POWER [") }),
@@ -43,16 +58,7 @@ struct TerminalClientTests {
         let tmux = Tmux()
         defer { tmux.kill() }
         let players = ["alice", "bob"]
-        for player in players {
-            try await tmux.start(
-                player, command: Self.play(player, port: port), environment: ScriptClientTests.password)
-            try await tmux.wait(for: "the connection", on: player) { $0.contains("connected to") ? true : nil }
-        }
-        try await tmux.send("m", to: "alice")
-        try await tmux.wait(for: "alice's room", on: "alice") {
-            $0.contains("waiting for anyone to fight") ? true : nil
-        }
-        try await tmux.send("m", to: "bob")
+        try await Self.quickMatch(on: tmux, port: port)
         try await tmux.wait(for: "the fight", on: "bob") { $0.contains("guard: none") ? true : nil }
         // Bob raises a guard and switches it to low, which halves uppercuts but not jabs.
         try await tmux.send("g", to: "bob")
@@ -273,16 +279,7 @@ struct TerminalClientTests {
         defer { server.kill(SIGTERM) }
         let tmux = Tmux(width: 80, height: 24)
         defer { tmux.kill() }
-        for player in ["alice", "bob"] {
-            try await tmux.start(
-                player, command: Self.play(player, port: port), environment: ScriptClientTests.password)
-            try await tmux.wait(for: "the connection", on: player) { $0.contains("connected to") ? true : nil }
-        }
-        try await tmux.send("m", to: "alice")
-        try await tmux.wait(for: "alice's room", on: "alice") {
-            $0.contains("waiting for anyone to fight") ? true : nil
-        }
-        try await tmux.send("m", to: "bob")
+        try await Self.quickMatch(on: tmux, port: port)
         try await tmux.wait(for: "bob there", on: "alice") { $0.contains("\n  bob: connected\n") ? true : nil }
         try await tmux.wait(for: "alice there", on: "bob") { $0.contains("\n  alice: connected\n") ? true : nil }
 
