@@ -5,12 +5,13 @@ driven over WebDriver (chromedriver's HTTP JSON API, with Python's standard libr
 A new player signs up, sets a location, looks at the versus card (the opponent must be waiting
 near 48.8566, 2.3522 in a quick-match room, e.g. `hitthat play --script --at 48.8566,2.3522` that
 sent `quick`), joins the opponent's room and fights to the end. Its first turn is a swing: `devicemotion` events
-replayed from a trace around its first labelled punch while a touch holds PUNCH. The page must
-send them as PROTOCOL.md's `motion` (rows `[t, ax, ay, az, gx, gy, gz]` in m/s² and °/s, at most
-64 a batch, at most 200 Hz, one `hold` number, `final` on release unless the punch landed first),
-and the server's answer must come: the punch landed (`punched` by the page) or none found
-(`holdEnded`); the outcome is printed for the caller to hold against `hitthat detect` on the same
-samples (written to `--window-out`). Every other turn of the page's is thrown with the power meter
+replayed from a trace around its first labelled punch, and a touch holding PUNCH from 1.5 s into
+them. The page must send them as PROTOCOL.md's `motion` (rows `[t, ax, ay, az, gx, gy, gz]` in m/s²
+and °/s, at most 64 a batch, at most 200 Hz, one `hold` number, the motion before the press as the
+lead-in with `pressed`, `final` on release unless the punch landed first), and the server's answer
+must come: the punch landed (`punched` by the page) or none found (`holdEnded`); the outcome is
+printed for the caller to hold against `hitthat detect` on the same samples (written to
+`--window-out`; `pressed` is when PUNCH went down, in seconds from their first). Every other turn of the page's is thrown with the power meter
 (`windUp`, then `punch` stopped in the green), chosen with the page's own switch; on the second,
 the connection is dropped as the punch is thrown.
 
@@ -205,6 +206,7 @@ REPLAY = """
 const rows = arguments[0];
 window.__replayDone = false;
 const start = performance.now();
+window.__replayStart = start / 1000;
 let next = 0;
 function tick() {
   const elapsed = (performance.now() - start) / 1000;
@@ -392,10 +394,16 @@ def drop_the_connection(browser, outcome):
     outcome["reconnect"] = {"said": said, "sent": [m["type"] for m in again]}
 
 
+LEAD = 1.5
+"""Seconds of motion replayed before PUNCH is pressed: the page sends them as the hold's lead-in."""
+
+
 def swing(browser, options, shot):
-    """One turn swung: motion replayed while PUNCH is held by a touch. Returns what came of it."""
+    """One turn swung: motion replayed, and PUNCH held by a touch from `LEAD` s into it (the page
+    sends what came before the press as the hold's lead-in). Returns what came of it."""
     start, end = first_punch_window(options.trace.replace(".csv", ".labels.csv"))
-    rows, _ = read_trace(options.trace, start, end)
+    begin = max(0.0, start - LEAD)
+    rows, header = read_trace(options.trace, begin, end)
     # A first event makes the page find its "sensor", and offer PUNCH.
     browser.js("window.dispatchEvent(new DeviceMotionEvent('devicemotion', "
                "{accelerationIncludingGravity: {x: 0, y: 9.8, z: 0}, rotationRate: {alpha: 0, beta: 0, gamma: 0}}))")
@@ -405,23 +413,30 @@ def swing(browser, options, shot):
     seq = browser.js("return state.seen.get(state.current)")
     start = browser.js("return window.__sent.length")
     browser.js(REPLAY, rows)
-    browser.touch_hold("#punch", rows[-1][0] + 0.1)
+    lead = min(LEAD, rows[-1][0] / 2)
+    time.sleep(lead)
+    browser.touch_hold("#punch", rows[-1][0] - lead + 0.1)
     browser.wait("the replay's end", lambda: browser.js("return window.__replayDone"), 30)
     time.sleep(0.2)
     batches = [m for m in browser.js("return window.__sent.slice(arguments[0])", start) if m["type"] == "motion"]
     # A hold whose punch landed is over at once: the page sends no more of it, nor a final batch.
     landed = browser.js("return state.seen.get(state.current)") > seq
-    check_batches(batches, rows, seq, released=not landed)
+    check_batches(batches, rows, seq, released=not landed, gyroscope=len(rows[0]) == 7)
+    samples = [row for b in batches for row in b["samples"]]
+    # When PUNCH went down, in seconds from the first sample sent: `detect` on the samples as sent
+    # finds the punch the server must land as its first one from then on.
+    result = {"batches": len(batches), "rows": len(samples), "pressed": batches[0]["pressed"] - samples[0][0],
+              "lead": sum(1 for row in samples if row[0] < batches[0]["pressed"]),
+              # The same moment in the trace's own time, for `detect` on the whole trace.
+              "pressedInTrace": begin + batches[0]["pressed"] - browser.js("return window.__replayStart")}
     if options.window_out:
         # The samples the server was sent, as they were sent (the page's clock, what the touch
         # held of the replay), back in the trace's units: `hitthat detect` reads the same.
-        samples = [row for b in batches for row in b["samples"]]
         with open(options.window_out, "w") as file:
-            file.write("t,x,y,z,gx (rad/s),gy (rad/s),gz (rad/s)\n")
+            file.write("t,x (g),y (g),z (g)" + (",gx (rad/s),gy (rad/s),gz (rad/s)" if len(samples[0]) == 7 else "") + "\n")
             for row in samples:
                 raw = [row[0] - samples[0][0]] + [v / G for v in row[1:4]] + [math.radians(v) for v in row[4:7]]
                 file.write(",".join(f"{v:.9f}" for v in raw) + "\n")
-    result = {"batches": len(batches), "rows": sum(len(b["samples"]) for b in batches)}
     said = browser.wait("the swing judged", lambda: browser.js("""
         const seq = state.seen.get(state.current);
         if (seq > arguments[0]) return 'landed';
@@ -437,26 +452,36 @@ def swing(browser, options, shot):
     return result
 
 
-def check_batches(batches, rows, after, released):
+def check_batches(batches, rows, after, released, gyroscope):
     """The page's motion messages as issue 29 fixes them; `released`: the hold went on to the
-    release (no punch landed during it), which sends the final batch."""
+    release (no punch landed during it), which sends the final batch; `gyroscope`: the trace has
+    a rotation rate, which the rows must carry."""
     expect(batches, "no motion message was sent while PUNCH was held")
     expect(all(b["final"] is False for b in batches[:-1]), "final only on the last batch")
     expect(batches[-1]["final"] is released, f"final on release ({released}), not when a punch landed")
     expect(len({b["hold"] for b in batches}) == 1, "one hold number for one hold")
+    expect(len({b.get("pressed") for b in batches}) == 1 and batches[0].get("pressed") is not None,
+           "one press time (pressed) for the hold, in every batch")
     expect(all(b["after"] == after for b in batches), f"after is the fight's last sequence ({after})")
     samples = [row for b in batches for row in b["samples"]]
     expect(all(len(b["samples"]) <= 64 for b in batches), "at most 64 rows a batch")
-    expect(all(len(row) == 7 for row in samples), "7-wide rows with a rotation rate")
+    width = 7 if gyroscope else 4
+    expect(all(len(row) == width for row in samples), f"{width}-wide rows, as the trace has a rotation rate or not")
     times = [row[0] for row in samples]
+    pressed = batches[0]["pressed"]
+    expect(times[0] < pressed, f"a lead-in: the motion before the press ({times[0]} against {pressed})")
+    expect(pressed - times[0] <= 2.0, f"a lead-in of at most 2 s, got {pressed - times[0]:.3f} s")
     expect(all(b - a >= 0.005 - 1e-4 for a, b in zip(times, times[1:])), "increasing, at most 200 Hz")
     if released:
         expect(len(samples) >= len(rows) // 2, f"the swing was sent: {len(samples)} rows of {len(rows)}")
-    # Units: the page's rows are the replayed ones (m/s², °/s), in order, rounded.
-    near = lambda sample: any(all(abs(a - b) < 0.002 for a, b in zip(sample[1:4], row[1:4])) for row in rows)
+    # Units: the page's rows are the replayed ones (m/s², °/s), in order, rounded; the lead-in may
+    # begin with the event that showed the page its sensor.
+    given = rows + [[0, 0, 9.8, 0]]
+    near = lambda sample: any(all(abs(a - b) < 0.002 for a, b in zip(sample[1:4], row[1:4])) for row in given)
     expect(all(near(sample) for sample in samples), "the acceleration as the events gave it, in m/s²")
-    biggest = max(abs(v) for row in samples for v in row[4:7])
-    expect(biggest > 57.3, f"rotation in °/s (largest {biggest:.1f})")
+    if gyroscope:
+        biggest = max(abs(v) for row in samples for v in row[4:7])
+        expect(biggest > 57.3, f"rotation in °/s (largest {biggest:.1f})")
 
 
 if __name__ == "__main__":

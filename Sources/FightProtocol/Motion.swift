@@ -23,14 +23,21 @@ public struct MotionBatch: Hashable, Sendable {
     public var samples: [MotionRow]
     /// Whether this is the hold's last batch (the button was released).
     public var final: Bool
+    /// When the button was pressed, on the samples' clock, if the hold begins with a lead-in: the
+    /// samples before it (at most `MotionLimits.leadSeconds`) are read, but a punch is found only
+    /// from it on. The server reads it from the hold's first batch.
+    public var pressed: Double?
 
     /// Creates a batch.
-    public init(fight: FightID, after: Int, hold: Int, samples: [MotionRow], final: Bool = false) {
+    public init(
+        fight: FightID, after: Int, hold: Int, samples: [MotionRow], final: Bool = false, pressed: Double? = nil
+    ) {
         self.fight = fight
         self.after = after
         self.hold = hold
         self.samples = samples
         self.final = final
+        self.pressed = pressed
     }
 }
 
@@ -74,8 +81,12 @@ public enum MotionLimits {
     /// The share of `rateWindow` intervals at `maximumRate` that those intervals must span at the
     /// least: 10 intervals within 45 ms is more than 200 Hz whatever the jitter.
     public static let rateTolerance = 0.9
-    /// The longest hold, in seconds of the samples' own times (first to last): a swing takes one.
+    /// The longest hold, in seconds of the samples' own times (from the press, or the first
+    /// sample without one, to the last): a swing takes one.
     public static let holdSeconds = 5.0
+    /// The longest lead-in before the press, in seconds: enough for the detector to know which
+    /// way is up and what the arm was doing, as it does a little way into a recording.
+    public static let leadSeconds = 2.0
     /// The largest acceleration on any axis, in m/s²: 16 g, the widest phone and controller
     /// accelerometers' full scale (standard gravity, 9.80665 m/s², a g).
     public static let acceleration = 16 * 9.80665
@@ -124,7 +135,7 @@ extension MotionRow {
 }
 
 extension MotionBatch: Codable {
-    enum CodingKeys: String, CodingKey { case fight, after, hold, samples, final }
+    enum CodingKeys: String, CodingKey { case fight, after, hold, samples, final, pressed }
 
     /// Decodes the batch and every row (see `MotionRow`), refusing (field `samples`) as `tooLarge`
     /// a batch of more than `MotionLimits.samplesPerBatch` rows, and as `invalid` a row that is not
@@ -135,6 +146,11 @@ extension MotionBatch: Codable {
         after = try container.decode(Int.self, forKey: .after)
         hold = try container.decode(Int.self, forKey: .hold)
         final = try container.decodeIfPresent(Bool.self, forKey: .final) ?? false
+        // A null is what JavaScript writes for NaN: refused by name, not taken as no press.
+        if container.contains(.pressed), try container.decodeNil(forKey: .pressed) {
+            throw ProtocolError(.invalid, "pressed: expected a time in seconds, got null", field: "pressed")
+        }
+        pressed = try container.decodeIfPresent(Double.self, forKey: .pressed)
         var rows = try container.nestedUnkeyedContainer(forKey: .samples)
         if let count = rows.count, count > MotionLimits.samplesPerBatch {
             throw ProtocolError(
@@ -175,6 +191,7 @@ extension MotionBatch: Codable {
         try container.encode(hold, forKey: .hold)
         try container.encode(samples.map(\.wire), forKey: .samples)
         try container.encode(final, forKey: .final)
+        try container.encodeIfPresent(pressed, forKey: .pressed)
     }
 }
 

@@ -52,7 +52,7 @@ struct Serve: ParsableCommand {
 
     @Option(
         help:
-            "Motion samples one fighter may stream each second on average (and at once), by the server's clock: a sensor's pace, not much faster."
+            "Motion samples one fighter may stream each second on average (and twice that at once, for a hold's lead-in), by the server's clock: a sensor's pace, not much faster."
     )
     var motionRate = ServerConfiguration().motionSamplesPerSecond
 
@@ -103,7 +103,7 @@ struct Serve: ParsableCommand {
         configuration.accountRequestBurst = accountBurst
         configuration.accountRequestsPerSecond = accountRate
         configuration.motionSamplesPerSecond = motionRate
-        configuration.motionSampleBurst = motionRate
+        configuration.motionSampleBurst = 2 * motionRate
         if let tlsCert, let tlsKey { configuration.tls = TLSFiles(certificateChain: tlsCert, privateKey: tlsKey) }
         let secure = configuration.tls != nil
         // Named without a password a URL may hold, since it is logged.

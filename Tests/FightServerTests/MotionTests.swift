@@ -105,8 +105,9 @@ import Testing
         let (alice, fight) = (ring.alice, ring.fight)
         let before = try #require(try await alice.request(.fight(FightRef(fight: fight))).fightView)
         let still = Self.rest(seconds: 0.5)
-        func batch(_ rows: String, hold: Int, ref: Int, final: Bool = false) -> String {
-            #"{"type":"motion","v":1,"ref":\#(ref),"token":"\#(alice.token)","fight":\#(fight.rawValue),"after":2,"hold":\#(hold),"samples":[\#(rows)],"final":\#(final)}"#
+        func batch(_ rows: String, hold: Int, ref: Int, final: Bool = false, pressed: String? = nil) -> String {
+            let press = pressed.map { #","pressed":\#($0)"# } ?? ""
+            return #"{"type":"motion","v":1,"ref":\#(ref),"token":"\#(alice.token)","fight":\#(fight.rawValue),"after":2,"hold":\#(hold),"samples":[\#(rows)],"final":\#(final)\#(press)}"#
         }
         let rows = (0..<65).map { "[\(Double($0) / 60),0.1,9.8,0.2]" }
         let bad: [(what: String, text: String, code: ProtocolError.Code)] = [
@@ -126,13 +127,21 @@ import Testing
             ("5 kHz", (0..<20).map { "[\(Double($0) / 5000),0.1,9.8,0.2]" }.joined(separator: ","), .invalid),
             ("250 Hz", (0..<20).map { "[\(Double($0) / 250),0.1,9.8,0.2]" }.joined(separator: ","), .invalid),
         ]
+        // A press that is no time, and a lead-in longer than 2 s before it.
+        let badPress: [(what: String, text: String, pressed: String, code: ProtocolError.Code, field: String)] = [
+            ("a null press (JavaScript's NaN)", "[0,0.1,9.8,0.2]", "null", .invalid, "pressed"),
+            ("a press that is not a number", "[0,0.1,9.8,0.2]", #""soon""#, .invalid, "pressed"),
+            ("a lead-in of 2.5 s", "[0,0.1,9.8,0.2],[0.1,0.1,9.8,0.2]", "2.5", .tooLarge, "samples"),
+        ]
+        let cases = bad.map { ($0.what, $0.text, String?.none, $0.code, "samples") }
+            + badPress.map { ($0.what, $0.text, Optional($0.pressed), $0.code, $0.field) }
         var ref = 1000
-        for (number, (what, text, code)) in bad.enumerated() {
+        for (number, (what, text, pressed, code, field)) in cases.enumerated() {
             ref += 1
-            try await alice.client.sendRaw(batch(text, hold: 100 + number, ref: ref))
+            try await alice.client.sendRaw(batch(text, hold: 100 + number, ref: ref, pressed: pressed))
             let error = try #require(try await alice.reply(to: ref).error, "\(what)")
             #expect(error.code == code, "\(what): \(error)")
-            #expect(error.field == "samples", "\(what): \(error)")
+            #expect(error.field == field, "\(what): \(error)")
             // The hold is over: a later batch of it (even a good one) is dropped without an answer.
             ref += 1
             try await alice.client.sendRaw(batch("[9,0.1,9.8,0.2]", hold: 100 + number, ref: ref, final: true))

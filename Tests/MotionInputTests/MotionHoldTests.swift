@@ -5,8 +5,10 @@ import Testing
 /// A hold's bounds on its own, without a server: what a sensor streams is taken, what none makes
 /// is refused whole, and the punches are the detector's.
 @Suite struct MotionHoldTests {
-    /// The server's bounds: 200 Hz over 10 intervals with a tenth of tolerance, 5 s a hold.
-    static let limits = MotionHold.Limits(maximumRate: 200, rateWindow: 10, rateTolerance: 0.9, longestHold: 5)
+    /// The server's bounds: 200 Hz over 10 intervals with a tenth of tolerance, 5 s a hold after a
+    /// lead-in of 2 s at most.
+    static let limits = MotionHold.Limits(
+        maximumRate: 200, rateWindow: 10, rateTolerance: 0.9, longestHold: 5, longestLead: 2)
 
     /// Samples at `rate` from `start`, a phone at rest, each interval off by up to `jitter` of it.
     static func samples(_ count: Int, rate: Double, from start: Double = 0, jitter: Double = 0) -> [MotionSample] {
@@ -86,5 +88,43 @@ import Testing
         }
         #expect(punch == found)
         #expect(hold.count < samples.count)
+    }
+
+    @Test func aLeadInIsTwoSecondsAtMostAndTheHoldCountsFromThePress() throws {
+        let early = MotionHold(limits: Self.limits, pressed: 10)
+        #expect(throws: MotionHold.Violation.leadTooLong(index: 0, seconds: 2.5)) {
+            try early.take([MotionSample(time: 7.5, acceleration: Vector3(0, 1, 0))])
+        }
+        let hold = MotionHold(limits: Self.limits, pressed: 10)
+        _ = try hold.take(Self.samples(421, rate: 60, from: 8))
+        #expect(hold.seconds == 7, "2 s of lead-in and 5 s of hold")
+        #expect(throws: MotionHold.Violation.tooLong(index: 0, seconds: 5.25)) {
+            try hold.take([MotionSample(time: 15.25, acceleration: Vector3(0, 1, 0.2))])
+        }
+    }
+
+    /// The lead-in is read by the detector but no punch is found in it: the hold's punch is the
+    /// detector's first from the press on, over the same samples, where the same samples held
+    /// without a press would have given the punch before it.
+    @Test func aPunchInTheLeadInIsReadButNotFound() throws {
+        var whole = PunchDetector()
+        var punch: Punch?
+        for sample in session where punch == nil { punch = whole.process(sample) }
+        let pressed = try #require(punch, "the session has a punch").time + 0.05
+        let samples = Array(session.filter { $0.time >= pressed - 1.9 && $0.time <= pressed + 4.9 })
+        var detector = PunchDetector()
+        let found = samples.compactMap { detector.process($0) }
+        try #require(found.first.map { $0.time < pressed } == true, "a punch before the press, in the lead-in")
+        let expected = try #require(found.first { $0.time >= pressed }, "a punch after the press")
+        let limits = MotionHold.Limits(maximumRate: 1000, rateWindow: 10, rateTolerance: 0.9, longestHold: 5, longestLead: 2)
+        func held(pressed: Double?) throws -> Punch? {
+            let hold = MotionHold(limits: limits, pressed: pressed)
+            for start in stride(from: 0, to: samples.count, by: 64) {
+                if let punch = try hold.take(Array(samples[start..<min(start + 64, samples.count)])) { return punch }
+            }
+            return hold.finish()
+        }
+        #expect(try held(pressed: pressed) == expected)
+        #expect(try held(pressed: nil) == found.first)
     }
 }

@@ -489,8 +489,10 @@ const motion = {
   // unsupported | insecure | needsPermission | denied | checking | noSensor | ready
   status: 'checking',
   useMeter: localStorage.getItem('hitthat.useMeter') === '1',
-  hold: null,        // the hold under way: { number, fight, after, rows, lastT, timer }
+  hold: null,        // the hold under way: { number, fight, after, pressed, rows, width, timer }
   heard: false,
+  lastT: -Infinity,  // the newest sample's time, s
+  lead: [],          // the samples of the last MOTION_LEAD_S, while no hold is under way
 };
 
 /// Batches are sent every 50 ms, at most 64 rows, at most 200 Hz (a faster device is thinned).
@@ -499,6 +501,8 @@ const MOTION_MAX_ROWS = 64;
 const MOTION_MIN_STEP_S = 1 / 200;
 /// The server reads a hold of at most 5 s: a longer one ends here, with the reason.
 const MOTION_MAX_HOLD_S = 4.9;
+/// The lead-in sent as PUNCH is pressed: the server takes at most 2 s of it.
+const MOTION_LEAD_S = 1.95;
 
 function setUpMotion() {
   if (!('DeviceMotionEvent' in window)) { motion.status = 'unsupported'; return; }
@@ -529,26 +533,34 @@ function onMotion(event) {
   const a = event.accelerationIncludingGravity;
   if (!a || a.x == null || a.y == null || a.z == null) return;
   if (!motion.heard) { motion.heard = true; motion.status = 'ready'; render(); }
-  const hold = motion.hold;
-  if (!hold) return;
   const t = event.timeStamp / 1000;
-  if (t <= hold.lastT || t - hold.lastT < MOTION_MIN_STEP_S - 1e-6) return;
+  if (t <= motion.lastT || t - motion.lastT < MOTION_MIN_STEP_S - 1e-6) return;
+  motion.lastT = t;
   const r = event.rotationRate;
-  const gyro = r && r.alpha != null && r.beta != null && r.gamma != null;
+  const row = [round(t, 4), round(a.x, 3), round(a.y, 3), round(a.z, 3)];
+  if (r && r.alpha != null && r.beta != null && r.gamma != null) row.push(round(r.beta, 2), round(r.gamma, 2), round(r.alpha, 2));
+  const hold = motion.hold;
+  if (!hold) { keepForLead(row); return; }
   // One width a hold: a row without the rotation rate in a hold that had it is dropped.
-  if (hold.width == null) hold.width = gyro ? 7 : 4;
-  if (hold.width === 7 && !gyro) return;
-  if (hold.firstT == null) hold.firstT = t;
-  if (t - hold.firstT > MOTION_MAX_HOLD_S) {
+  if (hold.width == null) hold.width = row.length;
+  if (row.length !== hold.width) return;
+  if (t - hold.pressed > MOTION_MAX_HOLD_S) {
     releaseHold();
     swingStatus('Held too long (5 s at most): hold PUNCH, then swing at once.');
     return;
   }
-  hold.lastT = t;
-  const row = [round(t, 4), round(a.x, 3), round(a.y, 3), round(a.z, 3)];
-  if (hold.width === 7) row.push(round(r.beta, 2), round(r.gamma, 2), round(r.alpha, 2));
   hold.rows.push(row);
   if (hold.rows.length >= MOTION_MAX_ROWS) flushHold(false);
+}
+
+/// The last moments before PUNCH is pressed, sent as the hold's lead-in: the server's detector
+/// then knows which way is up and what the arm was doing, as it does a little way into a recording.
+function keepForLead(row) {
+  motion.lead.push(row);
+  const since = row[0] - MOTION_LEAD_S;
+  let old = 0;
+  while (old < motion.lead.length && motion.lead[old][0] < since) old++;
+  if (old > 0) motion.lead.splice(0, old);
 }
 
 function round(value, digits) {
@@ -562,8 +574,14 @@ function startHold() {
   endHold();
   const number = (Number(localStorage.getItem('hitthat.hold')) || 0) + 1;
   localStorage.setItem('hitthat.hold', String(number));
+  // The lead-in: the newest rows of one width, within MOTION_LEAD_S of the press.
+  const pressed = performance.now() / 1000;
+  const newest = motion.lead[motion.lead.length - 1];
+  const lead = newest ? motion.lead.filter((row) => row.length === newest.length && row[0] >= pressed - MOTION_LEAD_S) : [];
+  motion.lead = [];
   motion.hold = {
-    number, fight: fight.id, after: state.seen.get(fight.id), rows: [], lastT: -Infinity, width: null,
+    number, fight: fight.id, after: state.seen.get(fight.id), pressed: round(pressed, 4), rows: lead,
+    width: newest ? newest.length : null,
     timer: setInterval(() => flushHold(false), MOTION_BATCH_MS),
   };
   swingStatus('Swing!');
@@ -577,7 +595,7 @@ function flushHold(final) {
     const samples = hold.rows.splice(0, MOTION_MAX_ROWS);
     const last = final && hold.rows.length === 0;
     if (samples.length === 0 && !last) break;
-    send('motion', { fight: hold.fight, after: hold.after, hold: hold.number, samples, final: last });
+    send('motion', { fight: hold.fight, after: hold.after, hold: hold.number, pressed: hold.pressed, samples, final: last });
     if (last) break;
   }
 }

@@ -68,7 +68,8 @@ actor FightHub {
     /// The bounds of every hold, from the protocol's.
     private static let holdLimits = MotionHold.Limits(
         maximumRate: MotionLimits.maximumRate, rateWindow: MotionLimits.rateWindow,
-        rateTolerance: MotionLimits.rateTolerance, longestHold: MotionLimits.holdSeconds)
+        rateTolerance: MotionLimits.rateTolerance, longestHold: MotionLimits.holdSeconds,
+        longestLead: MotionLimits.leadSeconds)
     /// When each fighter's presence last changed while this server ran: their first connection
     /// opened, or their last one closed. Someone not in here has not been seen since it started.
     private var presenceSince: [FighterID: Timestamp] = [:]
@@ -267,7 +268,7 @@ actor FightHub {
             if case .reading(key, _, let reading)? = holds[me] {
                 hold = reading
             } else {
-                hold = MotionHold(limits: Self.holdLimits)
+                hold = MotionHold(limits: Self.holdLimits, pressed: batch.pressed)
                 holds[me] = .reading(key, connection: connection, hold)
             }
             let samples = batch.samples.map {
@@ -518,7 +519,12 @@ extension ProtocolError {
         case .tooLong(let index, let seconds):
             self.init(
                 .tooLarge,
-                "samples[\(index)]: expected a hold of at most \(MotionLimits.holdSeconds) s, got \(seconds) s since its first sample; release and hold again",
+                "samples[\(index)]: expected a hold of at most \(MotionLimits.holdSeconds) s, got \(seconds) s since it was pressed (or its first sample); release and hold again",
+                field: "samples")
+        case .leadTooLong(let index, let seconds):
+            self.init(
+                .tooLarge,
+                "samples[\(index)]: expected a lead-in of at most \(MotionLimits.leadSeconds) s before pressed, got \(seconds) s",
                 field: "samples")
         case .gyroscopeChanged(let index, let hadGyroscope):
             self.init(

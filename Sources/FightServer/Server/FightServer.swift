@@ -39,7 +39,9 @@ public struct ServerConfiguration: Sendable {
     /// streamed at its own pace (at most `MotionLimits.maximumRate`) stays within it, and a
     /// recording can be streamed a little faster than it was made, not much.
     public var motionSamplesPerSecond: Int
-    /// Motion samples a fighter may send at once before the average applies.
+    /// Motion samples a fighter may send at once before the average applies: at least a hold's
+    /// lead-in at the fastest rate (`MotionLimits.leadSeconds` × `MotionLimits.maximumRate`, 400),
+    /// which a client sends as the button is pressed.
     public var motionSampleBurst: Int
     /// Account requests (`/register` and `/login` together) one address may make each second on
     /// average: each costs a password hash, and a login is a password guess.
@@ -58,7 +60,7 @@ public struct ServerConfiguration: Sendable {
         host: String = "127.0.0.1", port: Int = 8080, databasePath: String = "./hitthat.sqlite",
         durability: Durability = .processCrash, rules: Rules = Rules(),
         passwordRounds: Int = PasswordHash.defaultRounds, messagesPerSecond: Int = 20, messageBurst: Int = 40,
-        motionSamplesPerSecond: Int = 250, motionSampleBurst: Int = 250,
+        motionSamplesPerSecond: Int = 250, motionSampleBurst: Int = 500,
         accountRequestsPerSecond: Int = 1, accountRequestBurst: Int = 30,
         sessionLifetime: Int64 = ServerConfiguration.defaultSessionLifetime, clock: ServerClock = .system
     ) {
