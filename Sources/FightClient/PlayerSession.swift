@@ -282,7 +282,8 @@ public struct PlayerSession: Sendable {
         var number: Int
         /// When the turn began: a live sensor's motion before it is not sent.
         var since: Instant
-        /// The first sample's time, once one was sent.
+        /// When the hold began on the samples' clock (its first new sample's time, what came
+        /// before being its lead-in), once a batch was sent: the batches' `pressed`.
         var first: Double?
         /// The `ref`s of its batches: an error to one ends the hold.
         var refs: Set<Int> = []
@@ -303,6 +304,10 @@ public struct PlayerSession: Sendable {
     private var lastHold = 0
     /// Whether the sensor has no more motion: no hold begins after.
     private var sensorEnded = false
+    /// The sensor's newest rows, `MotionLimits.leadSeconds` of them: the next hold's lead-in,
+    /// where they come just before it (a recording played on, a hold rolled over), so that its
+    /// detector knows what the arm was doing as `detect` does over the whole recording.
+    private var recentRows: [MotionRow] = []
     /// Whether the server said `welcome` once: after that, a lost connection is the server gone.
     private var everWelcomed = false
     /// What the player asked for while not welcomed, sent once the server says `welcome`.
@@ -799,12 +804,20 @@ public struct PlayerSession: Sendable {
             return
         }
         var rest = rows[...]
-        while !rest.isEmpty, !holding.ending {
+        if holding.first == nil, let pressed = rows.first?.time {
+            holding.first = pressed
+            rest = (recentRows.filter {
+                $0.time >= pressed - MotionLimits.leadSeconds && $0.time < pressed && $0.width == rows[0].width
+            } + rows)[...]
+        }
+        while !rest.isEmpty, !holding.ending, let first = holding.first {
             let batch = Array(rest.prefix(MotionLimits.samplesPerBatch))
             rest = rest.dropFirst(batch.count)
-            let first = holding.first ?? batch[0].time
-            holding.first = first
             sendMotion(batch, final: batch[batch.count - 1].time - first >= Self.holdRollover, in: &holding, &effects)
+        }
+        recentRows += rows
+        if let newest = recentRows.last?.time {
+            recentRows.removeFirst(recentRows.prefix { $0.time < newest - MotionLimits.leadSeconds }.count)
         }
         updateHolding(holding)
         if !holding.ending {
@@ -821,7 +834,8 @@ public struct PlayerSession: Sendable {
         holding.refs.insert(lastRef)
         holding.ending = final
         let batch = MotionBatch(
-            fight: holding.fight, after: holding.after, hold: holding.number, samples: rows, final: final)
+            fight: holding.fight, after: holding.after, hold: holding.number, samples: rows, final: final,
+            pressed: holding.first)
         effects.append(.send(.motion(batch), ref: lastRef))
     }
 

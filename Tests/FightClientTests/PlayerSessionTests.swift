@@ -424,8 +424,8 @@ import Testing
         let streamed = player.handle(.motionRead(rows, fight: view.id, after: view.lastSequence, hold: 1, at: player.t0))
         #expect(
             Player.sent(streamed).map { $0.request } == [
-                .motion(MotionBatch(fight: view.id, after: view.lastSequence, hold: 1, samples: Array(rows[0..<64]))),
-                .motion(MotionBatch(fight: view.id, after: view.lastSequence, hold: 1, samples: Array(rows[64...]))),
+                .motion(MotionBatch(fight: view.id, after: view.lastSequence, hold: 1, samples: Array(rows[0..<64]), pressed: 0)),
+                .motion(MotionBatch(fight: view.id, after: view.lastSequence, hold: 1, samples: Array(rows[64...]), pressed: 0)),
             ])
         #expect(streamed.last == .awaitMotion(fight: view.id, after: view.lastSequence, hold: 1, since: player.t0))
 
@@ -457,6 +457,40 @@ import Testing
         #expect(ended.contains(.awaitMotion(fight: view.id, after: view.lastSequence, hold: 2, since: player.t0)))
     }
 
+    /// A hold that follows the sensor's last rows (a hold rolled over, a recording played on) begins
+    /// with the last 2 s of them as its lead-in, pressed at its own first row; rows more than 2 s
+    /// before it (a live sensor's motion out of turn is never read) are no lead-in.
+    @Test func aHoldBeginsWithTheLastTwoSecondsBeforeItAsItsLeadIn() throws {
+        for gap in [0.0, 5.0] {
+            var player = try Player(inTurn: true, sensor: true)
+            let view = try player.bout.view()
+            _ = try player.connectAndWelcome()
+            // Hold 1 reads half a second at a time until it rolls over, and the server found nothing.
+            var read: [MotionRow] = []
+            var final: (request: ClientRequest, ref: Int)?
+            while final == nil {
+                let rows = Self.rows(30, from: Double(read.count) / 60)
+                read += rows
+                final = Player.sent(
+                    player.handle(.motionRead(rows, fight: view.id, after: view.lastSequence, hold: 1, at: player.t0))
+                ).first { if case .motion(let batch) = $0.request { batch.final } else { false } }
+                try #require(read.count < 600, "hold 1 never ended")
+            }
+            let ended = try #require(final)
+            _ = player.receive(.holdEnded(HoldEnded(fight: view.id, hold: 1, samples: read.count, seconds: 4)), ref: ended.ref)
+            // Hold 2: the next rows, straight after or `gap` s later.
+            let pressed = Double(read.count) / 60 + gap
+            let rows = Self.rows(30, from: pressed)
+            let sent = Player.sent(
+                player.handle(.motionRead(rows, fight: view.id, after: view.lastSequence, hold: 2, at: player.t0)))
+            let batches = sent.compactMap { if case .motion(let batch) = $0.request { batch } else { nil } }
+            let lead = gap == 0 ? read.filter { $0.time >= pressed - MotionLimits.leadSeconds } : []
+            #expect(batches.flatMap(\.samples) == lead + rows, "gap \(gap)")
+            #expect(batches.allSatisfy { $0.hold == 2 && $0.pressed == pressed && !$0.final }, "gap \(gap)")
+            #expect(gap > 0 || lead.count == 120, "2 s of 60 Hz")
+        }
+    }
+
     /// The sensor's end is the hold's end: its last batch goes, empty, so that the server decides
     /// what its detector still waits on; no hold begins after.
     @Test func theSensorsEndSendsTheHoldsLastBatch() throws {
@@ -468,7 +502,7 @@ import Testing
         #expect(ended.contains(.note(.sensorEnded)))
         #expect(
             Player.sent(ended).map { $0.request } == [
-                .motion(MotionBatch(fight: view.id, after: view.lastSequence, hold: 1, samples: [], final: true))
+                .motion(MotionBatch(fight: view.id, after: view.lastSequence, hold: 1, samples: [], final: true, pressed: 0))
             ])
         #expect(!ended.contains { if case .awaitMotion = $0 { true } else { false } })
     }
