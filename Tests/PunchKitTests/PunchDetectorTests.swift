@@ -119,7 +119,7 @@ func summary(_ punches: [Punch]) -> [String] {
     /// The same with a gyroscope: a browser on iOS is said to negate `accelerationIncludingGravity`
     /// but not `rotationRate`. That is the motion seen through a point mirror (a rate of turn is
     /// a pseudovector, which such a mirror leaves as it is), so the kinds must not change. On real
-    /// phone recordings negated so, 1 punch of 1,270 changed kind; negating the rotation rate
+    /// phone recordings negated so, 1 punch of 1,457 changed kind; negating the rotation rate
     /// alone, which no device does, changes 3 of these 12.
     @Test func aNegatedAccelerationBesideAnUnchangedGyroscopeClassifiesTheSame() {
         var sensor = SensorSettings()
