@@ -123,18 +123,19 @@ class Browser:
         with open(path, "wb") as file:
             file.write(base64.b64decode(self.do("GET", "/screenshot")))
 
-    def touch_hold(self, css, seconds):
-        """Holds a finger on the element for `seconds` (WebDriver actions: a touch pointer)."""
-        element = self.find(css)
-        origin = {"element-6066-11e4-a52e-4f735466cecf": element}
+    def touch_down(self, css):
+        """Puts a finger on the element and leaves it there (WebDriver actions: a touch pointer,
+        whose state lasts until `touch_up`)."""
+        origin = {"element-6066-11e4-a52e-4f735466cecf": self.find(css)}
         self.do("POST", "/actions", {"actions": [{
             "type": "pointer", "id": "finger", "parameters": {"pointerType": "touch"},
             "actions": [
                 {"type": "pointerMove", "duration": 0, "origin": origin, "x": 0, "y": 0},
                 {"type": "pointerDown", "button": 0},
-                {"type": "pause", "duration": int(seconds * 1000)},
-                {"type": "pointerUp", "button": 0},
             ]}]})
+
+    def touch_up(self):
+        """Lifts the finger `touch_down` put down: releasing the actions lifts what is down."""
         self.do("DELETE", "/actions")
 
     def quit(self):
@@ -163,7 +164,8 @@ def check_screen(browser, screen, selectors):
           .map((b) => b.id || b.textContent);
         return {missing, small, width: document.documentElement.scrollWidth};
     """, screen, selectors)
-    expect(not report["missing"], f"{screen}: not visible: {report['missing']}")
+    expect(not report["missing"], f"{screen}: not visible: {report['missing']}; the page says: "
+                                  f"{browser.js('return document.body.innerText')[:600]!r}")
     expect(not report["small"], f"{screen}: buttons under 40 px high: {report['small']}")
     expect(report["width"] <= PHONE["width"], f"{screen}: {report['width']} px wide, wider than the phone")
 
@@ -205,6 +207,7 @@ REPLAY = """
 // event.timeStamp), as a phone's sensor would deliver them.
 const rows = arguments[0];
 window.__replayDone = false;
+window.__replayAt = -1;
 const start = performance.now();
 window.__replayStart = start / 1000;
 let next = 0;
@@ -215,6 +218,7 @@ function tick() {
     const init = {accelerationIncludingGravity: {x: r[1], y: r[2], z: r[3]}, interval: 10};
     if (r.length >= 7) init.rotationRate = {beta: r[4], gamma: r[5], alpha: r[6]};
     window.dispatchEvent(new DeviceMotionEvent('devicemotion', init));
+    window.__replayAt = r[0];
     // One event per tick at most, so that each has its own timeStamp.
     break;
   }
@@ -413,10 +417,16 @@ def swing(browser, options, shot):
     seq = browser.js("return state.seen.get(state.current)")
     start = browser.js("return window.__sent.length")
     browser.js(REPLAY, rows)
+    # PUNCH goes down once the replay has reached the window (a loaded machine slows the replay,
+    # so it is watched rather than timed), and comes up after its last row.
     lead = min(LEAD, rows[-1][0] / 2)
-    time.sleep(lead)
-    browser.touch_hold("#punch", rows[-1][0] - lead + 0.1)
-    browser.wait("the replay's end", lambda: browser.js("return window.__replayDone"), 30)
+    browser.wait("the lead-in replayed", lambda: browser.js("return window.__replayAt") >= lead, 30)
+    browser.touch_down("#punch")
+    # Up once the punch landed (the hold is over) or the replay is over, as a player lets go.
+    browser.wait("the punch to land or the replay's end", lambda: browser.js(
+        "return window.__replayDone || state.seen.get(state.current) > arguments[0]", seq), 60)
+    browser.touch_up()
+    browser.wait("the replay's end", lambda: browser.js("return window.__replayDone"), 60)
     time.sleep(0.2)
     batches = [m for m in browser.js("return window.__sent.slice(arguments[0])", start) if m["type"] == "motion"]
     # A hold whose punch landed is over at once: the page sends no more of it, nor a final batch.
