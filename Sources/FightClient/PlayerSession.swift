@@ -56,9 +56,10 @@ public struct PlayerSession: Sendable {
 
     /// How long a script's `quit` waits for the replies to what it sent, unless configured otherwise.
     public static let quitWait = Duration.seconds(5)
-    /// How long a typed punch waits for the state of a fight that an event just named (`matched`
-    /// is shown before the fight's state comes back) before it is refused as out of turn.
-    public static let typedPunchWait = Duration.seconds(5)
+    /// How long a typed punch or guard that names no fight waits for the state of a fight that an
+    /// event just named (`matched` is shown before the fight's state comes back) before it is
+    /// refused: out of turn, or no fight under way.
+    public static let heldCommandWait = Duration.seconds(5)
 
     // MARK: Events and effects
 
@@ -112,8 +113,8 @@ public struct PlayerSession: Sendable {
         case reconnect
         /// The end of a script's wait for replies after `quit`.
         case quitWait
-        /// The end of a typed punch's wait for the fight it may go to.
-        case typedPunchWait
+        /// The end of a held punch's or guard's wait for the fight it may go to.
+        case heldCommandWait
     }
 
     /// Something for the driver to do, in order.
@@ -265,11 +266,11 @@ public struct PlayerSession: Sendable {
         case quitting
     }
 
-    /// A typed punch waiting for the state of a fight an event named, and the commands that came
-    /// after it, which wait too.
-    private struct HeldPunch {
-        var verb: String
-        var kind: PunchType
+    /// A typed punch or guard that names no fight, waiting for the state of a fight an event
+    /// named, and the commands that came after it, which wait too.
+    private struct HeldCommand {
+        var command: PlayerCommand
+        var at: Instant
         var commandsAfter: [(command: PlayerCommand, at: Instant)] = []
     }
 
@@ -297,7 +298,9 @@ public struct PlayerSession: Sendable {
 
     private var connection = Connection.closed(unreachableShown: false)
     private var input = Input.reading
-    private var held: HeldPunch?
+    private var held: HeldCommand?
+    /// Whether a command may be held now: not while the held one is performed at the end of its wait.
+    private var mayHold = true
     private var backoff: Backoff
     private var lastRef = 0
     /// The last hold's number.
@@ -391,8 +394,8 @@ public struct PlayerSession: Sendable {
             effects.append(.connect)
         case .timerFired(.quitWait, _):
             end(&effects)
-        case .timerFired(.typedPunchWait, let at):
-            releaseHeldPunch(at: at, &effects)
+        case .timerFired(.heldCommandWait, let at):
+            releaseHeldCommand(at: at, &effects)
         case .interrupted:
             end(&effects)
         }
@@ -534,9 +537,9 @@ public struct PlayerSession: Sendable {
             }
             windUp(kind, in: target, at: at, &effects)
         case .raiseGuard(let stance, let fight):
-            let underWay = follower.fights.values.filter { $0.phase == .active }
-            guard let id = fight ?? (underWay.count == 1 ? underWay.first?.id : nil) else {
-                return effects.append(.note(.noFightUnderWay(verb: "guard")))
+            guard let id = fight ?? singleFightUnderWay else {
+                if !hold(command, at: at, &effects) { effects.append(.note(.noFightUnderWay(verb: "guard"))) }
+                return
             }
             // Switching starts from the guard the server last said this player has.
             let next = stance ?? (follower.fights[id]?.ownGuard == .high ? .low : .high)
@@ -547,14 +550,26 @@ public struct PlayerSession: Sendable {
         case .punch(let verb, nil, let kind):
             if let target = fightAwaitingMyPunch {
                 throwTyped(kind, in: target, &effects)
-            } else if case .open = connection, !follower.awaitingState.isEmpty {
-                // A fight the last events named is on its way: its state may give the turn.
-                held = HeldPunch(verb: verb, kind: kind)
-                effects.append(.startTimer(.typedPunchWait, after: Self.typedPunchWait))
-            } else {
+            } else if !hold(command, at: at, &effects) {
                 notYourTurn(verb, &effects)
             }
         }
+    }
+
+    /// The one fight under way, if there is just one: where a guard that names none goes.
+    private var singleFightUnderWay: FightID? {
+        let underWay = follower.fights.values.filter { $0.phase == .active }
+        return underWay.count == 1 ? underWay.first?.id : nil
+    }
+
+    /// Holds `command` (a punch or guard that names no fight) when the state of a fight the last
+    /// events named is on its way and may be the one it goes to, for `heldCommandWait` at most;
+    /// returns whether it did.
+    private mutating func hold(_ command: PlayerCommand, at: Instant, _ effects: inout [Effect]) -> Bool {
+        guard mayHold, held == nil, case .open = connection, !follower.awaitingState.isEmpty else { return false }
+        held = HeldCommand(command: command, at: at)
+        effects.append(.startTimer(.heldCommandWait, after: Self.heldCommandWait))
+        return true
     }
 
     /// Starts the power meter in `fight` with `kind` as the aim; a meter already sweeping there
@@ -602,26 +617,30 @@ public struct PlayerSession: Sendable {
         effects.append(.note(.notYourTurn(verb: verb)))
     }
 
-    /// Throws the held punch if a fight now awaits it (or says it cannot when `at`, its wait
-    /// being over, is given), then performs the commands that came after it.
-    private mutating func releaseHeldPunch(at: Instant?, _ effects: inout [Effect]) {
-        guard let punch = held else { return }
+    /// Performs the held command once the fight it may go to is known, or, when `at` (its wait
+    /// being over) is given or no state is on its way any more, as it stands (which refuses it);
+    /// then performs the commands that came after it.
+    private mutating func releaseHeldCommand(at: Instant?, _ effects: inout [Effect]) {
+        guard let waiting = held else { return }
         let isOpen = if case .open = connection { true } else { false }
-        if let target = fightAwaitingMyPunch {
-            throwTyped(punch.kind, in: target, &effects)
-        } else if at != nil || follower.awaitingState.isEmpty || !isOpen {
-            notYourTurn(punch.verb, &effects)
-        } else {
-            return
+        let canGo: Bool
+        switch waiting.command {
+        case .raiseGuard: canGo = singleFightUnderWay != nil
+        default: canGo = fightAwaitingMyPunch != nil
         }
+        guard canGo || at != nil || follower.awaitingState.isEmpty || !isOpen else { return }
         held = nil
-        effects.append(.cancelTimer(.typedPunchWait))
-        var waiting = punch.commandsAfter[...]
-        while held == nil, let next = waiting.popFirst() {
+        // The held command is performed as it stands: held again, it would wait for nothing.
+        mayHold = false
+        perform(waiting.command, at: waiting.at, &effects)
+        mayHold = true
+        effects.append(.cancelTimer(.heldCommandWait))
+        var queue = waiting.commandsAfter[...]
+        while held == nil, let next = queue.popFirst() {
             perform(next.command, at: next.at, &effects)
         }
         // A command may have been held again: those still waiting go behind it, in order.
-        held?.commandsAfter += waiting
+        held?.commandsAfter += queue
     }
 
     /// `quit`: a script waits (up to `quitWait`) for the replies to what it sent, for what it
@@ -710,7 +729,7 @@ public struct PlayerSession: Sendable {
         askForCards(after: message, &effects)
         effects.append(.show(message, text: text, answersPlayer: answersPlayer))
         startHoldIfMyTurn(since: turnSeen, &effects)
-        releaseHeldPunch(at: nil, &effects)
+        releaseHeldCommand(at: nil, &effects)
     }
 
     private mutating func follow(_ event: WireEvent, received: Instant, _ effects: inout [Effect]) {

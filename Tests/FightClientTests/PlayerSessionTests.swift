@@ -385,7 +385,7 @@ import Testing
         let heard = player.receive(.event(try #require(player.bout.events().last)))
         let asked = try #require(Player.sent(heard).first)
         #expect(asked.request == .fight(FightRef(fight: view.id)))
-        #expect(try player.line("jab") == [.startTimer(.typedPunchWait, after: PlayerSession.typedPunchWait)])
+        #expect(try player.line("jab") == [.startTimer(.heldCommandWait, after: PlayerSession.heldCommandWait)])
         #expect(try player.line("history").isEmpty, "behind the punch")
         let answered = player.receive(.fight(FightReply(fight: view)), ref: asked.ref)
         #expect(
@@ -393,7 +393,32 @@ import Testing
                 .windUp(WindUpRequest(fight: view.id, after: view.lastSequence)),
                 .punch(PunchRequest(fight: view.id, kind: .jab, after: view.lastSequence)), .history,
             ])
-        #expect(answered.contains(.cancelTimer(.typedPunchWait)))
+        #expect(answered.contains(.cancelTimer(.heldCommandWait)))
+    }
+
+    /// A guard that names no fight, typed just after `matched` (before the fight's state came),
+    /// waits for it as a punch does, and goes to that fight; with no fight coming it is refused
+    /// at once, and when its wait is over it is refused as having no fight under way.
+    @Test func aGuardWaitsForTheStateOfAFightJustMatched() throws {
+        var player = try Player(inTurn: false)
+        _ = try player.connectAndWelcome(openFights: [])
+        #expect(try player.line("guard low") == [.note(.noFightUnderWay(verb: "guard"))], "no fight is coming")
+        let view = try player.bout.view()
+        let matched = try #require(player.bout.events().last)
+        let asked = try #require(Player.sent(player.receive(.event(matched))).first)
+        #expect(try player.line("guard low") == [.startTimer(.heldCommandWait, after: PlayerSession.heldCommandWait)])
+        let answered = player.receive(.fight(FightReply(fight: view)), ref: asked.ref)
+        #expect(Player.sent(answered).map { $0.request } == [.raiseGuard(GuardRequest(fight: view.id, guard: .low))])
+        #expect(answered.contains(.cancelTimer(.heldCommandWait)))
+
+        var late = try Player(inTurn: false)
+        _ = try late.connectAndWelcome(openFights: [])
+        _ = late.receive(.event(try #require(late.bout.events().last)))
+        _ = try late.line("guard high")
+        #expect(
+            late.handle(.timerFired(.heldCommandWait, at: late.t0 + .seconds(5))) == [
+                .note(.noFightUnderWay(verb: "guard")), .cancelTimer(.heldCommandWait),
+            ])
     }
 
     @Test func aHeldPunchIsRefusedWhenItsWaitIsOver() throws {
@@ -402,8 +427,8 @@ import Testing
         _ = player.receive(.event(try #require(player.bout.events().last)))
         _ = try player.line("jab")
         #expect(
-            player.handle(.timerFired(.typedPunchWait, at: player.t0 + .seconds(5))) == [
-                .note(.notYourTurn(verb: "jab")), .cancelTimer(.typedPunchWait),
+            player.handle(.timerFired(.heldCommandWait, at: player.t0 + .seconds(5))) == [
+                .note(.notYourTurn(verb: "jab")), .cancelTimer(.heldCommandWait),
             ])
     }
 
