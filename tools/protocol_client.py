@@ -169,13 +169,15 @@ def swing(peak_g):
     return rows
 
 
-def stream(player, fight, after, hold, rows, batch=20):
-    """Sends rows as one hold in batches, the last `final`; the first answer: punched, holdEnded or error."""
+def stream(player, fight, after, hold, rows, batch=20, pressed=None):
+    """Sends rows as one hold in batches, the last `final` (the rows before `pressed`, when given,
+    its lead-in); the first answer: punched, holdEnded or error."""
     refs = set()
+    press = {} if pressed is None else {"pressed": pressed}
     for start in range(0, len(rows), batch):
         part = rows[start:start + batch]
         refs.add(player.request("motion", fight=fight, after=after, hold=hold, samples=part,
-                                final=start + batch >= len(rows)))
+                                final=start + batch >= len(rows), **press))
     while True:
         message = player.next_message()
         if message.get("ref") in refs and (message["type"] != "event" or message["kind"] == "punched"):
@@ -222,6 +224,12 @@ def play(address):
             ended = stream(puncher, fight, last, holds, still(1.0))
             expect(ended["type"] == "holdEnded" and ended["hold"] == holds and ended["samples"] == 60
                    and abs(ended["seconds"] - 59 / 60) < 1e-6, f"a still hold: {ended}")
+            # A punch in the lead-in, before the button went down, is read but not found.
+            holds += 1
+            lead = swing(8) + still(0.5, start=1.2)
+            ended = stream(puncher, fight, last, holds, lead, pressed=1.0)
+            expect(ended["type"] == "holdEnded" and ended["samples"] == len(lead),
+                   f"a hold whose only punch was in its lead-in: {ended}")
             # JavaScript writes NaN as null: refused, naming the samples.
             holds += 1
             refused = puncher.reply_to(puncher.request("motion", fight=fight, after=last, hold=holds,
