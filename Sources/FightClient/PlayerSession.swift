@@ -823,6 +823,9 @@ public struct PlayerSession: Sendable {
             return
         }
         var rest = rows[...]
+        // Rows whose time does not go on from the last ones are on a clock of their own (a source
+        // that starts its times again): what came before is no lead-in to them.
+        if let newest = recentRows.last?.time, let first = rows.first?.time, first <= newest { recentRows = [] }
         if holding.first == nil, let pressed = rows.first?.time {
             holding.first = pressed
             rest = (recentRows.filter {
