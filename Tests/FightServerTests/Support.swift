@@ -26,13 +26,13 @@ final class TestClock: Sendable {
 
     /// The server's view of it, looking for deadlines every 20 ms. Message rates are measured by
     /// it too: between two moves of the clock, no time passes for them either.
+    /// Both the monotonic clock and the one since 1970 (what servers sharing rates read) are this
+    /// clock's, to the millisecond: servers sharing one test clock agree on them.
     var serverClock: ServerClock {
-        ServerClock(
-            tick: .milliseconds(20),
-            elapsed: { [self] in
-                .seconds(seconds.withLockedValue { $0 }) + .milliseconds(milliseconds.withLockedValue { $0 })
-            }
-        ) { [self] in now }
+        let fine: @Sendable () -> Duration = { [self] in
+            .seconds(seconds.withLockedValue { $0 }) + .milliseconds(milliseconds.withLockedValue { $0 })
+        }
+        return ServerClock(tick: .milliseconds(20), elapsed: fine, sinceEpoch: fine) { [self] in now }
     }
 }
 
