@@ -245,8 +245,9 @@
             return stream
         }
 
-        /// The first pause before listening again, and the longest.
-        static let listeningRetry: (first: Duration, longest: Duration) = (.milliseconds(100), .seconds(2))
+        /// The first pause before listening again, and the longest: what a server missed
+        /// meanwhile is caught up when it listens again, so the pause costs pushes a little delay.
+        static let listeningRetry: (first: Duration, longest: Duration) = (.milliseconds(250), .seconds(4))
 
         private func listen(telling continuation: AsyncStream<StoreChange>.Continuation) async {
             var pause = Self.listeningRetry.first
