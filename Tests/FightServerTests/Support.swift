@@ -143,9 +143,16 @@ final class Player: Sendable {
     static func join(
         _ username: String, password: String = "correct horse", at server: TestServer
     ) async throws -> Player {
-        let session = try await FightClient.signIn(
-            Credentials(username: username, password: password), at: server.address)
-        return try await connect(session, to: server.address)
+        try await join(username, password: password, at: server.address)
+    }
+
+    /// Registers (or logs in) `username` at the server at `address` (one in another process) and
+    /// connects, saying `hello`.
+    static func join(
+        _ username: String, password: String = "correct horse", at address: ServerAddress
+    ) async throws -> Player {
+        let session = try await FightClient.signIn(Credentials(username: username, password: password), at: address)
+        return try await connect(session, to: address)
     }
 
     /// Connects with an existing session and says `hello`.
