@@ -104,7 +104,8 @@ public final class Accounts: Sendable {
     }
 
     /// Refuses session `key` from now on: another server sharing the database logged it out
-    /// (and deleted it there), and this one may hold it as live.
+    /// (and deleted it there), and this one may hold it as live. Marked even when not held, as
+    /// `logout` marks it: a check that read it just before the delete cannot put it back.
     func sessionEnded(key: String) {
         sessions.withLockedValue { $0[key] = .loggedOut }
     }
