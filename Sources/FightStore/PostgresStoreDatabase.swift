@@ -166,14 +166,14 @@
             }
         }
 
-        private func nextConnectionID() -> Int {
+        func nextConnectionID() -> Int {
             lastConnectionID.withLockedValue { id in
                 id += 1
                 return id
             }
         }
 
-        private func connectionConfiguration() -> PostgresConnection.Configuration {
+        func connectionConfiguration() -> PostgresConnection.Configuration {
             var configuration: PostgresConnection.Configuration
             if let folder = location.socketFolder {
                 configuration = .init(
@@ -240,7 +240,8 @@
         /// lost; each time it listens it first says `.resynchronize`.
         func changes() -> AsyncStream<StoreChange>? {
             let (stream, continuation) = AsyncStream.makeStream(of: StoreChange.self)
-            let listening = Task { await listen(telling: continuation) }
+            let listener = Listener(database: self, eventLoop: group.next())
+            let listening = Task { await listener.listen(telling: continuation) }
             continuation.onTermination = { _ in listening.cancel() }
             return stream
         }
@@ -249,35 +250,54 @@
         /// meanwhile is caught up when it listens again, so the pause costs pushes a little delay.
         static let listeningRetry: (first: Duration, longest: Duration) = (.milliseconds(250), .seconds(4))
 
-        private func listen(telling continuation: AsyncStream<StoreChange>.Continuation) async {
-            var pause = Self.listeningRetry.first
-            while !Task.isCancelled {
-                do {
-                    let connection = try await PostgresConnection.connect(
-                        on: group.next(), configuration: connectionConfiguration(), id: nextConnectionID(),
-                        logger: logger)
-                    do {
-                        try await connection.listen(on: channel) { notifications in
-                            continuation.yield(.resynchronize)
-                            pause = Self.listeningRetry.first
-                            for try await notification in notifications {
-                                hear(notification.payload, telling: continuation)
-                            }
-                        }
-                    } catch {
-                        logger.warning("stopped listening", metadata: ["error": "\(error)"])
-                    }
-                    try? await connection.close()
-                } catch {
-                    logger.warning("cannot listen", metadata: ["error": "\(error)"])
-                }
-                try? await Task.sleep(for: pause)
-                pause = min(pause * 2, Self.listeningRetry.longest)
+        /// The listening loop, on the store's own event loop rather than Swift's shared threads:
+        /// the callers of the store's blocking methods may hold those (two of them on two cores),
+        /// and the changes would then wait for them.
+        private actor Listener {
+            let database: PostgresStoreDatabase
+            let eventLoop: any EventLoop
+
+            init(database: PostgresStoreDatabase, eventLoop: any EventLoop) {
+                self.database = database
+                self.eventLoop = eventLoop
             }
-            continuation.finish()
+
+            nonisolated var unownedExecutor: UnownedSerialExecutor {
+                eventLoop.executor.asUnownedSerialExecutor()
+            }
+
+            func listen(telling continuation: AsyncStream<StoreChange>.Continuation) async {
+                var pause = PostgresStoreDatabase.listeningRetry.first
+                while !Task.isCancelled {
+                    do {
+                        let connection = try await PostgresConnection.connect(
+                            on: eventLoop, configuration: database.connectionConfiguration(),
+                            id: database.nextConnectionID(), logger: database.logger)
+                        do {
+                            try await connection.listen(on: database.channel) { notifications in
+                                continuation.yield(.resynchronize)
+                                pause = PostgresStoreDatabase.listeningRetry.first
+                                for try await notification in notifications {
+                                    database.hear(notification.payload, telling: continuation)
+                                }
+                            }
+                        } catch {
+                            database.logger.warning(
+                                "stopped listening", metadata: ["error": "\(PostgresFailure.describing(error))"])
+                        }
+                        try? await connection.close()
+                    } catch {
+                        database.logger.warning(
+                            "cannot listen", metadata: ["error": "\(PostgresFailure.describing(error))"])
+                    }
+                    try? await Task.sleep(for: pause)
+                    pause = min(pause * 2, PostgresStoreDatabase.listeningRetry.longest)
+                }
+                continuation.finish()
+            }
         }
 
-        private func hear(_ payload: String, telling continuation: AsyncStream<StoreChange>.Continuation) {
+        func hear(_ payload: String, telling continuation: AsyncStream<StoreChange>.Continuation) {
             guard let announcement = try? JSONDecoder().decode(Announcement.self, from: Data(payload.utf8)) else {
                 logger.warning("an announcement not understood", metadata: ["payload": "\(payload.prefix(200))"])
                 return
@@ -415,13 +435,22 @@ public struct PostgresFailure: Error, Hashable, Sendable, CustomStringConvertibl
             do {
                 return try work()
             } catch let error as PSQLError {
-                if let server = error.serverInfo {
-                    throw PostgresFailure(
-                        sqlState: server[.sqlState], message: server[.message] ?? "the server gave no message")
-                }
-                throw PostgresFailure(
-                    sqlState: nil, message: "\(error.code)" + (error.underlying.map { ": \($0)" } ?? ""))
+                throw PostgresFailure(error)
             }
+        }
+
+        /// postgres-nio's `error` as a failure: the server's code and message, or the connection's.
+        init(_ error: PSQLError) {
+            if let server = error.serverInfo {
+                self.init(sqlState: server[.sqlState], message: server[.message] ?? "the server gave no message")
+            } else {
+                self.init(sqlState: nil, message: "\(error.code)" + (error.underlying.map { ": \($0)" } ?? ""))
+            }
+        }
+
+        /// What to log of `error`: postgres-nio's own says nothing.
+        static func describing(_ error: any Error) -> String {
+            (error as? PSQLError).map { "\(PostgresFailure($0))" } ?? "\(error)"
         }
     #endif
 }
