@@ -143,6 +143,30 @@ struct SharedDatabaseServersTests {
         try await b.stop()
     }
 
+    @Test func aFighterIsHeldToOneMotionSampleLimitOverBothServers() async throws {
+        let database = try TestServer.temporaryDatabase(.postgres)
+        let clock = TestClock()
+        let a = try await TestServer.start(
+            databasePath: database, clock: clock, motionSamplesPerSecond: 100, motionSampleBurst: 100)
+        let b = try await TestServer.start(
+            databasePath: database, clock: clock, motionSamplesPerSecond: 100, motionSampleBurst: 100)
+        let ring = try await FightOverLoopbackTests.ring(on: a, clock: clock)
+        let aliceOnB = try await Player.connect(ring.alice.client.session, to: b.address)
+        let rows = MotionTests.rest(seconds: 2)
+
+        // 60 samples through A, then 60 through B: 120 of the fighter's 100, over the two.
+        let first = try await ring.alice.client.send(
+            .motion(MotionBatch(fight: ring.fight, after: 2, hold: 1, samples: Array(rows[0..<60]))))
+        // A connection's messages are handled in order: once this is answered, A has taken the batch.
+        _ = try await ring.alice.request(.fight(FightRef(fight: ring.fight)))
+        let second = try await aliceOnB.request(
+            .motion(MotionBatch(fight: ring.fight, after: 2, hold: 2, samples: Array(rows[60..<120]))))
+        #expect(second.error?.code == .rateLimited && second.error?.field == "samples")
+        #expect(ring.alice.taken { $0.ref == first }.isEmpty, "A took the first batch (a hold finding nothing yet)")
+        try await a.stop()
+        try await b.stop()
+    }
+
     @Test func aServerStartingBesideAnotherLeavesItsTurnsAlone() async throws {
         let database = try TestServer.temporaryDatabase(.postgres)
         let clock = TestClock()
