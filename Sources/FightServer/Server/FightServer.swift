@@ -30,8 +30,8 @@ public struct ServerConfiguration: Sendable {
     public var rules: Rules
     /// PBKDF2 rounds for new passwords.
     public var passwordRounds: Int
-    /// Messages a fighter (over all their connections), and any one connection, may send each
-    /// second on average.
+    /// Messages a fighter (over all their connections, on every server sharing the database), and
+    /// any one connection, may send each second on average.
     public var messagesPerSecond: Int
     /// Messages a fighter, and any one connection, may send at once before the average applies.
     public var messageBurst: Int
@@ -133,9 +133,11 @@ public struct TLSFilesError: Error, CustomStringConvertible {
 /// The fight server: HTTP routes for health, registration and login, and one WebSocket endpoint
 /// (`/ws`) for everything else (see docs/PROTOCOL.md).
 ///
-/// It runs the HTTP server and the deadline clock in a `ServiceGroup`, which shuts both down
-/// gracefully on SIGINT or SIGTERM (or `shutdown()`): open connections are closed, every
-/// acknowledged command is already in the SQLite file, and the next start resumes every fight.
+/// It runs the HTTP server, the deadline clock and, on a database other servers share, the
+/// listener of their changes in a `ServiceGroup`, which shuts them down gracefully on SIGINT or
+/// SIGTERM (or `shutdown()`): open connections are closed, every acknowledged command is already
+/// in the database, the server's lease is given up, and the next start resumes every fight (when
+/// no other server is serving them).
 public final class FightServer: Sendable {
     private let group: ServiceGroup
     private let hub: FightHub
