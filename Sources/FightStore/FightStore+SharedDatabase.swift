@@ -61,7 +61,7 @@ extension FightStore {
                 changes.append(.fighter(event))
             }
         }
-        return order.map { id in .fight(id, first: fights[id]!.first, last: fights[id]!.last) } + changes
+        return order.compactMap { id in fights[id].map { .fight(id, first: $0.first, last: $0.last) } } + changes
     }
 
     // MARK: Leases
