@@ -60,11 +60,16 @@ extension FightStore {
         }
     }
 
-    /// Deletes session `key`.
+    /// Deletes session `key` of `fighter`, and tells the other servers sharing the database, so
+    /// that they close its connections too.
     /// - Returns: whether there was one.
     @discardableResult
-    public func closeSession(key: String) throws -> Bool {
-        try database.write { db in try db.execute("DELETE FROM sessions WHERE token_hash = ?", [key]) == 1 }
+    public func closeSession(key: String, of fighter: FighterID) throws -> Bool {
+        try database.write { db in
+            guard try db.execute("DELETE FROM sessions WHERE token_hash = ?", [key]) == 1 else { return false }
+            try database.announce([.sessionEnded(key: key, fighter: fighter)], in: db)
+            return true
+        }
     }
 
     /// Deletes every session last used before `cutoff`.

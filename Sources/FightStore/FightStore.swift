@@ -69,6 +69,7 @@ public final class FightStore: Sendable {
             return outcome.map(\.events)
         }
         try save(transition, replacing: before, in: db)
+        try database.announce(Self.changes(of: transition.events), in: db)
         return .success(transition.events)
     }
 }
@@ -219,10 +220,13 @@ extension FightStore {
         return Set(try rows.map { FighterID(try $0.get("id")) })
     }
 
-    /// The log of fight `id`, in sequence order.
-    public func events(ofFight id: FightID) throws -> [FightEvent] {
+    /// The log of fight `id` after sequence `after` (the whole log by default), in sequence order:
+    /// what a follower that has seen up to `after` missed. Read through the log's index by fight
+    /// and sequence.
+    public func events(ofFight id: FightID, after: Int = 0) throws -> [FightEvent] {
         try database.read { db in
-            try EventRows.fetch(db, where: "fight_id = ?", [id.rawValue]).compactMap { event -> FightEvent? in
+            try EventRows.fetch(db, where: "fight_id = ? AND sequence > ?", [id.rawValue, after]).compactMap {
+                event -> FightEvent? in
                 guard case .fight(let fightEvent) = event else { return nil }
                 return fightEvent
             }

@@ -37,6 +37,11 @@
         /// The advisory lock writers take: one per schema, so that stores in different schemas
         /// of one database (the tests') do not wait for each other.
         let writeLock: Int64
+        /// The channel the servers of one schema announce their changes on (`NOTIFY`): named after
+        /// the schema, as the lock is, since channels are the database's, not the schema's.
+        let channel: String
+        /// This store's name in its announcements: a new one each time it is opened.
+        let origin = UUID().uuidString
         var dialect: SQLDialect { .postgres }
 
         /// Connections kept open while unused: the server's hub, its account requests and a
@@ -52,6 +57,7 @@
             logger.logLevel = .warning
             self.logger = logger
             writeLock = Self.lockKey(schema: location.schema ?? "public")
+            channel = "hitthat_changes_" + String(UInt64(bitPattern: writeLock), radix: 16)
             do {
                 try migrate()
             } catch {
@@ -104,6 +110,10 @@
             try transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", work)
         }
 
+        func writeApart<T>(_ work: (any SQLSession) throws -> T) throws -> T {
+            try transaction("BEGIN ISOLATION LEVEL READ COMMITTED", work)
+        }
+
         /// Runs `work` between `begin` and COMMIT on a connection of its own; rolls back when it
         /// throws. A connection that failed is closed, not given back: the next call opens another,
         /// so a server restarted or reached again is used again without the store being reopened.
@@ -148,6 +158,22 @@
         }
 
         private func connect() throws -> PostgresConnection {
+            let configuration = connectionConfiguration()
+            let id = nextConnectionID()
+            return try PostgresFailure.translating {
+                try Blocking.wait(
+                    PostgresConnection.connect(on: group.next(), configuration: configuration, id: id, logger: logger))
+            }
+        }
+
+        func nextConnectionID() -> Int {
+            lastConnectionID.withLockedValue { id in
+                id += 1
+                return id
+            }
+        }
+
+        func connectionConfiguration() -> PostgresConnection.Configuration {
             var configuration: PostgresConnection.Configuration
             if let folder = location.socketFolder {
                 configuration = .init(
@@ -163,14 +189,7 @@
                 // finds the store's tables in the schema, unqualified as the SQL names them.
                 configuration.options.additionalStartupParameters = [("search_path", schema)]
             }
-            let id = lastConnectionID.withLockedValue { id in
-                id += 1
-                return id
-            }
-            return try PostgresFailure.translating {
-                try Blocking.wait(
-                    PostgresConnection.connect(on: group.next(), configuration: configuration, id: id, logger: logger))
-            }
+            return configuration
         }
 
         /// The statement to send for the store's `sql`: placeholders numbered as PostgreSQL's.
@@ -179,6 +198,112 @@
             let statement = SQLDialect.numberedPlaceholders(sql)
             translated.withLockedValue { $0[sql] = statement }
             return statement
+        }
+
+        // MARK: Announcements
+
+        var isShared: Bool { true }
+
+        /// What one server says to the others: its changes, each with the store that made it, so
+        /// that a store does not hear itself.
+        private struct Announcement: Codable {
+            let origin: String
+            let change: StoreChange
+        }
+
+        /// PostgreSQL refuses a notification's payload of 8,000 bytes or more.
+        static let largestPayload = 7_999
+
+        /// `NOTIFY`, one notification a change, sent by PostgreSQL when the transaction commits,
+        /// in the order of the commits. One statement for all of them (a deadline's tick may
+        /// settle many fights at once): the payloads, JSON without line breaks, one a line.
+        func announce(_ changes: [StoreChange], in db: any SQLSession) throws {
+            var payloads: [String] = []
+            for change in changes {
+                let payload = try JSON.encode(Announcement(origin: origin, change: change))
+                guard payload.utf8.count <= Self.largestPayload else {
+                    // Only a fighter event can be this long (a long bio): it is for the fighter's own
+                    // other connections, which read the profile again when they next ask.
+                    logger.warning("a change too long to announce", metadata: ["bytes": "\(payload.utf8.count)"])
+                    continue
+                }
+                payloads.append(payload)
+            }
+            guard !payloads.isEmpty else { return }
+            try db.execute(
+                "SELECT count(pg_notify(?, payload)) FROM regexp_split_to_table(?, E'\\n') AS payload",
+                [channel, payloads.joined(separator: "\n")])
+        }
+
+        /// Listens on a connection of its own (`LISTEN` needs one that stays open, outside any
+        /// transaction), and again, after a pause that doubles up to a few seconds, whenever it is
+        /// lost; each time it listens it first says `.resynchronize`.
+        func changes() -> AsyncStream<StoreChange>? {
+            let (stream, continuation) = AsyncStream.makeStream(of: StoreChange.self)
+            let listener = Listener(database: self, eventLoop: group.next())
+            let listening = Task { await listener.listen(telling: continuation) }
+            continuation.onTermination = { _ in listening.cancel() }
+            return stream
+        }
+
+        /// The first pause before listening again, and the longest: what a server missed
+        /// meanwhile is caught up when it listens again, so the pause costs pushes a little delay.
+        static let listeningRetry: (first: Duration, longest: Duration) = (.milliseconds(250), .seconds(4))
+
+        /// The listening loop, on the store's own event loop rather than Swift's shared threads:
+        /// the callers of the store's blocking methods may hold those (two of them on two cores),
+        /// and the changes would then wait for them.
+        private actor Listener {
+            let database: PostgresStoreDatabase
+            let eventLoop: any EventLoop
+
+            init(database: PostgresStoreDatabase, eventLoop: any EventLoop) {
+                self.database = database
+                self.eventLoop = eventLoop
+            }
+
+            nonisolated var unownedExecutor: UnownedSerialExecutor {
+                eventLoop.executor.asUnownedSerialExecutor()
+            }
+
+            func listen(telling continuation: AsyncStream<StoreChange>.Continuation) async {
+                var pause = PostgresStoreDatabase.listeningRetry.first
+                while !Task.isCancelled {
+                    do {
+                        let connection = try await PostgresConnection.connect(
+                            on: eventLoop, configuration: database.connectionConfiguration(),
+                            id: database.nextConnectionID(), logger: database.logger)
+                        do {
+                            try await connection.listen(on: database.channel) { notifications in
+                                continuation.yield(.resynchronize)
+                                pause = PostgresStoreDatabase.listeningRetry.first
+                                for try await notification in notifications {
+                                    database.hear(notification.payload, telling: continuation)
+                                }
+                            }
+                        } catch {
+                            database.logger.warning(
+                                "stopped listening", metadata: ["error": "\(PostgresFailure.describing(error))"])
+                        }
+                        try? await connection.close()
+                    } catch {
+                        database.logger.warning(
+                            "cannot listen", metadata: ["error": "\(PostgresFailure.describing(error))"])
+                    }
+                    try? await Task.sleep(for: pause)
+                    pause = min(pause * 2, PostgresStoreDatabase.listeningRetry.longest)
+                }
+                continuation.finish()
+            }
+        }
+
+        func hear(_ payload: String, telling continuation: AsyncStream<StoreChange>.Continuation) {
+            guard let announcement = try? JSONDecoder().decode(Announcement.self, from: Data(payload.utf8)) else {
+                logger.warning("an announcement not understood", metadata: ["payload": "\(payload.prefix(200))"])
+                return
+            }
+            guard announcement.origin != origin else { return }
+            continuation.yield(announcement.change)
         }
 
         // MARK: Migrations
@@ -310,13 +435,22 @@ public struct PostgresFailure: Error, Hashable, Sendable, CustomStringConvertibl
             do {
                 return try work()
             } catch let error as PSQLError {
-                if let server = error.serverInfo {
-                    throw PostgresFailure(
-                        sqlState: server[.sqlState], message: server[.message] ?? "the server gave no message")
-                }
-                throw PostgresFailure(
-                    sqlState: nil, message: "\(error.code)" + (error.underlying.map { ": \($0)" } ?? ""))
+                throw PostgresFailure(error)
             }
+        }
+
+        /// postgres-nio's `error` as a failure: the server's code and message, or the connection's.
+        init(_ error: PSQLError) {
+            if let server = error.serverInfo {
+                self.init(sqlState: server[.sqlState], message: server[.message] ?? "the server gave no message")
+            } else {
+                self.init(sqlState: nil, message: "\(error.code)" + (error.underlying.map { ": \($0)" } ?? ""))
+            }
+        }
+
+        /// What to log of `error`: postgres-nio's own says nothing.
+        static func describing(_ error: any Error) -> String {
+            (error as? PSQLError).map { "\(PostgresFailure($0))" } ?? "\(error)"
         }
     #endif
 }

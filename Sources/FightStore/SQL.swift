@@ -71,6 +71,16 @@ extension String: SQLReadable {
         self = value
     }
 }
+extension Bool: SQLReadable {
+    init?(sqlValue: SQLValue) {
+        switch sqlValue {
+        case .bool(let value): self = value
+        // SQLite has no booleans: a comparison is 0 or 1.
+        case .integer(let value): self = value != 0
+        default: return nil
+        }
+    }
+}
 extension Optional: SQLReadable where Wrapped: SQLReadable {
     init?(sqlValue: SQLValue) {
         if case .null = sqlValue {
@@ -143,6 +153,25 @@ protocol StoreDatabase: Sendable {
 
     /// Runs `work` on one snapshot of the database, without blocking writers.
     func read<T>(_ work: (any SQLSession) throws -> T) throws -> T
+
+    /// Runs `work` in a transaction that does not wait for the commands' writers: for rows that
+    /// only it touches and that no command reads (a fighter's rate allowance), so that keeping
+    /// them does not queue behind every fight's commands on every server. Where there is one
+    /// writer anyway (SQLite), the same as `write`.
+    func writeApart<T>(_ work: (any SQLSession) throws -> T) throws -> T
+
+    /// Whether other servers may share the database (PostgreSQL): then what one commits is
+    /// announced to the others (`announce`, `changes`), and starts and rate limits are the
+    /// cluster's, not the process's.
+    var isShared: Bool { get }
+
+    /// Tells the other servers sharing the database of `changes` once the transaction of `db`
+    /// commits, and never if it does not; nothing where no other server can share it.
+    func announce(_ changes: [StoreChange], in db: any SQLSession) throws
+
+    /// What the other servers commit, as they commit it; `nil` where no other server can share
+    /// the database.
+    func changes() -> AsyncStream<StoreChange>?
 }
 
 // MARK: - Scripts

@@ -33,6 +33,13 @@ struct SQLiteDatabase: StoreDatabase {
     func read<T>(_ work: (any SQLSession) throws -> T) throws -> T {
         try pool.read { db in try work(SQLiteSession(db: db)) }
     }
+
+    func writeApart<T>(_ work: (any SQLSession) throws -> T) throws -> T { try write(work) }
+
+    /// One server a file: there is nobody to tell, and nobody tells.
+    var isShared: Bool { false }
+    func announce(_ changes: [StoreChange], in db: any SQLSession) throws {}
+    func changes() -> AsyncStream<StoreChange>? { nil }
 }
 
 /// A GRDB connection as a session. Statements are prepared once per connection and kept

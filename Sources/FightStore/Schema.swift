@@ -144,6 +144,25 @@ enum Schema {
                 CREATE INDEX sessions_by_last_use ON sessions(last_used_at);
                 """)
         },
+        Migration(identifier: "v6: servers' leases and fighters' rate allowances") { db in
+            // What several servers on one database share besides the log (see FightStore+SharedDatabase):
+            // which servers are serving, and each fighter's allowances. An SQLite file has the tables
+            // and leaves them empty. The allowances are worth nothing after a crash (a full bucket is
+            // the worst that comes of losing them), so PostgreSQL need not log them.
+            let t = ColumnTypes(db.dialect)
+            try db.executeScript(
+                """
+                CREATE TABLE server_leases (server_id TEXT PRIMARY KEY, expires_at \(t.integer) NOT NULL);
+                CREATE \(t.unlogged)TABLE rate_buckets (
+                    fighter_id \(t.integer) NOT NULL,
+                    kind TEXT NOT NULL,
+                    tokens \(t.real) NOT NULL,
+                    refilled_at \(t.integer) NOT NULL,
+                    allowed \(t.boolean) NOT NULL,
+                    PRIMARY KEY (fighter_id, kind)
+                );
+                """)
+        },
     ]
 }
 
@@ -160,6 +179,8 @@ struct ColumnTypes {
     let withoutRowID: String
     /// The table of fighters' locations and its index, which finds those in a rectangle without a scan.
     let locations: String
+    /// Before `TABLE`: a table whose rows a crash may lose, which spares writing them twice.
+    let unlogged: String
 
     init(_ dialect: SQLDialect) {
         switch dialect {
@@ -169,6 +190,7 @@ struct ColumnTypes {
             boolean = "INTEGER"
             autoincrementingKey = "INTEGER PRIMARY KEY AUTOINCREMENT"
             withoutRowID = " WITHOUT ROWID"
+            unlogged = ""
             locations = "CREATE VIRTUAL TABLE fighter_locations USING rtree(id, min_lat, max_lat, min_lon, max_lon);"
         case .postgres:
             integer = "BIGINT"
@@ -176,6 +198,7 @@ struct ColumnTypes {
             boolean = "BOOLEAN"
             autoincrementingKey = "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY"
             withoutRowID = ""
+            unlogged = "UNLOGGED "
             // The same columns as SQLite's R*Tree, with a GiST index of each fighter's box (a point):
             // the search asks for boxes that overlap its rectangle, which this index answers.
             locations = """

@@ -4,8 +4,8 @@ import FightProtocol
 import FightStoreTestSupport
 import Testing
 
-/// Two servers on one PostgreSQL database (issue 30): what they share through it. Each pushes only
-/// to its own connections, so a player learns of the other server's events by asking (replay).
+/// Two servers on one PostgreSQL database (issue 30): what they share through it, asked for by
+/// `replay` (the pushes across servers are SharedDatabaseServersTests').
 @Suite struct SharedDatabaseTests {
     @Test(
         .enabled(

@@ -26,13 +26,13 @@ final class TestClock: Sendable {
 
     /// The server's view of it, looking for deadlines every 20 ms. Message rates are measured by
     /// it too: between two moves of the clock, no time passes for them either.
+    /// Both the monotonic clock and the one since 1970 (what servers sharing rates read) are this
+    /// clock's, to the millisecond: servers sharing one test clock agree on them.
     var serverClock: ServerClock {
-        ServerClock(
-            tick: .milliseconds(20),
-            elapsed: { [self] in
-                .seconds(seconds.withLockedValue { $0 }) + .milliseconds(milliseconds.withLockedValue { $0 })
-            }
-        ) { [self] in now }
+        let fine: @Sendable () -> Duration = { [self] in
+            .seconds(seconds.withLockedValue { $0 }) + .milliseconds(milliseconds.withLockedValue { $0 })
+        }
+        return ServerClock(tick: .milliseconds(20), elapsed: fine, sinceEpoch: fine) { [self] in now }
     }
 }
 
@@ -143,9 +143,16 @@ final class Player: Sendable {
     static func join(
         _ username: String, password: String = "correct horse", at server: TestServer
     ) async throws -> Player {
-        let session = try await FightClient.signIn(
-            Credentials(username: username, password: password), at: server.address)
-        return try await connect(session, to: server.address)
+        try await join(username, password: password, at: server.address)
+    }
+
+    /// Registers (or logs in) `username` at the server at `address` (one in another process) and
+    /// connects, saying `hello`.
+    static func join(
+        _ username: String, password: String = "correct horse", at address: ServerAddress
+    ) async throws -> Player {
+        let session = try await FightClient.signIn(Credentials(username: username, password: password), at: address)
+        return try await connect(session, to: address)
     }
 
     /// Connects with an existing session and says `hello`.

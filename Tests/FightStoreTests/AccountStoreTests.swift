@@ -50,8 +50,8 @@ import Testing
         #expect(try store.forgetSessions(unusedSince: start + 50) == 1)
         #expect(try store.session(key: "old") == nil)
         #expect(try store.session(key: "used") != nil)
-        #expect(try store.closeSession(key: "used"))
-        #expect(try !store.closeSession(key: "used"))
+        #expect(try store.closeSession(key: "used", of: alice))
+        #expect(try !store.closeSession(key: "used", of: alice))
         #expect(try store.session(key: "used") == nil)
         #expect(try store.session(key: "new")?.lastUsedAt == start + 100)
     }

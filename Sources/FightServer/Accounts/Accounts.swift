@@ -99,8 +99,15 @@ public final class Accounts: Sendable {
     /// the token back.) A check that read the session just before the delete cannot put it back:
     /// the mark written here wins.
     public func logout(_ session: SavedSession) throws {
-        try store.closeSession(key: session.key)
+        try store.closeSession(key: session.key, of: session.fighter)
         sessions.withLockedValue { $0[session.key] = .loggedOut }
+    }
+
+    /// Refuses session `key` from now on: another server sharing the database logged it out
+    /// (and deleted it there), and this one may hold it as live. Marked even when not held, as
+    /// `logout` marks it: a check that read it just before the delete cannot put it back.
+    func sessionEnded(key: String) {
+        sessions.withLockedValue { $0[key] = .loggedOut }
     }
 
     private static func key(_ token: String) -> String {

@@ -2,7 +2,6 @@ import FightEngine
 import FightProtocol
 import FightStore
 import Logging
-import NIOConcurrencyHelpers
 
 // MARK: - ClientSession
 
@@ -17,9 +16,10 @@ struct ClientSession {
     /// This connection's allowance, for every message: it bounds what a connection sends before
     /// any token is good (garbage, unknown tokens).
     var limiter: RateLimiter
-    /// Every fighter's allowance, shared by all connections: a message with a good token takes
-    /// from its fighter's too, so that more sockets do not buy more messages.
-    let fighterLimits: NIOLockedValueBox<RateLimits<FighterID>>
+    /// Every fighter's allowance, shared by all connections (on every server sharing the
+    /// database): a message with a good token takes from its fighter's too, so that more sockets
+    /// do not buy more messages.
+    let fighterLimits: FighterAllowance
     let logger: Logger
     /// The fighter this connection belongs to, and its number at the hub, once a token was valid.
     private(set) var bound: (fighter: FighterID, connection: Int)?
@@ -34,7 +34,7 @@ struct ClientSession {
 
     init(
         hub: FightHub, accounts: Accounts, outbox: FightHub.Outbox, clock: ServerClock, limiter: RateLimiter,
-        fighterLimits: NIOLockedValueBox<RateLimits<FighterID>>, logger: Logger
+        fighterLimits: FighterAllowance, logger: Logger
     ) {
         self.hub = hub
         self.accounts = accounts
@@ -93,12 +93,20 @@ struct ClientSession {
             return .read
         }
         let fighter = session.fighter
-        let now = clock.elapsed()
-        guard fighterLimits.withLockedValue({ $0.allow(fighter, at: now) }) else {
-            let perSecond = fighterLimits.withLockedValue { $0.perSecond }
+        let allowed: Bool
+        do {
+            allowed = try await fighterLimits.allowWithoutBlocking(fighter)
+        } catch {
+            logger.error("rate lookup failed", metadata: ["error": "\(error)"])
+            reply(
+                ServerMessage(
+                    ref: message.ref, .error(ProtocolError(.internalError, "could not count the message; try again"))))
+            return .read
+        }
+        guard allowed else {
             let error = ProtocolError(
                 .rateLimited,
-                "more than \(perSecond) messages a second from fighter \(fighter.rawValue) on all their connections; slow down"
+                "more than \(fighterLimits.perSecond) messages a second from fighter \(fighter.rawValue) on all their connections; slow down"
             )
             reply(ServerMessage(ref: message.ref, .error(error)))
             return .read

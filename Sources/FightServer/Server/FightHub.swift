@@ -37,8 +37,23 @@ actor FightHub {
     /// found, its last batch come, or refused), whose late batches are dropped. One a fighter, kept
     /// here like a wind-up; dropped with the connection it came on.
     private var holds: [FighterID: Hold] = [:]
-    /// Each fighter's motion samples, by the server's clock: over all their connections.
-    private var motionSamples: RateLimits<FighterID>
+    /// Each fighter's motion samples, by the server's clock: over all their connections, on
+    /// every server sharing the database.
+    private let motionSamples: FighterAllowance
+    /// The fights this server pushes the events of (those with a fighter connected here): their
+    /// corners and the last sequence pushed. What another server commits is pushed from the one
+    /// after it (`hear`), and a gap before a fight's new events is filled first, so that each
+    /// connection gets each event once and in order, whichever server committed it.
+    private var pushed: [FightID: PushedFight] = [:]
+
+    private struct PushedFight {
+        let corners: Both<FighterID>
+        var sequence: Int
+    }
+    /// This server's name in the table of leases, for this run.
+    let serverName: String
+    /// When this server last renewed its lease, by its clock.
+    private var leaseRenewedAt: Timestamp?
 
     private enum Hold {
         /// Being read: its detector, and the connection its batches come on.
@@ -93,13 +108,14 @@ actor FightHub {
     /// store's indexed queries, so that starting does not read the history, however long.
     init(
         store: FightStore, clock: ServerClock, logger: Logger, eventLoop: any EventLoop,
-        motionSamples: RateLimits<FighterID>
+        motionSamples: FighterAllowance, serverName: String
     ) {
         self.store = store
         self.clock = clock
         self.logger = logger
         self.eventLoop = eventLoop
         self.motionSamples = motionSamples
+        self.serverName = serverName
     }
 
     // MARK: - Connections
@@ -114,7 +130,14 @@ actor FightHub {
         connections[fighter, default: [:]][lastConnection] = Connection(outbox: outbox, session: session)
         if arriving {
             presenceSince[fighter] = clock.now()
-            pushPresence(of: fighter)
+            let open = openFights(of: fighter)
+            // What the fighter's client learns by `hello` and `replay` from here on is pushed from
+            // this sequence on: the baseline a catch-up after an outage of the listener reads from.
+            for fight in open where pushed[fight.id] == nil {
+                pushed[fight.id] = PushedFight(
+                    corners: Both(fight.challenger, fight.opponent), sequence: fight.lastSequence)
+            }
+            pushPresence(of: fighter, in: open)
         }
         return lastConnection
     }
@@ -129,7 +152,13 @@ actor FightHub {
         connections[fighter] = nil
         windUps[fighter] = nil
         presenceSince[fighter] = clock.now()
-        pushPresence(of: fighter)
+        pushPresence(of: fighter, in: openFights(of: fighter))
+        pushed = pushed.filter { isConnected($0.value.corners) }
+    }
+
+    /// Whether either fighter of a fight is connected here.
+    private func isConnected(_ corners: Both<FighterID>) -> Bool {
+        connections[corners.challenger] != nil || connections[corners.opponent] != nil
     }
 
     /// Closes every connection of `fighter` that began with session `session` but `sender`, which
@@ -258,7 +287,7 @@ actor FightHub {
             let fight = try fight(batch.fight, of: me)
             try checkSequence(batch.after, of: fight, for: "motion")
             do { _ = try fight.cornerAwaitingPunch(by: me) } catch { throw ProtocolError(error) }
-            guard motionSamples.allow(me, at: clock.elapsed(), cost: batch.samples.count) else {
+            guard try motionSamples.allow(me, cost: batch.samples.count) else {
                 throw ProtocolError(
                     .rateLimited,
                     "samples: more than \(motionSamples.perSecond) motion samples a second from fighter \(me.rawValue); stream the sensor as it comes",
@@ -330,17 +359,53 @@ actor FightHub {
         }
     }
 
-    /// Starts every turn under way afresh: called once as the server starts, before the first
-    /// deadline is settled, so that the time it was down costs nobody a turn; and before it
-    /// listens, so that every fighter given a turn then is owed it again when they connect.
-    func resumeTurns() {
+    /// How long a server's lease lasts unrenewed, and how often it is renewed, in seconds by its
+    /// clock: a server gone (killed, cut off) counts as serving for at most this long.
+    static let lease: (seconds: Int64, renewedEvery: Int64) = (15, 5)
+
+    /// Starts serving: called once as the server starts, before the first deadline is settled, and
+    /// before it listens. When no other server sharing the database is serving (or none can share
+    /// it: SQLite), every turn under way starts afresh, so that the time all were down costs
+    /// nobody a turn, and every fighter given a turn then is owed it again when they connect.
+    /// When others are serving, their fights' turns run on: restarting them would hand whoever
+    /// has the turn a new one whenever a server starts.
+    func startServing() {
+        let now = clock.now()
         do {
-            for case .fight(let event) in try execute(.resumeTurns, ref: nil, sender: nil) {
-                guard case .turnPassed(_, let turn) = event.change else { continue }
-                owedTurns[turn.fighter, default: [:]][event.fight] = event.sequence
+            switch try store.startServing(as: serverName, at: now, leaseUntil: now + Self.lease.seconds) {
+            case .alone(let resumed):
+                publish(resumed, ref: nil, sender: nil)
+                for case .fight(let event) in resumed {
+                    guard case .turnPassed(_, let turn) = event.change else { continue }
+                    owedTurns[turn.fighter, default: [:]][event.fight] = event.sequence
+                }
+            case .joined(let others):
+                logger.notice(
+                    "joining servers already serving; their turns run on", metadata: ["servers": "\(others)"])
             }
+            leaseRenewedAt = now
         } catch {
-            logger.error("resuming turns failed", metadata: ["error": "\(error)"])
+            logger.error("starting to serve failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Renews this server's lease when it is due (called on each tick of the deadline service).
+    func renewLease() {
+        let now = clock.now()
+        guard store.isShared, leaseRenewedAt.map({ now - $0 >= Self.lease.renewedEvery }) ?? true else { return }
+        do {
+            try store.renewLease(of: serverName, until: now + Self.lease.seconds)
+            leaseRenewedAt = now
+        } catch {
+            logger.error("renewing the lease failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Gives up this server's lease as it stops: a server starting after the last one stopped
+    /// resumes every turn.
+    func stopServing() {
+        do { try store.endLease(of: serverName) } catch {
+            logger.error("giving up the lease failed", metadata: ["error": "\(error)"])
         }
     }
 
@@ -414,8 +479,6 @@ actor FightHub {
         // turns a restart settles): its corners are looked up once.
         var cornersOf: [FightID: Both<FighterID>] = [:]
         for event in events {
-            let wire = WireEvent(event)
-            let recipients: [FighterID]
             switch event {
             case .fight(let fightEvent):
                 let corners: Both<FighterID>?
@@ -430,36 +493,111 @@ actor FightHub {
                 }
                 guard let corners else { continue }
                 cornersOf[fightEvent.fight] = corners
-                // The fight moved on: a hold being read in it is over, its detector let go.
-                for fighter in [corners.challenger, corners.opponent] {
-                    if case .reading(let key, let connection, _)? = holds[fighter], key.fight == fightEvent.fight {
-                        holds[fighter] = .over(key, connection: connection)
+                if let last = pushed[fightEvent.fight]?.sequence {
+                    guard fightEvent.sequence > last else { continue }
+                    // Another server's events came first and are not pushed yet (its announcement
+                    // is on its way): they go first.
+                    if fightEvent.sequence > last + 1 {
+                        catchUp(fightEvent.fight, corners: corners, after: last, before: fightEvent.sequence)
                     }
                 }
-                recipients = [corners.challenger, corners.opponent]
-                logger.info(
-                    "fight event",
-                    metadata: [
-                        "fight": "\(fightEvent.fight.rawValue)", "sequence": "\(fightEvent.sequence)",
-                        "event": "\(wire.kind)",
-                    ])
+                push(fightEvent, to: corners, ref: ref, sender: sender)
             case .fighter(let fighterEvent):
-                recipients = [fighterEvent.fighter]
+                deliver(.fighter(fighterEvent), to: [fighterEvent.fighter], ref: ref, sender: sender)
             }
-            let plain = MessageCodec.encode(ServerMessage(.event(wire)))
-            let answered = ref == nil ? plain : MessageCodec.encode(ServerMessage(ref: ref, .event(wire)))
-            for fighter in recipients {
-                for (id, connection) in connections[fighter] ?? [:] {
-                    connection.outbox.yield(id == sender ? answered : plain)
+        }
+    }
+
+    /// Pushes one fight event to both corners' connections here, and notes it pushed.
+    private func push(_ event: FightEvent, to corners: Both<FighterID>, ref: Int?, sender: Int?) {
+        // The fight moved on: a hold being read in it is over, its detector let go.
+        for fighter in [corners.challenger, corners.opponent] {
+            if case .reading(let key, let connection, _)? = holds[fighter], key.fight == event.fight {
+                holds[fighter] = .over(key, connection: connection)
+            }
+        }
+        logger.info(
+            "fight event",
+            metadata: [
+                "fight": "\(event.fight.rawValue)", "sequence": "\(event.sequence)",
+                "event": "\(WireEvent(.fight(event)).kind)",
+            ])
+        deliver(.fight(event), to: [corners.challenger, corners.opponent], ref: ref, sender: sender)
+        if isConnected(corners) {
+            pushed[event.fight] = PushedFight(corners: corners, sequence: event.sequence)
+        }
+        // A fight that begins tells each fighter whether the other is there: a challenge may be
+        // accepted, or a room joined, long after its owner left.
+        if event.change.beginsFight {
+            push(.presence(presence(of: corners.opponent, in: event.fight)), to: corners.challenger)
+            push(.presence(presence(of: corners.challenger, in: event.fight)), to: corners.opponent)
+        }
+    }
+
+    /// Sends `event` to every connection of `recipients`; the sender's copy carries `ref`.
+    private func deliver(_ event: Event, to recipients: [FighterID], ref: Int?, sender: Int?) {
+        let wire = WireEvent(event)
+        let plain = MessageCodec.encode(ServerMessage(.event(wire)))
+        let answered = ref == nil ? plain : MessageCodec.encode(ServerMessage(ref: ref, .event(wire)))
+        for fighter in recipients {
+            for (id, connection) in connections[fighter] ?? [:] {
+                connection.outbox.yield(id == sender ? answered : plain)
+            }
+        }
+    }
+
+    /// Pushes fight `fight`'s events after sequence `after` (and before `before`, if given), read
+    /// from the log.
+    private func catchUp(_ fight: FightID, corners: Both<FighterID>, after: Int, before: Int? = nil) {
+        do {
+            for event in try store.events(ofFight: fight, after: after) {
+                if let before, event.sequence >= before { break }
+                push(event, to: corners, ref: nil, sender: nil)
+            }
+        } catch {
+            // Its fighters find the events by `replay`; the next change to the fight tries again.
+            logger.error(
+                "could not read the events to push", metadata: ["fight": "\(fight.rawValue)", "error": "\(error)"])
+        }
+    }
+
+    // MARK: - Other servers' changes
+
+    /// Acts on what another server sharing the database committed: pushes a fight's new events to
+    /// the connections here of its fighters (read from the log after the last pushed), a fighter
+    /// event to that fighter's connections, closes a session's connections, and after a gap in
+    /// listening, catches every fight of the fighters connected here up by sequence.
+    func hear(_ change: StoreChange) {
+        switch change {
+        case .fight(let id, let first, let last):
+            if let known = pushed[id] {
+                guard last > known.sequence else { return }
+                catchUp(id, corners: known.corners, after: known.sequence)
+            } else {
+                // Not followed here: a new fight (a challenge made on another server) is, from its
+                // first event, if a fighter of it is connected here.
+                let corners: Both<FighterID>?
+                do { corners = try store.corners(ofFight: id) } catch {
+                    logger.error(
+                        "could not find whom to push to", metadata: ["fight": "\(id.rawValue)", "error": "\(error)"])
+                    return
+                }
+                guard let corners, isConnected(corners) else { return }
+                catchUp(id, corners: corners, after: first - 1)
+            }
+        case .fighter(let event):
+            deliver(.fighter(event), to: [event.fighter], ref: nil, sender: nil)
+        case .sessionEnded(let key, let fighter):
+            endSession(key, of: fighter, except: nil)
+        case .resynchronize:
+            // Fights begun while not listening are pushed whole; those followed, from where they were.
+            for fighter in connections.keys {
+                for fight in openFights(of: fighter) where pushed[fight.id] == nil {
+                    pushed[fight.id] = PushedFight(corners: Both(fight.challenger, fight.opponent), sequence: 0)
                 }
             }
-            // A fight that begins tells each fighter whether the other is there: a challenge may be
-            // accepted, or a room joined, long after its owner left.
-            if case .fight(let fightEvent) = event, fightEvent.change.beginsFight,
-                let corners = cornersOf[fightEvent.fight]
-            {
-                push(.presence(presence(of: corners.opponent, in: fightEvent.fight)), to: corners.challenger)
-                push(.presence(presence(of: corners.challenger, in: fightEvent.fight)), to: corners.opponent)
+            for (id, fight) in pushed.sorted(by: { $0.key < $1.key }) {
+                catchUp(id, corners: fight.corners, after: fight.sequence)
             }
         }
     }
@@ -473,19 +611,23 @@ actor FightHub {
             since: presenceSince[fighter])
     }
 
-    /// Tells the other fighter of each of `fighter`'s fights under way whether `fighter` is
-    /// connected, after their first connection opened or their last one closed. Not a fight event:
-    /// nothing is saved, and a client that was away learns it from `welcome`.
-    private func pushPresence(of fighter: FighterID) {
-        let open: [Fight]
+    /// `fighter`'s open fights, or none (logged) when the store cannot say.
+    private func openFights(of fighter: FighterID) -> [Fight] {
         do {
-            open = try store.openFights(of: fighter)
+            return try store.openFights(of: fighter)
         } catch {
             logger.error(
-                "could not find whom to tell of a presence",
+                "could not read a fighter's open fights",
                 metadata: ["fighter": "\(fighter.rawValue)", "error": "\(error)"])
-            return
+            return []
         }
+    }
+
+    /// Tells the other fighter of each of `fighter`'s fights under way (among `open`, their open
+    /// fights) whether `fighter` is connected, after their first connection opened or their last
+    /// one closed. Not a fight event: nothing is saved, and a client that was away learns it from
+    /// `welcome`.
+    private func pushPresence(of fighter: FighterID, in open: [Fight]) {
         for fight in open where fight.isUnderWay {
             guard let corner = fight.corner(of: fighter) else { continue }
             push(.presence(presence(of: fighter, in: fight.id)), to: fight.fighter(in: corner.other))

@@ -30,8 +30,8 @@ public struct ServerConfiguration: Sendable {
     public var rules: Rules
     /// PBKDF2 rounds for new passwords.
     public var passwordRounds: Int
-    /// Messages a fighter (over all their connections), and any one connection, may send each
-    /// second on average.
+    /// Messages a fighter (over all their connections, on every server sharing the database), and
+    /// any one connection, may send each second on average.
     public var messagesPerSecond: Int
     /// Messages a fighter, and any one connection, may send at once before the average applies.
     public var messageBurst: Int
@@ -133,9 +133,11 @@ public struct TLSFilesError: Error, CustomStringConvertible {
 /// The fight server: HTTP routes for health, registration and login, and one WebSocket endpoint
 /// (`/ws`) for everything else (see docs/PROTOCOL.md).
 ///
-/// It runs the HTTP server and the deadline clock in a `ServiceGroup`, which shuts both down
-/// gracefully on SIGINT or SIGTERM (or `shutdown()`): open connections are closed, every
-/// acknowledged command is already in the SQLite file, and the next start resumes every fight.
+/// It runs the HTTP server, the deadline clock and, on a database other servers share, the
+/// listener of their changes in a `ServiceGroup`, which shuts them down gracefully on SIGINT or
+/// SIGTERM (or `shutdown()`): open connections are closed, every acknowledged command is already
+/// in the database, the server's lease is given up, and the next start resumes every fight (when
+/// no other server is serving them).
 public final class FightServer: Sendable {
     private let group: ServiceGroup
     private let hub: FightHub
@@ -160,8 +162,10 @@ public final class FightServer: Sendable {
         let hubLoop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let hub = FightHub(
             store: store, clock: configuration.clock, logger: logger, eventLoop: hubLoop.next(),
-            motionSamples: RateLimits(
-                perSecond: configuration.motionSamplesPerSecond, burst: configuration.motionSampleBurst))
+            motionSamples: FighterAllowance(
+                "motion", perSecond: configuration.motionSamplesPerSecond, burst: configuration.motionSampleBurst,
+                store: store, clock: configuration.clock),
+            serverName: Self.serverName())
         self.hub = hub
         self.hubLoop = hubLoop
         passwordHashing = PasswordHashing()
@@ -199,7 +203,8 @@ public final class FightServer: Sendable {
         let (perSecond, burst, clock) = (
             configuration.messagesPerSecond, configuration.messageBurst, configuration.clock
         )
-        let fighterLimits = NIOLockedValueBox(RateLimits<FighterID>(perSecond: perSecond, burst: burst))
+        let fighterLimits = FighterAllowance(
+            "messages", perSecond: perSecond, burst: burst, store: store, clock: configuration.clock)
         let http: HTTPServerBuilder = .http1WebSocketUpgrade(
             configuration: .init(ws: .init(maxFrameSize: ProtocolLimits.maxFrameBytes)),
             shouldUpgrade: { request, _, _ in
@@ -241,26 +246,37 @@ public final class FightServer: Sendable {
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger
         )
+        // Another server's commits reach the connections here through the database, where one
+        // can share it; a file alone has no other server.
+        let listener = store.changes().map { StoreChangesService(changes: $0, hub: hub, accounts: accounts) }
         group = ServiceGroup(
             configuration: .init(
-                services: [app, DeadlineService(hub: hub, tick: configuration.clock.tick)],
+                services: [app, DeadlineService(hub: hub, tick: configuration.clock.tick)] + (listener.map { [$0] } ?? []),
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
     }
 
     /// Serves until SIGINT, SIGTERM or `shutdown()`.
     public func run() async throws {
-        // Before the first deadline is settled, the turns the time the server was down would
+        // Before the first deadline is settled, the turns the time the servers were down would
         // lapse start afresh; and before it listens, so that every fighter owed a turn for it
         // (`FightHub.resumeOwedTurns(of:)`) connects after.
-        await hub.resumeTurns()
+        await hub.startServing()
         do {
             try await group.run()
         } catch {
+            await hub.stopServing()
             try? await stopThreads()
             throw error
         }
+        await hub.stopServing()
         try await stopThreads()
+    }
+
+    /// This run's name among the servers sharing a database: the machine, the process, and a
+    /// random part for a process number used again.
+    private static func serverName() -> String {
+        "\(ProcessInfo.processInfo.hostName):\(getpid()):\(UUID().uuidString.prefix(8).lowercased())"
     }
 
     private func stopThreads() async throws {
@@ -373,6 +389,27 @@ struct DeadlineService: Service {
             while !Task.isCancelled {
                 try await Task.sleep(for: tick)
                 await hub.settleDeadlines()
+                await hub.renewLease()
+            }
+        }
+    }
+}
+
+// MARK: - Other servers' changes
+
+/// Hands what the other servers sharing the database commit to the hub (which pushes it) and to
+/// the accounts (a session logged out there is refused here too), as the store hears it.
+struct StoreChangesService: Service {
+    let changes: AsyncStream<StoreChange>
+    let hub: FightHub
+    let accounts: Accounts
+
+    func run() async throws {
+        // Cancelled at shutdown, the stream stops, and the store stops listening.
+        await cancelWhenGracefulShutdown {
+            for await change in changes {
+                if case .sessionEnded(let key, _) = change { accounts.sessionEnded(key: key) }
+                await hub.hear(change)
             }
         }
     }

@@ -1,4 +1,7 @@
 import FightEngine
+import FightStore
+import NIOConcurrencyHelpers
+import NIOPosix
 
 // MARK: - RateLimiter
 
@@ -71,4 +74,63 @@ struct RateLimits<Key: Hashable & Sendable>: Sendable {
 
     /// How many keys have a bucket.
     var count: Int { buckets.count }
+}
+
+// MARK: - FighterAllowance
+
+/// One kind of every fighter's allowance (their messages, their motion samples), over all their
+/// connections.
+///
+/// A server alone on its database (SQLite) keeps the buckets in memory, by its monotonic clock. On
+/// a database several servers share (PostgreSQL), the bucket is a row there, taken from in one
+/// statement by whichever server the message came to, by the servers' common clock
+/// (`ServerClock.sinceEpoch`): a fighter connected to two servers at once is held to the one
+/// limit. Splitting the limit between the servers (each allowing 1/N) would need no database, but
+/// would hold a fighter on one server to a fraction of it: a sensor streamed at its own pace
+/// would be refused. The cost is a round trip to the database a message (a few hundred
+/// microseconds on a local socket), outside the commands' lock.
+final class FighterAllowance: Sendable {
+    /// What is counted, as the database names the bucket: `messages` or `motion`.
+    let kind: String
+    let perSecond: Int
+    let burst: Int
+    private let clock: ServerClock
+    private let keeper: Keeper
+
+    private enum Keeper: Sendable {
+        case inMemory(NIOLockedValueBox<RateLimits<FighterID>>)
+        case inDatabase(FightStore)
+    }
+
+    /// An allowance of `perSecond` on average and `burst` at once, kept where `store` says.
+    init(_ kind: String, perSecond: Int, burst: Int, store: FightStore, clock: ServerClock) {
+        self.kind = kind
+        self.perSecond = perSecond
+        self.burst = burst
+        self.clock = clock
+        keeper =
+            store.isShared
+            ? .inDatabase(store) : .inMemory(NIOLockedValueBox(RateLimits(perSecond: perSecond, burst: burst)))
+    }
+
+    /// Takes `cost` of `fighter`'s allowance now if there is that much; on a shared database the
+    /// calling thread waits for it (the hub's does, as for any command).
+    /// - Throws: the database's failure.
+    func allow(_ fighter: FighterID, cost: Int = 1) throws -> Bool {
+        switch keeper {
+        case .inMemory(let buckets):
+            let now = clock.elapsed()
+            return buckets.withLockedValue { $0.allow(fighter, at: now, cost: cost) }
+        case .inDatabase(let store):
+            return try store.takeAllowance(
+                kind, of: fighter, cost: cost, perSecond: perSecond, burst: burst, at: clock.sinceEpoch())
+        }
+    }
+
+    /// `allow`, with the database's wait on NIO's pool of threads for blocking work rather than
+    /// on one of Swift's few: for a connection's task.
+    func allowWithoutBlocking(_ fighter: FighterID, cost: Int = 1) async throws -> Bool {
+        guard case .inDatabase = keeper else { return try allow(fighter, cost: cost) }
+        return try await NIOThreadPool.singleton.runIfActive { try self.allow(fighter, cost: cost) }
+    }
 }

@@ -13,18 +13,30 @@ public struct ServerClock: Sendable {
     /// Time since some fixed start, finer than `now` and never going back: what message rates
     /// are measured by.
     public var elapsed: @Sendable () -> Duration
+    /// Time since 1970, finer than `now`: what rates are measured by when several servers share
+    /// them (a fighter's allowance kept in PostgreSQL), since each process's `elapsed` starts at
+    /// its own start. Servers' clocks kept by NTP agree to a few milliseconds; one that reads
+    /// earlier than the last refill refills nothing.
+    public var sinceEpoch: @Sendable () -> Duration
     /// How often turn timeouts and challenge expiries are looked for. Deadlines are whole
     /// seconds, so a quarter of a second is late by at most that much.
     public var tick: Duration
 
-    /// Creates a clock; `elapsed` is the system's monotonic clock unless given.
+    /// Creates a clock; `elapsed` is the system's monotonic clock and `sinceEpoch` its wall
+    /// clock unless given.
     public init(
         tick: Duration = .milliseconds(250), elapsed: @escaping @Sendable () -> Duration = Self.monotonic,
-        now: @escaping @Sendable () -> Timestamp
+        sinceEpoch: @escaping @Sendable () -> Duration = Self.wall, now: @escaping @Sendable () -> Timestamp
     ) {
         self.now = now
         self.elapsed = elapsed
+        self.sinceEpoch = sinceEpoch
         self.tick = tick
+    }
+
+    /// The system's wall clock, to the microsecond.
+    @Sendable public static func wall() -> Duration {
+        .microseconds(Int64((Date().timeIntervalSince1970 * 1_000_000).rounded(.down)))
     }
 
     /// The system's wall clock.

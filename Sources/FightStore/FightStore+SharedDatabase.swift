@@ -1,0 +1,162 @@
+import FightEngine
+
+// MARK: - Several servers on one database
+
+/// What one server committed that the others sharing its database may have to push or act on,
+/// as `FightStore.changes()` tells it. Fight events are told by fight and sequence, not whole:
+/// the receiver reads them from the log, so that one it missed (its listening connection was
+/// down) is read the same way when it catches up.
+public enum StoreChange: Hashable, Sendable, Codable {
+    /// Fight `fight`'s log grew by the events from sequence `first` to `last`.
+    case fight(FightID, first: Int, last: Int)
+    /// A change to a fighter outside any fight (a profile, a move, a quick-match room), whole:
+    /// it concerns only that fighter's own connections, and is not caught up after an outage
+    /// (`hello` and `profile` give the fighter's state).
+    case fighter(FighterEvent)
+    /// `fighter`'s session `key` was ended (a logout): its connections must close.
+    case sessionEnded(key: String, fighter: FighterID)
+    /// The store is listening again after not listening (or for the first time): what the others
+    /// committed meanwhile was not told, and is to be read by sequence.
+    case resynchronize
+}
+
+/// How a server's start found the others sharing its database (`FightStore.startServing`).
+public enum ServingStart: Hashable, Sendable {
+    /// No other server was serving (or the database is only this one's): every turn under way
+    /// started afresh, with these events, since nobody could play while all were down.
+    case alone(resumed: [Event])
+    /// Other servers are serving the fights; their turns run on, untouched.
+    case joined(liveServers: Int)
+}
+
+extension FightStore {
+    /// Whether other servers may share this store's database (PostgreSQL; not an SQLite file).
+    public var isShared: Bool { database.isShared }
+
+    /// What the other servers sharing the database commit, as they commit it (never this store's
+    /// own commits), starting with `.resynchronize` once listening; `nil` for a database no other
+    /// server shares (SQLite). The stream listens until it is dropped or its consumer stops, and
+    /// listens again (after `.resynchronize`) whenever its connection is lost and back.
+    public func changes() -> AsyncStream<StoreChange>? {
+        database.changes()
+    }
+
+    /// The announcements of what `events` changed: one per fight, one per fighter event.
+    static func changes(of events: [Event]) -> [StoreChange] {
+        var changes: [StoreChange] = []
+        var fights: [FightID: (first: Int, last: Int)] = [:]
+        var order: [FightID] = []
+        for event in events {
+            switch event {
+            case .fight(let event):
+                if let known = fights[event.fight] {
+                    fights[event.fight] = (min(known.first, event.sequence), max(known.last, event.sequence))
+                } else {
+                    fights[event.fight] = (event.sequence, event.sequence)
+                    order.append(event.fight)
+                }
+            case .fighter(let event):
+                // A new fighter has no connection anywhere yet: nobody to tell.
+                if case .registered = event.change { continue }
+                changes.append(.fighter(event))
+            }
+        }
+        return order.compactMap { id in fights[id].map { .fight(id, first: $0.first, last: $0.last) } } + changes
+    }
+
+    // MARK: Leases
+
+    /// Starts serving as `server` (a name unique to this run of it), holding a lease until
+    /// `expiry` that `renewLease` keeps alive: when no other server's lease is live at `now`,
+    /// the whole cluster was down, and every turn under way starts afresh (`Command.resumeTurns`);
+    /// otherwise the others are serving the fights and their turns are left alone. Decided and
+    /// leased in one transaction under the writers' lock, so that of two servers starting at once
+    /// one resumes and the other joins. Leases expired are deleted.
+    ///
+    /// On a database no other server shares (SQLite), the server is alone: it resumes.
+    public func startServing(as server: String, at now: Timestamp, leaseUntil expiry: Timestamp) throws
+        -> ServingStart
+    {
+        try database.write { db in
+            guard database.isShared else {
+                return .alone(resumed: try apply(.resumeTurns, at: now, in: db).get())
+            }
+            try db.execute("DELETE FROM server_leases WHERE expires_at <= ?", [now.secondsSince1970])
+            let others =
+                try db.fetchValue(
+                    "SELECT count(*) FROM server_leases WHERE server_id <> ?", [server], as: Int64.self) ?? 0
+            try Self.lease(server, until: expiry, in: db)
+            guard others == 0 else { return .joined(liveServers: Int(others)) }
+            return .alone(resumed: try apply(.resumeTurns, at: now, in: db).get())
+        }
+    }
+
+    /// Keeps `server`'s lease until `expiry` (taking it again if another's start found it expired).
+    /// Nothing on a database no other server shares.
+    public func renewLease(of server: String, until expiry: Timestamp) throws {
+        guard database.isShared else { return }
+        try database.writeApart { db in try Self.lease(server, until: expiry, in: db) }
+    }
+
+    /// Gives up `server`'s lease: it stopped serving, and a server starting after the last one
+    /// stopped resumes every turn.
+    public func endLease(of server: String) throws {
+        guard database.isShared else { return }
+        _ = try database.writeApart { db in
+            try db.execute("DELETE FROM server_leases WHERE server_id = ?", [server])
+        }
+    }
+
+    /// The servers whose lease is live at `now` (this one among them, once started).
+    public func liveServers(at now: Timestamp) throws -> [String] {
+        try database.read { db in
+            try db.fetch(
+                "SELECT server_id FROM server_leases WHERE expires_at > ? ORDER BY server_id",
+                [now.secondsSince1970]
+            ).map { try $0.get("server_id") }
+        }
+    }
+
+    private static func lease(_ server: String, until expiry: Timestamp, in db: any SQLSession) throws {
+        try db.execute(
+            """
+            INSERT INTO server_leases (server_id, expires_at) VALUES (?, ?)
+            ON CONFLICT (server_id) DO UPDATE SET expires_at = excluded.expires_at
+            """,
+            [server, expiry.secondsSince1970])
+    }
+
+    // MARK: Allowances
+
+    /// Takes `cost` from `fighter`'s allowance `kind` (a token bucket of `burst` refilled at
+    /// `perSecond`, kept in the database) at `now`, if it holds that much: one allowance for the
+    /// fighter over every server sharing the database. `now` is time since 1970 by the servers'
+    /// clocks; a reading earlier than the bucket's last refill refills nothing.
+    ///
+    /// One statement, outside the commands' writers' lock: a fighter's bucket row is locked by
+    /// its update alone, so two servers taking from it at once take in turn.
+    /// - Returns: whether it was taken.
+    public func takeAllowance(
+        _ kind: String, of fighter: FighterID, cost: Int, perSecond: Int, burst: Int, at now: Duration
+    ) throws -> Bool {
+        let milliseconds = now.components.seconds * 1000 + now.components.attoseconds / 1_000_000_000_000_000
+        return try database.writeApart { db in
+            let (larger, smaller) = db.dialect == .sqlite ? ("max", "min") : ("greatest", "least")
+            // ?3 burst, ?4 now (ms), ?5 cost, ?6 per second: what the bucket holds now, refilled.
+            let refilled =
+                "\(smaller)(?3, b.tokens + \(larger)(0, ?4 - b.refilled_at) * ?6 / 1000.0)"
+            return try db.fetchValue(
+                """
+                INSERT INTO rate_buckets AS b (fighter_id, kind, tokens, refilled_at, allowed)
+                VALUES (?1, ?2, CASE WHEN ?5 <= ?3 THEN ?3 - ?5 ELSE ?3 END, ?4, ?5 <= ?3)
+                ON CONFLICT (fighter_id, kind) DO UPDATE SET
+                    tokens = CASE WHEN \(refilled) >= ?5 THEN \(refilled) - ?5 ELSE \(refilled) END,
+                    refilled_at = \(larger)(b.refilled_at, ?4),
+                    allowed = \(refilled) >= ?5
+                RETURNING allowed
+                """,
+                [fighter.rawValue, kind, Double(burst), milliseconds, Double(cost), Double(perSecond)],
+                as: Bool.self) ?? false
+        }
+    }
+}

@@ -1,0 +1,188 @@
+import FightClient
+import FightEngine
+import FightProtocol
+import FightStore
+import FightStoreTestSupport
+import Foundation
+import Testing
+
+/// Two servers on one PostgreSQL database (issue 30), in this process: what one commits is pushed
+/// live to the players on the other, once and in order; a logout on one closes the session on the
+/// other; a fighter's messages are counted over both; a server starting beside another leaves its
+/// turns alone.
+@Suite(
+    .enabled(
+        if: StoreBackend.available.contains(.postgres), "HITTHAT_POSTGRES_URL is not set: no PostgreSQL to share"))
+struct SharedDatabaseServersTests {
+    @Test func eventsCommittedOnOneServerArePushedToPlayersOnTheOtherOnce() async throws {
+        let database = try TestServer.temporaryDatabase(.postgres)
+        let clock = TestClock()
+        let a = try await TestServer.start(databasePath: database, clock: clock)
+        let b = try await TestServer.start(databasePath: database, clock: clock)
+        let alice = try await Player.join("alice", at: a)
+        let bob = try await Player.join("bob", at: b)
+
+        // Each command on one server; its events reach the other player, pushed, not asked for.
+        let fight = try #require(try await alice.command(.challenge(OpponentRef(opponent: bob.id))).event?.fight)
+        #expect(try await bob.event(.challenged, fight: fight).challenger == alice.id)
+        try #require(try await bob.command(.accept(FightRef(fight: fight))).error == nil)
+        #expect(try await alice.event(.accepted, fight: fight).turn == alice.id)
+        let thrown = try #require(try await alice.punch(.jab, doing: 12, in: fight, after: 2, clock: clock).event)
+        let seen = try await bob.event(.punched, fight: fight)
+        #expect(seen.sequence == 3 && seen.staminaLeft == thrown.staminaLeft && seen.damage == 12)
+        let answer = try #require(try await bob.punch(.hook, doing: 20, in: fight, after: 3, clock: clock).event)
+        #expect(try await alice.event(.punched, fight: fight).sequence == answer.sequence)
+
+        // A turn lapses: one server settles it, and both players hear it.
+        clock.advance(by: 61)
+        for player in [alice, bob] {
+            let passed = try await player.event(.turnPassed, fight: fight)
+            #expect(passed.sequence == 5 && passed.turn == bob.id && passed.missedTurns == 1)
+        }
+
+        // A fighter event reaches the fighter's connection on the other server.
+        let aliceOnB = try await Player.connect(alice.client.session, to: b.address)
+        try #require(try await alice.command(.move(Location(latitude: 48.85, longitude: 2.35))).error == nil)
+        let moved = try await aliceOnB.event(.moved)
+        #expect(moved.latitude == 48.85 && moved.longitude == 2.35)
+
+        // Nothing came twice: every event of the fight was taken above, and none is left.
+        try await Task.sleep(for: .milliseconds(300))
+        for player in [alice, bob, aliceOnB] {
+            #expect(player.taken { $0.event?.fight == fight } == [])
+        }
+        try await a.stop()
+        try await b.stop()
+    }
+
+    @Test func aListenerCutOffCatchesUpBySequence() async throws {
+        let database = try TestServer.temporaryDatabase(.postgres)
+        let clock = TestClock()
+        let a = try await TestServer.start(databasePath: database, clock: clock)
+        let b = try await TestServer.start(databasePath: database, clock: clock)
+        let alice = try await Player.join("alice", at: a)
+        let bob = try await Player.join("bob", at: b)
+        let fight = try #require(try await alice.command(.challenge(OpponentRef(opponent: bob.id))).event?.fight)
+        _ = try await bob.event(.challenged, fight: fight)
+        try #require(try await bob.command(.accept(FightRef(fight: fight))).error == nil)
+        _ = try await alice.event(.accepted, fight: fight)
+
+        // Both servers stop listening, and a punch lands before they listen again: committed by a
+        // third party (a sensor's punch, through a store of the test's own), so that it commits
+        // at once. Its announcement finds nobody; both servers read it from the log when they
+        // listen again. Tried again if a listener came back before the commit.
+        let outsider = try FightStore(location: StoreLocation(parsing: database))
+        var missedAnnouncements = 0
+        for puncher in [alice, bob, alice, bob] {
+            // Both listening again since the last cut (up to ten seconds), then both cut off.
+            let deadline = ContinuousClock.now + .seconds(10)
+            while try outsider.listeners() < 2, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(try outsider.cutOffListeners() == 2)
+            let events = try outsider.execute(.punch(fight, by: puncher.id, kind: .jab, damage: 10), at: clock.now).get()
+            if try outsider.listeners() == 0 { missedAnnouncements += 1 }
+            guard case .fight(let landed) = try #require(events.first) else { throw TestFailure("not a fight event") }
+            for player in [alice, bob] {
+                #expect(try await player.event(.punched, fight: fight).sequence == landed.sequence)
+            }
+        }
+        #expect(missedAnnouncements > 0, "every listener came back before the punch: nothing was caught up")
+        // Then on as before: alice's punch on A, pushed to bob on B.
+        let thrown = try #require(try await alice.punch(.jab, doing: 8, in: fight, after: 6, clock: clock).event)
+        #expect(try await bob.event(.punched, fight: fight).sequence == thrown.sequence)
+        try await Task.sleep(for: .milliseconds(300))
+        for player in [alice, bob] {
+            #expect(player.taken { $0.event?.fight == fight } == [], "an event pushed twice")
+        }
+        try await a.stop()
+        try await b.stop()
+    }
+
+    @Test func aLogoutOnOneServerClosesTheSessionOnTheOther() async throws {
+        let database = try TestServer.temporaryDatabase(.postgres)
+        let clock = TestClock()
+        let a = try await TestServer.start(databasePath: database, clock: clock)
+        let b = try await TestServer.start(databasePath: database, clock: clock)
+        let alice = try await Player.join("alice", at: a)
+        let session = alice.client.session
+        let aliceOnB = try await Player.connect(session, to: b.address)
+
+        #expect(try await alice.request(.logout).body == .loggedOut)
+        let told = try await aliceOnB.next("loggedOut") { $0.body == .loggedOut }
+        #expect(told.ref == nil)
+        _ = try await aliceOnB.closed()
+        // B had the session as live; it refuses the token now.
+        let late = try await Player.connect(session, to: b.address).request(.profile(ProfileRequest()))
+        #expect(late.error?.code == .unauthorized)
+        try await a.stop()
+        try await b.stop()
+    }
+
+    @Test func aFighterIsHeldToOneMessageLimitOverBothServers() async throws {
+        let database = try TestServer.temporaryDatabase(.postgres)
+        // The test clock stands still: the bucket does not refill, and what is allowed is the burst.
+        let clock = TestClock()
+        let burst = 10
+        let a = try await TestServer.start(databasePath: database, clock: clock, messagesPerSecond: 1, messageBurst: burst)
+        let b = try await TestServer.start(databasePath: database, clock: clock, messagesPerSecond: 1, messageBurst: burst)
+        let onA = try await Player.join("alice", at: a)
+        let onB = try await Player.connect(onA.client.session, to: b.address)  // each `hello` took one
+
+        // Ten messages on each server at once.
+        let replies = try await withThrowingTaskGroup(of: ServerMessage.self) { group in
+            for player in [onA, onB] {
+                for _ in 0..<10 { group.addTask { try await player.request(.profile(ProfileRequest())) } }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let limited = replies.filter { $0.error?.code == .rateLimited }
+        #expect(replies.count - limited.count == burst - 2, "one bucket for both servers: the burst less the two hellos")
+        #expect(limited.first?.error?.message.contains("on all their connections") == true)
+        try await a.stop()
+        try await b.stop()
+    }
+
+    @Test func aFighterIsHeldToOneMotionSampleLimitOverBothServers() async throws {
+        let database = try TestServer.temporaryDatabase(.postgres)
+        let clock = TestClock()
+        let a = try await TestServer.start(
+            databasePath: database, clock: clock, motionSamplesPerSecond: 100, motionSampleBurst: 100)
+        let b = try await TestServer.start(
+            databasePath: database, clock: clock, motionSamplesPerSecond: 100, motionSampleBurst: 100)
+        let ring = try await FightOverLoopbackTests.ring(on: a, clock: clock)
+        let aliceOnB = try await Player.connect(ring.alice.client.session, to: b.address)
+        let rows = MotionTests.rest(seconds: 2)
+
+        // 60 samples through A, then 60 through B: 120 of the fighter's 100, over the two.
+        let first = try await ring.alice.client.send(
+            .motion(MotionBatch(fight: ring.fight, after: 2, hold: 1, samples: Array(rows[0..<60]))))
+        // A connection's messages are handled in order: once this is answered, A has taken the batch.
+        _ = try await ring.alice.request(.fight(FightRef(fight: ring.fight)))
+        let second = try await aliceOnB.request(
+            .motion(MotionBatch(fight: ring.fight, after: 2, hold: 2, samples: Array(rows[60..<120]))))
+        #expect(second.error?.code == .rateLimited && second.error?.field == "samples")
+        #expect(ring.alice.taken { $0.ref == first }.isEmpty, "A took the first batch (a hold finding nothing yet)")
+        try await a.stop()
+        try await b.stop()
+    }
+
+    @Test func aServerStartingBesideAnotherLeavesItsTurnsAlone() async throws {
+        let database = try TestServer.temporaryDatabase(.postgres)
+        let clock = TestClock()
+        let ring = try await FightOverLoopbackTests.ring(clock: clock, databasePath: database)
+        let b = try await TestServer.start(databasePath: database, clock: clock)
+        // Alice's turn runs on as A began it: B's start resumed nothing.
+        let view = try #require(try await ring.bob.request(.fight(FightRef(fight: ring.fight))).fightView)
+        #expect(view.lastSequence == 2 && view.turn == ring.alice.id)
+
+        // Both stop (their leases given up): the next start finds the cluster was down, and resumes.
+        try await b.stop()
+        try await ring.server.stop()
+        let c = try await TestServer.start(databasePath: database, clock: clock)
+        let bob = try await Player.connect(ring.bob.client.session, to: c.address)
+        let resumed = try #require(try await bob.request(.replay(ReplayRequest(fight: ring.fight, after: 2))).events)
+        #expect(resumed.map(\.kind) == [.turnPassed] && resumed.first?.turn == ring.alice.id)
+        try await c.stop()
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+@testable import FightStore
+
+// MARK: - Listeners cut off
+
+extension FightStore {
+    /// Ends every connection listening for the changes of this store's schema, this store's own
+    /// among them (waiting up to five seconds for each to end), as a restart of PostgreSQL or a
+    /// network that drops them would: for the tests of what a listener does when it is back.
+    /// - Returns: how many there were.
+    @discardableResult
+    public func cutOffListeners() throws -> Int {
+        try countListeners("count(pg_terminate_backend(pid, 5000))")
+    }
+
+    /// How many connections are listening for the changes of this store's schema.
+    public func listeners() throws -> Int {
+        try countListeners("count(*)")
+    }
+
+    /// `aggregate` over the connections listening on the store's channel but the one asking.
+    private func countListeners(_ aggregate: String) throws -> Int {
+        #if PostgreSQL
+            guard let postgres = database as? PostgresStoreDatabase else { return 0 }
+            let count = try database.write { db in
+                try db.fetchValue(
+                    "SELECT \(aggregate) FROM pg_stat_activity WHERE query LIKE ? AND pid <> pg_backend_pid()",
+                    ["%LISTEN%\(postgres.channel)%"], as: Int64.self)
+            }
+            return Int(count ?? 0)
+        #else
+            return 0
+        #endif
+    }
+}

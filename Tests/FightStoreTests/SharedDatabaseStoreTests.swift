@@ -1,0 +1,169 @@
+import FightEngine
+import FightStoreTestSupport
+import Foundation
+import Testing
+
+@testable import FightStore
+
+/// What several servers' stores on one database share besides the log (issue 30): the changes
+/// each commits, told to the others; leases, which decide whose start resumes turns; fighters'
+/// allowances.
+@Suite struct SharedDatabaseStoreTests {
+    static let postgres = Testing.ConditionTrait.enabled(
+        if: Backend.available.contains(.postgres), "HITTHAT_POSTGRES_URL is not set: no PostgreSQL to share")
+
+    @Test func aFileNobodySharesTellsNothingAndAlwaysResumes() throws {
+        let database = try TestDatabase(.sqlite)
+        let store = try database.open()
+        #expect(store.changes() == nil)
+        let a = try store.register("alice"), b = try store.register("bob")
+        try store.run(.challenge(a, opponent: b))
+        try store.run(.accept(FightID(1), by: b))
+        // A lease a crashed run left does not stop a file's one server from resuming: it keeps none.
+        guard case .alone(let resumed) = try store.startServing(as: "one", at: start + 5, leaseUntil: start + 20) else {
+            throw StoreBackendError("a file's server joined others")
+        }
+        #expect(resumed.count == 1)
+        guard case .alone = try store.startServing(as: "two", at: start + 6, leaseUntil: start + 21) else {
+            throw StoreBackendError("a file's second start joined others")
+        }
+        #expect(try store.liveServers(at: start + 6) == [])
+    }
+
+    @Test(postgres) func anotherStoreHearsWhatOneCommitsAndNotItsOwn() async throws {
+        let database = try TestDatabase(.postgres)
+        let a = try database.open(), b = try database.open()
+        let heardByB = try Heard(b), heardByA = try Heard(a)
+        try await heardByB.wait("B listening") { $0 == [.resynchronize] }
+        try await heardByA.wait("A listening") { $0 == [.resynchronize] }
+
+        let alice = try a.register("alice"), bob = try a.register("bob")
+        try a.run(.challenge(alice, opponent: bob))
+        try a.run(.accept(FightID(1), by: bob))
+        let moved = try a.run(.move(alice, to: Coordinate(latitude: 48.85, longitude: 2.35)))
+        try a.run(.punch(FightID(1), by: alice, kind: .jab, damage: 10))
+        // Turns lapse while nobody punches: the deadlines of a long absence settled in one command.
+        let settled = try a.run(.settleDeadlines, at: start + 10_000)
+        try a.closeSession(key: "nobody's", of: alice)  // no such session: nothing to tell
+        try a.openSession(SavedSession(key: "k", fighter: alice, createdAt: start))
+        try a.closeSession(key: "k", of: alice)
+        guard case .fighter(let movedEvent) = try #require(moved.first) else { throw StoreBackendError("not moved") }
+        let sequences = settled.compactMap { if case .fight(let event) = $0 { event.sequence } else { nil } }
+        #expect(sequences.first == 4 && sequences.count == settled.count)
+
+        let expected: [StoreChange] = [
+            .resynchronize, .fight(FightID(1), first: 1, last: 1), .fight(FightID(1), first: 2, last: 2),
+            .fighter(movedEvent), .fight(FightID(1), first: 3, last: 3),
+            .fight(FightID(1), first: 4, last: try #require(sequences.last)),
+            .sessionEnded(key: "k", fighter: alice),
+        ]
+        try await heardByB.wait("A's changes") { $0.count >= expected.count }
+        #expect(heardByB.changes == expected)
+        #expect(heardByA.changes == [.resynchronize], "a store does not hear itself")
+    }
+
+    @Test(postgres) func aListenerCutOffListensAgainAndSaysSo() async throws {
+        let database = try TestDatabase(.postgres)
+        let a = try database.open(), b = try database.open()
+        let heard = try Heard(b)
+        try await heard.wait("listening") { $0 == [.resynchronize] }
+        // The listener's backend ended, as when the server restarts or the network drops it.
+        #expect(try a.cutOffListeners() == 1)
+        try await heard.wait("listening again") { $0 == [.resynchronize, .resynchronize] }
+        let alice = try a.register("alice")
+        try a.run(.move(alice, to: Coordinate(latitude: 1, longitude: 2)))
+        try await heard.wait("a change after") { $0.count == 3 }
+    }
+
+    @Test(postgres) func aStartResumesTurnsOnlyWhenNoOtherServerIsServing() throws {
+        let database = try TestDatabase(.postgres)
+        let store = try database.open()
+        let alice = try store.register("alice"), bob = try store.register("bob")
+        try store.run(.challenge(alice, opponent: bob))
+        try store.run(.accept(FightID(1), by: bob))
+        let lease: Int64 = 15
+
+        // The first server: nobody else serves, every turn under way starts afresh.
+        guard case .alone(let resumed) = try store.startServing(as: "a", at: start + 10, leaseUntil: start + 10 + lease)
+        else { throw StoreBackendError("the first server joined nobody") }
+        #expect(resumed.count == 1 && store.isShared)
+        // A second while the first's lease is live joins, leaving the turn as it was.
+        #expect(try store.startServing(as: "b", at: start + 11, leaseUntil: start + 11 + lease) == .joined(liveServers: 1))
+        #expect(try store.fight(FightID(1))?.lastSequence == 3)
+        #expect(try store.liveServers(at: start + 11) == ["a", "b"])
+        // "a" stops renewing (killed); "b" renews: "a" is gone once its lease has run out.
+        try store.renewLease(of: "b", until: start + 30 + lease)
+        #expect(try store.startServing(as: "c", at: start + 30, leaseUntil: start + 30 + lease) == .joined(liveServers: 1))
+        #expect(try store.liveServers(at: start + 30) == ["b", "c"])
+        // Both stop; a server started then finds the cluster was down, and resumes.
+        try store.endLease(of: "b")
+        try store.endLease(of: "c")
+        guard case .alone(let again) = try store.startServing(as: "d", at: start + 31, leaseUntil: start + 31 + lease)
+        else { throw StoreBackendError("joined servers that stopped") }
+        #expect(again.count == 1)
+        #expect(try store.fight(FightID(1))?.lastSequence == 4)
+        // Leases that ran out are as good as ended: every server crashed, and one starts later.
+        guard case .alone = try store.startServing(as: "e", at: start + 31 + lease, leaseUntil: start + 31 + 2 * lease)
+        else { throw StoreBackendError("joined a server whose lease ran out") }
+    }
+
+    @Test(arguments: Backend.available)
+    func anAllowanceIsOneBucketPerFighterAndKind(backend: Backend) throws {
+        let database = try TestDatabase(backend)
+        let one = try database.open(), other = try database.open()
+        let alice = FighterID(1), bob = FighterID(2)
+        func take(_ store: FightStore, _ fighter: FighterID, _ kind: String = "messages", cost: Int = 1, at ms: Int64)
+            throws -> Bool
+        {
+            try store.takeAllowance(kind, of: fighter, cost: cost, perSecond: 2, burst: 10, at: .milliseconds(ms))
+        }
+        let t: Int64 = 1_800_000_000_000
+        // Ten at once through two stores, alternately: one bucket, so the eleventh is refused.
+        let taken = try (0..<14).filter { try take($0.isMultiple(of: 2) ? one : other, alice, at: t) }
+        #expect(taken.count == 10)
+        #expect(try take(one, bob, at: t), "bob's bucket is his own")
+        #expect(try take(one, alice, "motion", cost: 10, at: t), "another kind is another bucket")
+        #expect(try !take(one, alice, "motion", at: t))
+        // Two a second come back: after 1.5 s, three (and no more).
+        #expect(try (0..<5).filter { _ in try take(other, alice, at: t + 1_500) }.count == 3)
+        // A clock that reads earlier refills nothing; later ones go on from the latest reading.
+        #expect(try !take(one, alice, at: t))
+        #expect(try take(one, alice, at: t + 2_000))
+        // More than the burst at once is never allowed.
+        #expect(try !take(one, bob, "motion", cost: 11, at: t + 60_000))
+    }
+}
+
+/// Every change a store hears, kept as it comes.
+final class Heard: @unchecked Sendable {
+    /// Guards `heard` (a pthread mutex, which ThreadSanitizer sees).
+    private let lock = NSLock()
+    private var heard: [StoreChange] = []
+    private var listening: Task<Void, Never>?
+
+    init(_ store: FightStore) throws {
+        let changes = try #require(store.changes())
+        listening = Task { [weak self] in
+            for await change in changes {
+                guard let self else { return }
+                self.lock.withLock { self.heard.append(change) }
+            }
+        }
+    }
+
+    deinit { listening?.cancel() }
+
+    var changes: [StoreChange] { lock.withLock { heard } }
+
+    /// Waits (up to a minute: a guard against hanging) until `done` says the changes so far are
+    /// enough. Long, because the task that takes the changes runs on Swift's shared threads, which
+    /// this target's synchronous tests hold for many seconds at a time on two cores (a test of a
+    /// few milliseconds was seen to finish after 17 s).
+    func wait(_ what: String, until done: ([StoreChange]) -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !done(changes) {
+            guard ContinuousClock.now < deadline else { throw StoreBackendError("timed out waiting for \(what): \(changes)") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+}
