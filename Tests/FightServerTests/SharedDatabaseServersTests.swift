@@ -14,19 +14,25 @@ import Testing
     .enabled(
         if: StoreBackend.available.contains(.postgres), "HITTHAT_POSTGRES_URL is not set: no PostgreSQL to share"))
 struct SharedDatabaseServersTests {
+    /// Alice, on server `a`, challenges bob, on server `b`, and he accepts: each hears the other's
+    /// event pushed across the servers. Alice has the first turn.
+    static func fight(aliceOn a: TestServer, bobOn b: TestServer) async throws -> (Player, Player, FightID) {
+        let alice = try await Player.join("alice", at: a)
+        let bob = try await Player.join("bob", at: b)
+        let fight = try #require(try await alice.command(.challenge(OpponentRef(opponent: bob.id))).event?.fight)
+        #expect(try await bob.event(.challenged, fight: fight).challenger == alice.id)
+        try #require(try await bob.command(.accept(FightRef(fight: fight))).error == nil)
+        #expect(try await alice.event(.accepted, fight: fight).turn == alice.id)
+        return (alice, bob, fight)
+    }
+
     @Test func eventsCommittedOnOneServerArePushedToPlayersOnTheOtherOnce() async throws {
         let database = try TestServer.temporaryDatabase(.postgres)
         let clock = TestClock()
         let a = try await TestServer.start(databasePath: database, clock: clock)
         let b = try await TestServer.start(databasePath: database, clock: clock)
-        let alice = try await Player.join("alice", at: a)
-        let bob = try await Player.join("bob", at: b)
-
         // Each command on one server; its events reach the other player, pushed, not asked for.
-        let fight = try #require(try await alice.command(.challenge(OpponentRef(opponent: bob.id))).event?.fight)
-        #expect(try await bob.event(.challenged, fight: fight).challenger == alice.id)
-        try #require(try await bob.command(.accept(FightRef(fight: fight))).error == nil)
-        #expect(try await alice.event(.accepted, fight: fight).turn == alice.id)
+        let (alice, bob, fight) = try await Self.fight(aliceOn: a, bobOn: b)
         let thrown = try #require(try await alice.punch(.jab, doing: 12, in: fight, after: 2, clock: clock).event)
         let seen = try await bob.event(.punched, fight: fight)
         #expect(seen.sequence == 3 && seen.staminaLeft == thrown.staminaLeft && seen.damage == 12)
@@ -60,12 +66,7 @@ struct SharedDatabaseServersTests {
         let clock = TestClock()
         let a = try await TestServer.start(databasePath: database, clock: clock)
         let b = try await TestServer.start(databasePath: database, clock: clock)
-        let alice = try await Player.join("alice", at: a)
-        let bob = try await Player.join("bob", at: b)
-        let fight = try #require(try await alice.command(.challenge(OpponentRef(opponent: bob.id))).event?.fight)
-        _ = try await bob.event(.challenged, fight: fight)
-        try #require(try await bob.command(.accept(FightRef(fight: fight))).error == nil)
-        _ = try await alice.event(.accepted, fight: fight)
+        let (alice, bob, fight) = try await Self.fight(aliceOn: a, bobOn: b)
 
         // Both servers stop listening, and a punch lands before they listen again: committed by a
         // third party (a sensor's punch, through a store of the test's own), so that it commits
