@@ -19,9 +19,16 @@ the outcome; exits 1 with the reason on any mismatch.
 With an https:// server (`hitthat serve --tls-cert --tls-key`), the same runs over HTTPS and WSS,
 the server's certificate checked against `--cafile` (its own, when it signed itself).
 
-Usage: tools/protocol_client.py --server http://127.0.0.1:8080 [--seed 1] [--cafile cert.pem]
+With two `--server`s (several servers on one PostgreSQL), the room's owner plays on the first and
+the other player on the second, each seeing the other's events pushed across. With `--kill PID`
+(the first server's process), the first server is killed (SIGKILL) after the `--kill-after`th
+punch; its player connects to the second, says `hello`, replays what it missed from the last
+sequence it saw, and plays on: the checks above then hold across the kill.
+
+Usage: tools/protocol_client.py --server http://127.0.0.1:8080 [--server http://127.0.0.1:8081
+         [--kill PID] [--kill-after 2]] [--seed 1] [--cafile cert.pem]
 """
-import argparse, base64, http.client, json, os, random, socket, ssl, string, struct, sys, time, urllib.parse
+import argparse, base64, http.client, json, os, random, signal, socket, ssl, string, struct, sys, time, urllib.parse
 
 # The TLS context every connection goes through, for an https:// server; None for http://.
 TLS = None
@@ -148,6 +155,26 @@ class Player:
         while not any(e["kind"] == kind for e in self.events.get(fight, [])):
             self.next_message()
 
+    def move_to(self, address, fight):
+        """Connects to another server, its own being gone: `hello`, then `replay` of `fight` from
+        the last sequence this player saw, as PROTOCOL.md's "Reconnecting" says."""
+        self.socket = WebSocket(address)
+        self.inbox = []
+        welcome = self.reply_to(self.request("hello"))
+        expect(welcome["type"] == "welcome", f"{self.name}: hello on the other server: {welcome}")
+        seen = self.events.get(fight, [])
+        after = seen[-1]["sequence"] if seen else 0
+        replay = self.reply_to(self.request("replay", fight=fight, after=after))
+        expect(replay["type"] == "events", f"{self.name}: replay: {replay}")
+        # Events pushed meanwhile are in the inbox or came before the replay's answer: each is
+        # kept once, in sequence order.
+        known = {e["sequence"] for e in seen}
+        for event in replay["events"]:
+            if event["sequence"] not in known:
+                self.events.setdefault(fight, []).append(dict(event, fight=fight))
+        self.events[fight].sort(key=lambda e: e["sequence"])
+        return [e["sequence"] for e in replay["events"]]
+
 
 # MARK: - Motion
 
@@ -184,9 +211,9 @@ def stream(player, fight, after, hold, rows, batch=20, pressed=None):
             return message
 
 
-def play(address):
+def play(addresses, kill=None, kill_after=2):
     tag = "".join(random.choices(string.ascii_lowercase + string.digits, k=8))
-    alice, bob = Player(address, f"pa_{tag}"), Player(address, f"pb_{tag}")
+    alice, bob = Player(addresses[0], f"pa_{tag}"), Player(addresses[-1], f"pb_{tag}")
     for player in (alice, bob):
         welcome = player.reply_to(player.request("hello"))
         expect(welcome["type"] == "welcome" and welcome["openFights"] == [], f"{player.name}: hello: {welcome}")
@@ -214,6 +241,7 @@ def play(address):
     meter = None
     punches = 0
     holds = 0
+    outcome_kill = None
     while True:
         puncher = players[turn]
         kind = random.choice(["jab", "uppercut", "hook"])
@@ -261,6 +289,11 @@ def play(address):
         stamina[target] = max(0, stamina[target] - reply["damage"])
         expect(reply["staminaLeft"] == stamina[target], f"stamina {reply['staminaLeft']}, expected {stamina[target]}")
         last = reply["sequence"]
+        if kill is not None and punches == kill_after:
+            # The first server dies between two punches; its player goes on on the second.
+            os.kill(kill, signal.SIGKILL)
+            moved = alice.move_to(addresses[1], fight)
+            outcome_kill = {"after": last, "replayed": moved}
         # No next turn: the fight is over. A knockout by the one who has thrown more punches is
         # answered first (the one knocked out throws once more), so stamina 0 alone does not say.
         if "turn" not in reply:
@@ -302,22 +335,28 @@ def play(address):
     expect(late["type"] == "error", f"a punch after the end was not refused: {late}")
     return {"fight": fight, "events": len(seen[0]), "punches": punches, "holds": holds,
             "winner": players[winner].name if winner is not None else None,
-            "stamina": {players[i].name: s for i, s in stamina.items()}, "latePunch": late["code"]}
+            "stamina": {players[i].name: s for i, s in stamina.items()}, "latePunch": late["code"],
+            "servers": len(addresses), "killed": outcome_kill}
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--server", default="http://127.0.0.1:8080")
+    parser.add_argument("--server", action="append",
+                        help="a server; twice, for two servers on one database (default http://127.0.0.1:8080)")
+    parser.add_argument("--kill", type=int, metavar="PID", help="the first server's process, killed mid-fight")
+    parser.add_argument("--kill-after", type=int, default=2, help="punches before the kill")
     parser.add_argument("--seed", type=int, help="the random kinds and swings, repeatable")
     parser.add_argument("--cafile", help="the certificate to trust for an https:// server")
     arguments = parser.parse_args()
-    address = urllib.parse.urlparse(arguments.server)
+    addresses = [urllib.parse.urlparse(server) for server in arguments.server or ["http://127.0.0.1:8080"]]
+    if len(addresses) > 2 or (arguments.kill is not None and len(addresses) != 2):
+        parser.error("--server: expected one or two servers, and two with --kill")
     random.seed(arguments.seed)
-    if address.scheme == "https":
+    if addresses[0].scheme == "https":
         global TLS
         TLS = ssl.create_default_context(cafile=arguments.cafile)
     try:
-        print(json.dumps(play(address)))
+        print(json.dumps(play(addresses, arguments.kill, arguments.kill_after)))
     except (ProtocolMismatch, OSError, KeyError, ValueError) as error:
         print(f"protocol_client: {type(error).__name__}: {error}", file=sys.stderr)
         sys.exit(1)

@@ -20,6 +20,35 @@ struct SharedDatabaseProcessesTests {
     /// enough to wait for one to lapse.
     static let turnTimeout = 6
 
+    /// The client that shares no code with ours (`tools/protocol_client.py`) plays its whole check
+    /// with its players split over two servers, and the first server killed after the second punch:
+    /// its player reconnects to the other, replays what it missed, and the fight, both players'
+    /// events, records and history come out as on one server.
+    @Test func theThirdPartyClientPlaysItsCheckOverTwoServersOneKilled() async throws {
+        let database = try TestServer.temporaryDatabase(.postgres)
+        let (a, portA) = try await ScriptClientTests.serve(database: database)
+        defer { a.kill(SIGKILL) }
+        let (b, portB) = try await ScriptClientTests.serve(database: database)
+        defer { b.kill(SIGTERM) }
+        let client = try RunningCommand(
+            [
+                "python3", "tools/protocol_client.py", "--server", "http://127.0.0.1:\(portA)",
+                "--server", "http://127.0.0.1:\(portB)", "--kill", "\(a.process.processIdentifier)", "--kill-after", "2",
+                "--seed", "3",
+            ], executable: URL(fileURLWithPath: "/usr/bin/env"))
+        let status = try await client.exitStatus(seconds: 180)
+        #expect(status == 0, "\(client.errorOutput.suffix(5))")
+        let outcome = try #require(client.output.last, "no outcome")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(outcome.utf8)) as? [String: Any])
+        #expect(summary["servers"] as? Int == 2)
+        let killed = try #require(summary["killed"] as? [String: Any], "the first server was not killed: \(summary)")
+        #expect(killed["after"] as? Int == 3, "the kill came after the second punch (events 2 and 3)")
+        _ = try await a.exitStatus(seconds: 10)
+        #expect(a.process.terminationReason == .uncaughtSignal && a.process.terminationStatus == SIGKILL)
+        let punches = try #require(summary["punches"] as? Int)
+        #expect(summary["events"] as? Int == 1 + punches + 1, "matched, every punch, ended: nothing lost, nothing twice")
+    }
+
     @Test func twoServerProcessesFightOnAfterOneIsKilled() async throws {
         let database = try TestServer.temporaryDatabase(.postgres)
         let options = ["--turn-timeout", "\(Self.turnTimeout)"]
