@@ -196,6 +196,8 @@ let package = Package(
         ),
         .testTarget(name: "FightProtocolTests", dependencies: ["FightProtocol", "FightEngine", "FuzzTestSupport"]),
         .testTarget(name: "FightClientTests", dependencies: ["FightClient", "FightProtocol", "FightEngine"]),
+        // The load tool's accounting (latencies, outage, losses) on made-up timings.
+        .testTarget(name: "HitThatLoadTests", dependencies: ["hitthat-load", "FightClient", "FightProtocol", "FightEngine"]),
         .testTarget(
             name: "FightServerTests",
             dependencies: [

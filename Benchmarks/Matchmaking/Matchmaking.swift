@@ -16,7 +16,38 @@ import Foundation
 /// is measured, setup checks that the store names the same opponent as the scan for a hundred
 /// viewers. Names have no spaces: package-benchmark 1.38.1 writes a threshold file with `_` for a
 /// space but looks it up with the space.
+///
+/// Built with the PostgreSQL trait and given a server in `HITTHAT_POSTGRES_URL`, the 1M store is
+/// measured on PostgreSQL too (`Matchmaking-nearest-unseen-postgres-1M`, the same query through
+/// the GiST index), in the same run as SQLite's and the scan, so the three compare:
+///
+///     HITTHAT_POSTGRES_URL=$(tools/postgres-test-server.sh start) \
+///         swift package --traits PostgreSQL benchmark --target Matchmaking --filter '.*-1M' --no-progress
 let benchmarks: @Sendable () -> Void = {
+    #if PostgreSQL
+        if let url = ProcessInfo.processInfo.environment["HITTHAT_POSTGRES_URL"], !url.isEmpty {
+            let fixture = Fixture(fighters: 1_000_000, postgres: url)
+            Benchmark(
+                "Matchmaking-nearest-unseen-postgres-1M",
+                configuration: configuration(maxIterations: 10_000, allocations: .init(relative: [.p90: 20])),
+                closure: { benchmark in
+                    guard let store = fixture.store else { fatalError("setup built no store") }
+                    var random = SplitMix(seed: 42)
+                    for _ in benchmark.scaledIterations {
+                        let viewer = fixture.randomViewer(using: &random)
+                        blackHole(orStop { try store.peekNextOpponent(for: viewer).get() })
+                    }
+                },
+                setup: {
+                    orStop {
+                        try fixture.placeFighters()
+                        try fixture.buildStore()
+                    }
+                },
+                teardown: { fixture.remove() }
+            )
+        }
+    #endif
     for (count, label) in [(10_000, "10k"), (100_000, "100k"), (1_000_000, "1M")] {
         let fixture = Fixture(fighters: count)
         Benchmark(
@@ -88,8 +119,13 @@ final class Fixture: @unchecked Sendable {  // touched only by the benchmark run
     private(set) var store: FightStore?
     private var directory: URL?
     private let rules = Rules()
+    /// The PostgreSQL server to keep the store on instead of an SQLite file, if any.
+    private let postgres: String?
 
-    init(fighters count: Int) { self.count = count }
+    init(fighters count: Int, postgres: String? = nil) {
+        self.count = count
+        self.postgres = postgres
+    }
 
     func placeFighters() throws {
         var random = SplitMix(seed: UInt64(count))
@@ -118,6 +154,7 @@ final class Fixture: @unchecked Sendable {  // touched only by the benchmark run
 
     /// Fills a store with the fighters placed, and checks it against the scan.
     func buildStore() throws {
+        if let postgres { return try buildPostgresStore(at: postgres) }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "MatchmakingBenchmark-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -135,6 +172,68 @@ final class Fixture: @unchecked Sendable {  // touched only by the benchmark run
         }
         self.store = store
         try check(store)
+    }
+
+    /// Fills a store on PostgreSQL, in a schema of its own kept between runs (filling it is the
+    /// slow part), with the fighters placed: copied in with psql's `\copy`, as an import would,
+    /// rather than registered one by one (about a million round trips of several statements
+    /// each). Only the two tables the search reads are filled; the check against the scan then
+    /// reads them through the store, so a row the store could not read stops the run. Then asks
+    /// PostgreSQL for its plan, and stops unless it goes through the GiST index.
+    func buildPostgresStore(at url: String) throws {
+        guard case .postgres(var location) = try StoreLocation(parsing: url) else {
+            fatalError("HITTHAT_POSTGRES_URL is not a postgres:// URL: \(url)")
+        }
+        let schema = "bench_nearest_\(count)"
+        location.schema = schema
+        let store = try FightStore(location: .postgres(location), rules: rules)
+        let last = fighters[count - 1]
+        if try store.fighter(last.id)?.location != last.location {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "MatchmakingBenchmark-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let fightersFile = directory.appendingPathComponent("fighters.csv")
+            let locationsFile = directory.appendingPathComponent("locations.csv")
+            var fighterRows = "", locationRows = ""
+            for fighter in fighters {
+                guard let place = fighter.location else { continue }
+                let (id, lat, lon) = (fighter.id.rawValue, place.latitude, place.longitude)
+                fighterRows += "\(id),\(fighter.username),\(fighter.username.key),\(fighter.displayName),\"\",\(lat),\(lon),0,0,0,\(fighter.joinedAt.secondsSince1970)\n"
+                locationRows += "\(id),\(lat),\(lat),\(lon),\(lon)\n"
+            }
+            try fighterRows.write(to: fightersFile, atomically: false, encoding: .utf8)
+            try locationRows.write(to: locationsFile, atomically: false, encoding: .utf8)
+            try psql(
+                url,
+                "TRUNCATE \(schema).fighters CASCADE",
+                "\\copy \(schema).fighters (id, username, username_key, display_name, bio, latitude, longitude, wins, losses, draws, joined_at) FROM '\(fightersFile.path)' WITH (FORMAT csv)",
+                "\\copy \(schema).fighter_locations (id, min_lat, max_lat, min_lon, max_lon) FROM '\(locationsFile.path)' WITH (FORMAT csv)",
+                "ANALYZE \(schema).fighters",
+                "ANALYZE \(schema).fighter_locations")
+        }
+        self.store = store
+        try check(store)
+        let plan = try store.nearestUnseenPlan(for: fighters[0].id)
+        FileHandle.standardError.write(Data(("PostgreSQL's plan:\n" + plan.joined(separator: "\n") + "\n").utf8))
+        guard plan.contains(where: { $0.contains("fighter_locations_by_box") }) else {
+            fatalError("PostgreSQL does not use the GiST index of locations:\n\(plan.joined(separator: "\n"))")
+        }
+    }
+
+    /// Runs each command with psql on the server of `url` (without the store's `schema=`, which
+    /// libpq does not know), stopping at the first that fails.
+    private func psql(_ url: String, _ commands: String...) throws {
+        var components = URLComponents(string: url)
+        let libpqItems = components?.queryItems?.filter { $0.name != "schema" }
+        components?.queryItems = libpqItems
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments =
+            ["psql", components?.string ?? url, "--quiet", "-v", "ON_ERROR_STOP=1"] + commands.flatMap { ["-c", $0] }
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { fatalError("psql exited \(process.terminationStatus)") }
     }
 
     /// Stops the run unless the store names the same opponent as the scan for a hundred viewers

@@ -30,6 +30,32 @@ extension FightStore {
         }
     }
 
+    /// The database's plan for the versus screen's first step for `viewer` (the fighters in the
+    /// box around them, not yet shown to them), one line a step: SQLite's `EXPLAIN QUERY PLAN`,
+    /// PostgreSQL's `EXPLAIN`. Benchmarks and tests read it to check that the search goes through
+    /// the index of locations (the R*Tree, the GiST index) rather than reading every fighter.
+    public func nearestUnseenPlan(for viewer: FighterID, radiusKm: Double = 1) throws -> [String] {
+        try nearestUnseenPlan(for: viewer, radiusKm: radiusKm, pricingScansOut: false)
+    }
+
+    /// The plan, with PostgreSQL's sequential scans priced out when `pricingScansOut`: on the
+    /// few rows of a test a scan is the cheapest plan, and one that remains then means that no
+    /// index can answer.
+    func nearestUnseenPlan(for viewer: FighterID, radiusKm: Double, pricingScansOut: Bool) throws -> [String] {
+        try database.read { db in
+            if pricingScansOut, db.dialect == .postgres { try db.execute("SET LOCAL enable_seqscan = off", []) }
+            guard let origin = try FighterRows.fetch(db, where: "id = ?", [viewer.rawValue]).first?.location,
+                let box = GeoBox.covering(radiusKm: radiusKm, around: origin).first
+            else { return [] }
+            let explain = db.dialect == .sqlite ? "EXPLAIN QUERY PLAN" : "EXPLAIN"
+            let column = db.dialect == .sqlite ? "detail" : "QUERY PLAN"
+            return try db.fetch(
+                "\(explain) \(Self.candidatesSQL(db.dialect))",
+                [box.minLatitude, box.maxLatitude, box.minLongitude, box.maxLongitude, viewer.rawValue]
+            ).map { try $0.get(column, as: String.self) }
+        }
+    }
+
     /// The search behind both: it widens in rings. The index of locations gives the fighters in a box covering
     /// a circle of radius r; if the nearest of them is within r, nobody outside the box can be
     /// nearer, so it is the answer. Otherwise r doubles, up to `limit`. Dense places answer from a

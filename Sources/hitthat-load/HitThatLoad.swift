@@ -3,7 +3,8 @@ import FightClient
 import FightProtocol
 import Foundation
 
-/// `hitthat-load`: many scripted players against one server, then a check that nothing was lost.
+/// `hitthat-load`: many scripted players against one server or several, then a check that nothing
+/// was lost.
 @main
 struct HitThatLoad: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -18,6 +19,13 @@ struct HitThatLoad: AsyncParsableCommand {
             typed error. The server may be killed and restarted meanwhile (tools/soak.sh does): clients \
             retry until it is back.
 
+            With --server given more than once (servers sharing one PostgreSQL), clients are spread over \
+            them round-robin; quick match pairs whoever waited longest, wherever they are, so about half of \
+            the fights with two servers are between them. With --failover, a client whose server does not \
+            answer goes to the next one. With --fighting, only that many clients fight; the others stay \
+            connected and idle. --outage-start and --outage-end (seconds since the run began) name a \
+            window, such as a server killed and restarted, whose punches are reported apart.
+
             At the end every client checks over a fresh connection that each fight event it saw is in the \
             server's log unchanged, that the server's state of its fights is the one it followed, and that \
             its record and statistics add up to its fights. Prints the figures (punch push latency \
@@ -25,16 +33,28 @@ struct HitThatLoad: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The server, ws://HOST:PORT.")
-    var server = "ws://127.0.0.1:8080"
+    @Option(help: "A server, ws://HOST:PORT; give it again for more servers (clients are spread round-robin).")
+    var server: [String] = ["ws://127.0.0.1:8080"]
 
     @Option(help: "Clients (players) at once.")
     var clients = 200
 
+    @Option(help: "Clients that fight (at most --clients, the default); the others stay connected and idle.")
+    var fighting: Int?
+
+    @Flag(help: "A client whose server does not answer connects to the next --server (servers sharing a database).")
+    var failover = false
+
+    @Option(help: "Seconds since the start when an outage began: punches on their way during it are reported apart.")
+    var outageStart: Double?
+
+    @Option(help: "Seconds since the start when the outage ended (the clients back).")
+    var outageEnd: Double?
+
     @Option(help: "Seconds during which clients look for new fights.")
     var seconds = 60.0
 
-    @Option(help: "Mean pause, in milliseconds, before each punch.")
+    @Option(help: "Mean pause, in milliseconds, before each punch: each is 0.5 to 1.5 times it, uniform (2000: 1–3 s).")
     var thinkMs = 300
 
     @Option(help: "Chance, for each message a client receives, that it drops its connection.")
@@ -53,10 +73,18 @@ struct HitThatLoad: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        guard ServerAddress(server) != nil else {
+        for server in server where ServerAddress(server) == nil {
             throw ValidationError("--server: expected ws://HOST:PORT, got \(server)")
         }
         guard clients >= 2 else { throw ValidationError("--clients: expected at least 2, got \(clients)") }
+        if let fighting, !(0...clients).contains(fighting) {
+            throw ValidationError("--fighting: expected 0 to --clients (\(clients)), got \(fighting)")
+        }
+        switch (outageStart, outageEnd) {
+        case (nil, nil): break
+        case (let start?, let end?) where 0 <= start && start < end: break
+        default: throw ValidationError("--outage-start and --outage-end: expected both, 0 ≤ start < end")
+        }
         guard seconds > 0, grace > 0 else { throw ValidationError("--seconds and --grace: expected positive numbers") }
         guard thinkMs >= 0 else { throw ValidationError("--think-ms: expected 0 or more, got \(thinkMs)") }
         for (name, chance) in [("--disconnects", disconnects), ("--bad-messages", badMessages)]
@@ -71,27 +99,45 @@ struct HitThatLoad: AsyncParsableCommand {
     }
 
     func run() async throws {
-        guard let address = ServerAddress(server) else { throw ExitCode.validationFailure }
+        let addresses = server.compactMap(ServerAddress.init)
+        guard addresses.count == server.count else { throw ExitCode.validationFailure }
         let recorder = LoadRecorder()
-        let start = recorder.clock.now
+        let start = recorder.start
         let plan = LoadPlan(
             stopMatching: start + .seconds(seconds), giveUp: start + .seconds(seconds + grace),
             think: .milliseconds(thinkMs), disconnectChance: disconnects, mischiefChance: badMessages)
         let runName = prefix ?? "L" + String(UInt32.random(in: 0...UInt32.max), radix: 36)
-        let bots = (0..<clients).map { index in
-            LoadBot(
-                credentials: Credentials(username: "\(runName)_\(index)", password: "load-\(runName)-password"),
-                address: address, plan: plan, recorder: recorder)
+        var bots: [LoadBot] = []
+        for index in 0..<clients {
+            let credentials = Credentials(username: "\(runName)_\(index)", password: "load-\(runName)-password")
+            let connector = LoadConnector(
+                addresses: addresses, home: LoadPlan.home(ofClient: index, servers: addresses.count),
+                credentials: credentials, failover: failover)
+            bots.append(
+                await LoadBot(
+                    credentials: credentials, connector: connector,
+                    fights: LoadPlan.fights(client: index, fighting: fighting ?? clients), plan: plan,
+                    recorder: recorder))
+        }
+        let sampler = Task {
+            while !Task.isCancelled, recorder.clock.now < plan.stopMatching {
+                try? await Task.sleep(for: .seconds(1))
+                recorder.sampleFightsAtOnce()
+            }
         }
         await withTaskGroup(of: Void.self) { group in
             for bot in bots { group.addTask { await bot.play() } }
         }
+        sampler.cancel()
         let played = start.duration(to: recorder.clock.now).milliseconds / 1000
         // Checked once every client is done, so that no fight moves while it is being compared.
         await withTaskGroup(of: Void.self) { group in
             for bot in bots { group.addTask { await bot.verify() } }
         }
-        let report = recorder.report(clients: clients, seconds: played)
+        let outage = outageStart.flatMap { start in
+            outageEnd.map { end in Duration.seconds(start)..<Duration.seconds(end) }
+        }
+        let report = recorder.report(clients: clients, seconds: played, outage: outage)
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]

@@ -43,9 +43,19 @@ extension LoadBot {
             guard case .events(let log) = try await conversation.ask(.replay(ReplayRequest(fight: view.id, after: 0)))
             else { return recorder.problem("\(name): replay was not answered with events") }
             let logged = Dictionary(log.events.map { ($0.sequence ?? 0, $0) }, uniquingKeysWith: { first, _ in first })
-            for (key, event) in seenByFight[view.id] ?? [] where logged[key.sequence] != event {
+            let seenHere = seenByFight[view.id] ?? []
+            for (key, event) in seenHere where logged[key.sequence] != event {
                 recorder.problem(
                     "\(name): \(view.id) sequence \(key.sequence): saw \(event.kind), the log has \(logged[key.sequence].map { "\($0.kind)" } ?? "nothing")")
+            }
+            let accounting = LogAccounting(logged: log.events.compactMap(\.sequence), seen: seenHere.map(\.key.sequence))
+            if !accounting.lost.isEmpty {
+                recorder.count("eventsLost", accounting.lost.count)
+                recorder.problem("\(name): \(view.id) sequences \(accounting.lost): in the log, never received")
+            }
+            if !accounting.loggedTwice.isEmpty {
+                recorder.count("eventsLoggedTwice", accounting.loggedTwice.count)
+                recorder.problem("\(name): \(view.id) sequences \(accounting.loggedTwice): in the log twice")
             }
             recorder.count("eventsChecked", log.events.count)
             if view.ending?.known?.isDecided == true {
@@ -72,6 +82,34 @@ extension LoadBot {
             recorder.problem(
                 "\(name): statistics \(line.qtyWins) won of \(line.qtyBattles), its fights say \(record.wins) of \(record.wins + record.losses + record.draws)")
         }
+    }
+}
+
+// MARK: - Accounting
+
+/// A fight's log against what one client received of it, by sequence.
+struct LogAccounting: Equatable {
+    /// Sequences in the log after the first one the client received that it never received,
+    /// live or by replay: a gap no replay filled. (What came before the client first heard of
+    /// the fight it took as the fight's state, which the end of the run compares apart.)
+    var lost: [Int]
+    /// Sequences the log holds more than once: an event applied twice.
+    var loggedTwice: [Int]
+}
+
+extension LogAccounting {
+    /// The accounting of a log of `logged` sequences, of which the client received `seen`.
+    init(logged: [Int], seen: [Int]) {
+        let received = Set(seen)
+        var counts: [Int: Int] = [:]
+        for sequence in logged { counts[sequence, default: 0] += 1 }
+        let loggedTwice = counts.filter { $0.value > 1 }.keys.sorted()
+        guard let first = received.min() else {
+            self.init(lost: [], loggedTwice: loggedTwice)
+            return
+        }
+        let lost = counts.keys.filter { $0 > first && !received.contains($0) }.sorted()
+        self.init(lost: lost, loggedTwice: loggedTwice)
     }
 }
 

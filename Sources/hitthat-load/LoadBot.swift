@@ -18,6 +18,18 @@ struct LoadPlan: Sendable {
     var mischiefChance: Double
 }
 
+extension LoadPlan {
+    /// The server client `index` of `clients` is on first, of `servers`: round-robin, so that
+    /// each server holds its share and, as quick match pairs whoever waited longest, about
+    /// `1 - 1/servers` of fights are between two servers.
+    static func home(ofClient index: Int, servers: Int) -> Int { index % servers }
+
+    /// Whether client `index` fights: the first `fighting` clients do; the others stay connected
+    /// and idle, as players who have the app open between fights. Spread over the servers as the
+    /// fighters are.
+    static func fights(client index: Int, fighting: Int) -> Bool { index < fighting }
+}
+
 // MARK: - LoadBot
 
 /// One scripted player, played through the play client's `PlayerDriver`: the session connects,
@@ -26,9 +38,13 @@ struct LoadPlan: Sendable {
 /// every fight event it saw so that the end of the run can check each one against the server's log.
 actor LoadBot {
     let credentials: Credentials
-    let address: ServerAddress
+    let connector: LoadConnector
+    /// Whether the bot looks for fights, or only stays connected.
+    let fights: Bool
     let plan: LoadPlan
     let recorder: LoadRecorder
+    /// The server the bot is connected to (or last was): an index in the connector's addresses.
+    private(set) var server: Int
 
     /// The session signed in with, once connected: the check at the end connects with it again.
     private(set) var session: Session?
@@ -41,6 +57,8 @@ actor LoadBot {
     var me: FighterID? { played?.me }
     /// Every fight event received, live or replayed.
     private(set) var seen: [LoadRecorder.EventKey: WireEvent] = [:]
+    /// The fight events received live (pushed), to tell one pushed twice.
+    private var pushed: Set<LoadRecorder.EventKey> = []
     /// What the requests this bot cares about went out for, by `ref`.
     private var sent: [Int: Sent] = [:]
     /// Errors expected, in order, for bad messages the server cannot attach a `ref` to.
@@ -62,17 +80,24 @@ actor LoadBot {
         case mischief(expected: Set<ProtocolError.Code>)
     }
 
-    init(credentials: Credentials, address: ServerAddress, plan: LoadPlan, recorder: LoadRecorder) {
+    init(credentials: Credentials, connector: LoadConnector, fights: Bool, plan: LoadPlan, recorder: LoadRecorder) async {
         self.credentials = credentials
-        self.address = address
+        self.connector = connector
+        self.fights = fights
         self.plan = plan
         self.recorder = recorder
+        server = await connector.current
     }
 
+    /// The server the bot is on.
+    var address: ServerAddress { connector.addresses[server] }
+
     /// Whether the client is done: past the time to stop matching, in no room, every fight it has
-    /// heard of known and over.
+    /// heard of known and over. A client that does not fight is done then.
     private var isDone: Bool {
-        recorder.clock.now >= plan.stopMatching && played?.isWaitingInRoom == false && matchAsked == nil
+        guard recorder.clock.now >= plan.stopMatching else { return false }
+        guard fights else { return true }
+        return played?.isWaitingInRoom == false && matchAsked == nil
             && follower.awaitingState.isEmpty
             && follower.fights.values.allSatisfy { $0.phase == .finished }
     }
@@ -114,8 +139,8 @@ actor LoadBot {
         configuration.backoff = Backoff(first: .milliseconds(100), longest: .seconds(2))
             .scaled(by: .random(in: 0.5...1.5))
         let driver = PlayerDriver(
-            address: address, credentials: credentials, configuration: configuration,
-            display: Observer(observations: observer), motion: ThinkingPuncher(think: plan.think))
+            connector: connector, configuration: configuration, display: Observer(observations: observer),
+            motion: ThinkingPuncher(think: plan.think))
         let ticker = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(500))
@@ -147,7 +172,10 @@ actor LoadBot {
         switch event {
         case .connected(let signedIn):
             session = signedIn
+            let previous = server
+            server = await connector.current
             recorder.count("connections")
+            if server != previous { recorder.count("reconnectedToAnotherServer") }
         case .connectionFailed:
             recorder.count("connectionsLost")
         case .disconnected:
@@ -175,7 +203,7 @@ actor LoadBot {
                     // The batch the punch is found in is the punch sent: the latest before it lands.
                     let key = LoadRecorder.EventKey(fight: batch.fight, sequence: batch.after + 1)
                     sent[ref] = .punch(key)
-                    recorder.punchSent(as: key)
+                    recorder.punchSent(as: key, through: server)
                     thrown = batch
                 }
             case .sendRaw:
@@ -241,9 +269,21 @@ actor LoadBot {
                 recorder.problem(
                     "\(fight) sequence \(sequence): sent twice, differently: \(earlier) then \(event)")
             }
+            if seen[key] == nil, !live { recorder.count("eventsCaughtUpByReplay") }
             seen[key] = event
-            if live, event.kind == .punched, event.by != me { recorder.punchReceived(key) }
-            if event.kind == .ended { recorder.count("fightsEndedSeen") }
+            if live, !pushed.insert(key).inserted {
+                // The follower drops it (it applies each sequence once); a server that pushes an
+                // event twice is counted all the same.
+                recorder.count("eventsPushedTwice")
+            }
+            if live, event.kind == .punched, event.by != me { recorder.punchReceived(key, through: server) }
+            switch event.kind {
+            case .matched, .accepted: recorder.fight(fight, began: true)
+            case .ended, .declined, .expired:
+                recorder.fight(fight, began: false)
+                if event.kind == .ended { recorder.count("fightsEndedSeen") }
+            default: break
+            }
         }
     }
 
@@ -296,7 +336,7 @@ actor LoadBot {
                 await send(.forfeit(FightRef(fight: fight.id)), as: nil, through: driver)
             }
         }
-        if matchAsked == nil, open.isEmpty {
+        if fights, matchAsked == nil, open.isEmpty {
             if now < plan.stopMatching, inRoom != true {
                 matchAsked = now
                 await send(.quickMatch, as: .quickMatch, through: driver)

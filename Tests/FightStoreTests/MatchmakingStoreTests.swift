@@ -95,27 +95,16 @@ import Testing
     @Test(arguments: Backend.available) func theLocationQueryUsesTheIndex(backend: Backend) throws {
         let database = try TestDatabase(backend)
         let store = try database.open()
-        let sql = FightStore.candidatesSQL(backend == .sqlite ? .sqlite : .postgres)
+        let viewer = try store.register("viewer", at: Coordinate(latitude: 0.5, longitude: 0.5))
+        let plan = try store.nearestUnseenPlan(for: viewer, radiusKm: 1, pricingScansOut: true)
         switch backend {
         case .sqlite:
-            let plan = try store.database.read { db in
-                try db.fetch("EXPLAIN QUERY PLAN " + sql, [0.0, 1.0, 0.0, 1.0, 1]).map {
-                    try $0.get("detail", as: String.self)
-                }
-            }
             #expect(plan.contains { $0.contains("VIRTUAL TABLE INDEX") }, "\(plan)")
             #expect(!plan.contains { $0.hasPrefix("SCAN f") || $0.hasPrefix("SCAN s") }, "\(plan)")
         case .postgres:
-            // On empty tables a scan is the cheapest plan; with scans priced out, one that remains
-            // means no index can answer.
-            let plan = try store.database.read { db in
-                try db.execute("SET LOCAL enable_seqscan = off", [])
-                return try db.fetch("EXPLAIN " + sql, [0.0, 1.0, 0.0, 1.0, 1]).map {
-                    try $0.get("QUERY PLAN", as: String.self)
-                }
-            }
             #expect(plan.contains { $0.contains("fighter_locations_by_box") }, "\(plan)")
             #expect(!plan.contains { $0.contains("Seq Scan") }, "\(plan)")
         }
+        #expect(try store.nearestUnseenPlan(for: FighterID(99)) == [], "nobody to plan for")
     }
 }
