@@ -169,6 +169,8 @@ actor LoadBot {
         _ event: PlayerSession.Event, _ effects: [PlayerSession.Effect], _ state: PlayerSession, _ driver: PlayerDriver
     ) async {
         played = state
+        recorder.client(
+            credentials.username, isInAFight: state.follower.fights.values.contains { $0.phase == .active })
         switch event {
         case .connected(let signedIn):
             session = signedIn
@@ -277,13 +279,7 @@ actor LoadBot {
                 recorder.count("eventsPushedTwice")
             }
             if live, event.kind == .punched, event.by != me { recorder.punchReceived(key, through: server) }
-            switch event.kind {
-            case .matched, .accepted: recorder.fight(fight, began: true)
-            case .ended, .declined, .expired:
-                recorder.fight(fight, began: false)
-                if event.kind == .ended { recorder.count("fightsEndedSeen") }
-            default: break
-            }
+            if event.kind == .ended { recorder.count("fightsEndedSeen") }
         }
     }
 

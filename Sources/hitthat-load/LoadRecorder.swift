@@ -40,9 +40,8 @@ final class LoadRecorder: Sendable {
         var pushes: [Push] = []
         var errors: [String: Int] = [:]
         var problems: [String] = []
-        /// The fights begun and not yet ended that some client saw, and how many there were at
-        /// each sample.
-        var underWay: Set<FightID> = []
+        /// The clients in a fight under way, and how many fights there were at each sample.
+        var inAFight: Set<String> = []
         var fightsAtOnce: [Int] = []
     }
 
@@ -92,16 +91,17 @@ final class LoadRecorder: Sendable {
         state.withLockedValue { $0.errors[code.rawValue, default: 0] += 1 }
     }
 
-    /// A client saw fight `fight` begin (`began`) or end.
-    func fight(_ fight: FightID, began: Bool) {
+    /// Client `client` is in a fight under way now, or is not.
+    func client(_ client: String, isInAFight: Bool) {
         state.withLockedValue { state in
-            if began { state.underWay.insert(fight) } else { state.underWay.remove(fight) }
+            if isInAFight { state.inAFight.insert(client) } else { state.inAFight.remove(client) }
         }
     }
 
-    /// Notes how many fights are under way now: sampled every second while clients look for fights.
+    /// Notes how many fights are under way now, as half the clients in one: sampled every second
+    /// while clients look for fights.
     func sampleFightsAtOnce() {
-        state.withLockedValue { $0.fightsAtOnce.append($0.underWay.count) }
+        state.withLockedValue { $0.fightsAtOnce.append($0.inAFight.count / 2) }
     }
 
     /// Something that must not happen: the run fails.

@@ -89,17 +89,18 @@ struct LoadRecorderTests {
         #expect(recorder.report(clients: 2, seconds: 0).messagesPerSecond == 0)
     }
 
-    @Test func fightsAtOnceAreCountedOnceWhoeverSawThem() {
+    @Test func fightsAtOnceAreHalfTheClientsInOne() {
         let recorder = LoadRecorder(start: start)
         recorder.sampleFightsAtOnce()
-        // Both fighters see fight 1 begin; fight 2 begins and ends; fight 3 begins.
-        for fight in [1, 1, 2, 3] { recorder.fight(FightID(Int64(fight)), began: true) }
+        // Four clients in fights, one of them said twice: two fights.
+        for client in ["a", "b", "c", "d", "a"] { recorder.client(client, isInAFight: true) }
         recorder.sampleFightsAtOnce()
-        recorder.fight(FightID(2), began: false)
+        // One fight ends for one fighter before the other hears of it: still one fight, not one and a half.
+        recorder.client("c", isInAFight: false)
         recorder.sampleFightsAtOnce()
         let report = recorder.report(clients: 6, seconds: 3)
-        #expect(report.fightsAtOnceMax == 3)
-        #expect(report.fightsAtOnceMedian == 2, "samples 0, 3, 2")
+        #expect(report.fightsAtOnceMax == 2)
+        #expect(report.fightsAtOnceMedian == 1, "samples 0, 2, 1")
     }
 
     @Test func aGapNoReplayFilledIsLost() {
