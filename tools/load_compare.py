@@ -76,6 +76,12 @@ def postgres_cpu_seconds(postmaster):
     return total
 
 
+def load_average():
+    """The machine's 1-minute load average: on a shared machine, how busy it was besides."""
+    with open("/proc/loadavg") as f:
+        return float(f.read().split()[0])
+
+
 # MARK: - Servers
 
 
@@ -156,6 +162,7 @@ def run(name, args, binaries, databases, work, postmaster, kill_at=None):
         command += ["--failover", "--outage-start", str(kill_at),
                     "--outage-end", str(kill_at + args.down + args.settle)]
     cpu_before = [server.cpu() for server in servers]
+    load_before = load_average()
     db_before = postgres_cpu_seconds(postmaster) if postmaster else None
     with open(os.path.join(work, f"{name}-load.json"), "wb") as out, \
             open(os.path.join(work, f"{name}-load.log"), "wb") as err:
@@ -170,6 +177,7 @@ def run(name, args, binaries, databases, work, postmaster, kill_at=None):
             print(f"load_compare: run {name}: {servers[-1].name} back at {time.monotonic() - began:.1f} s", file=sys.stderr)
         status = load.wait()
     cpu = sum(server.cpu() - before for server, before in zip(servers, cpu_before))
+    load_after = load_average()
     db_cpu = postgres_cpu_seconds(postmaster) - db_before if postmaster else None
     for server in servers:
         server.stop()
@@ -187,6 +195,7 @@ def run(name, args, binaries, databases, work, postmaster, kill_at=None):
         "database": "PostgreSQL" if databases[0].startswith("postgres") else "SQLite",
         "exit": status, "report": report, "serverCpuSeconds": cpu, "databaseCpuSeconds": db_cpu,
         "messages": messages, "auditConsistent": '"consistent":true' in audit.stdout,
+        "loadAverage": [load_before, load_after],
     }
 
 
@@ -203,7 +212,7 @@ def table(results):
 
     rows = [["run", "servers", "database", "fights at once", "messages/s", "push p50 ms", "push p99 ms",
              "p99 across servers ms", "p99 in the outage ms", "server CPU ms / 1k msgs",
-             "PostgreSQL CPU ms / 1k msgs", "lost", "twice", "problems", "audit"]]
+             "PostgreSQL CPU ms / 1k msgs", "lost", "twice", "problems", "audit", "machine load"]]
     for r in results:
         report, counts = r["report"], r["report"]["counts"]
         outside = report.get("pushLatencyOutsideOutageMs") or report["pushLatencyMs"]
@@ -216,6 +225,7 @@ def table(results):
             str(counts.get("eventsLost", 0)),
             str(counts.get("eventsPushedTwice", 0) + counts.get("eventsLoggedTwice", 0)),
             str(len(report["problems"])), "consistent" if r["auditConsistent"] else "FAILED",
+            "{:.1f}→{:.1f}".format(*r["loadAverage"]),
         ])
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = ["| " + " | ".join(cell.ljust(width) for cell, width in zip(row, widths)) + " |" for row in rows]
@@ -270,7 +280,8 @@ def main():
         if folder:
             subprocess.run([os.path.join(ROOT, "tools", "postgres-test-server.sh"), "stop", folder])
     print(f"{args.clients} clients ({args.fighting} fighting), {args.seconds:.0f} s of matching, a punch every "
-          f"{args.think_ms / 2000:.1f}–{args.think_ms * 1.5 / 1000:.1f} s; in {work}")
+          f"{args.think_ms / 2000:.1f}–{args.think_ms * 1.5 / 1000:.1f} s; machine load is the 1-minute load average "
+          f"at the start and end of each run ({os.cpu_count()} cores); in {work}")
     print(table(results))
     for r in results:
         for problem in r["report"]["problems"][:5]:

@@ -184,10 +184,15 @@
                     host: location.host ?? "localhost", port: location.port, username: location.username,
                     password: location.password, database: location.database, tls: .disable)
             }
+            // Run-time parameters in the start-up message. No parallel workers: every query of the
+            // store reads a handful of rows, but PostgreSQL prices a box overlap (`&&`, the nearest
+            // search's) at a fixed 0.5 % of the table, 5,000 rows of a million fighters, and then
+            // starts two workers for it: 50 ms instead of 0.3 ms (EXPLAIN ANALYZE, 26 Nov).
+            configuration.options.additionalStartupParameters = [("max_parallel_workers_per_gather", "0")]
             if let schema = location.schema {
-                // A run-time parameter in the start-up message: every statement on the connection
-                // finds the store's tables in the schema, unqualified as the SQL names them.
-                configuration.options.additionalStartupParameters = [("search_path", schema)]
+                // Every statement on the connection finds the store's tables in the schema,
+                // unqualified as the SQL names them.
+                configuration.options.additionalStartupParameters.append(("search_path", schema))
             }
             return configuration
         }

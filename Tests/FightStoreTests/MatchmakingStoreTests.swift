@@ -104,6 +104,12 @@ import Testing
         case .postgres:
             #expect(plan.contains { $0.contains("fighter_locations_by_box") }, "\(plan)")
             #expect(!plan.contains { $0.contains("Seq Scan") }, "\(plan)")
+            // The few rows here would never be given parallel workers; a million would (see
+            // PostgresStoreDatabase.connect), and the store's connections start none.
+            let workers = try store.database.read { db in
+                try db.fetchValue("SHOW max_parallel_workers_per_gather", as: String.self)
+            }
+            #expect(workers == "0")
         }
         #expect(try store.nearestUnseenPlan(for: FighterID(99)) == [], "nobody to plan for")
     }
