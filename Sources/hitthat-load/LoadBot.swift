@@ -69,6 +69,10 @@ actor LoadBot {
     /// When the bot last asked to join or leave a quick-match room, until it is answered (or
     /// five seconds pass, and it asks again).
     private var matchAsked: ContinuousClock.Instant?
+    /// Until when the bot waits to hear of a fight before it finishes: its leaving the room was
+    /// answered `notWaiting`, so it may have been matched meanwhile, on another server, whose push
+    /// comes through PostgreSQL after that answer.
+    private var waitForAMatchUntil: ContinuousClock.Instant?
     /// Whether the bot dropped the connection itself, so that its end is not counted as a loss.
     private var droppingOnPurpose = false
     private var rng = SystemRandomNumberGenerator()
@@ -95,7 +99,8 @@ actor LoadBot {
     /// Whether the client is done: past the time to stop matching, in no room, every fight it has
     /// heard of known and over. A client that does not fight is done then.
     private var isDone: Bool {
-        guard recorder.clock.now >= plan.stopMatching else { return false }
+        let now = recorder.clock.now
+        guard now >= plan.stopMatching, now >= waitForAMatchUntil ?? now else { return false }
         guard fights else { return true }
         return played?.isWaitingInRoom == false && matchAsked == nil
             && follower.awaitingState.isEmpty
@@ -294,6 +299,9 @@ actor LoadBot {
             // `alreadyWaiting` and `notWaiting` tell the session whether it waits in a room, when
             // a reply lost with a dropped connection left it unsure.
             recorder.error(error.code)
+            if error.reason?.known == .notWaiting, recorder.clock.now >= plan.stopMatching {
+                waitForAMatchUntil = recorder.clock.now + .seconds(10)
+            }
         case nil where !hadRef && !expectedUnreferenced.isEmpty && error.code != .rateLimited:
             check(error, against: expectedUnreferenced.removeFirst())
         case nil:
