@@ -48,7 +48,9 @@ extension LoadBot {
                 recorder.problem(
                     "\(name): \(view.id) sequence \(key.sequence): saw \(event.kind), the log has \(logged[key.sequence].map { "\($0.kind)" } ?? "nothing")")
             }
-            let accounting = LogAccounting(logged: log.events.compactMap(\.sequence), seen: seenHere.map(\.key.sequence))
+            let accounting = LogAccounting(
+                logged: log.events.compactMap(\.sequence), seen: seenHere.map(\.key.sequence),
+                stateTakenAt: stateTaken[view.id] ?? 0)
             if !accounting.lost.isEmpty {
                 recorder.count("eventsLost", accounting.lost.count)
                 recorder.problem("\(name): \(view.id) sequences \(accounting.lost): in the log, never received")
@@ -90,16 +92,18 @@ extension LoadBot {
 /// A fight's log against what one client received of it, by sequence.
 struct LogAccounting: Equatable {
     /// Sequences in the log after the first one the client received that it never received,
-    /// live or by replay: a gap no replay filled. (What came before the client first heard of
-    /// the fight it took as the fight's state, which the end of the run compares apart.)
+    /// live or by replay, nor skipped by taking the fight's state: a gap no replay filled. (What
+    /// the client skipped by taking the fight's state, when it first heard of the fight or after
+    /// a stale punch, the end of the run compares apart: the state it followed against the server's.)
     var lost: [Int]
     /// Sequences the log holds more than once: an event applied twice.
     var loggedTwice: [Int]
 }
 
 extension LogAccounting {
-    /// The accounting of a log of `logged` sequences, of which the client received `seen`.
-    init(logged: [Int], seen: [Int]) {
+    /// The accounting of a log of `logged` sequences, of which the client received `seen` and
+    /// took the fight's state at sequence `stateTakenAt` at the latest.
+    init(logged: [Int], seen: [Int], stateTakenAt: Int = 0) {
         let received = Set(seen)
         var counts: [Int: Int] = [:]
         for sequence in logged { counts[sequence, default: 0] += 1 }
@@ -108,7 +112,7 @@ extension LogAccounting {
             self.init(lost: [], loggedTwice: loggedTwice)
             return
         }
-        let lost = counts.keys.filter { $0 > first && !received.contains($0) }.sorted()
+        let lost = counts.keys.filter { $0 > max(first, stateTakenAt) && !received.contains($0) }.sorted()
         self.init(lost: lost, loggedTwice: loggedTwice)
     }
 }

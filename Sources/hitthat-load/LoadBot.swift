@@ -59,6 +59,12 @@ actor LoadBot {
     private(set) var seen: [LoadRecorder.EventKey: WireEvent] = [:]
     /// The fight events received live (pushed), to tell one pushed twice.
     private var pushed: Set<LoadRecorder.EventKey> = []
+    /// By fight, the latest sequence of its state the session took whole, skipping the events
+    /// before it: a `fight` reply (asked for after a stale punch, or for a fight heard of by an
+    /// event), or `welcome`'s view of a fight the session did not know yet.
+    private(set) var stateTaken: [FightID: Int] = [:]
+    /// The fights the session knew before the message being taken in.
+    private var knownBefore: Set<FightID> = []
     /// What the requests this bot cares about went out for, by `ref`.
     private var sent: [Int: Sent] = [:]
     /// Errors expected, in order, for bad messages the server cannot attach a `ref` to.
@@ -173,6 +179,7 @@ actor LoadBot {
     private func take(
         _ event: PlayerSession.Event, _ effects: [PlayerSession.Effect], _ state: PlayerSession, _ driver: PlayerDriver
     ) async {
+        knownBefore = Set(follower.fights.keys)
         played = state
         recorder.client(
             credentials.username, isInAFight: state.follower.fights.values.contains { $0.phase == .active })
@@ -261,12 +268,20 @@ actor LoadBot {
             follow(event, live: true)
         case .events(let reply):
             for event in reply.events { follow(event, live: false) }
+        case .fight(let reply):
+            tookState(of: reply.fight)
+        case .welcome(let welcome):
+            for view in welcome.openFights where !knownBefore.contains(view.id) { tookState(of: view) }
         case .error(let error):
             refused(error, purpose: purpose, hadRef: message.ref != nil)
         default:
             break
         }
         if case .quickMatch = purpose { matchAsked = nil }
+    }
+
+    private func tookState(of view: FightView) {
+        stateTaken[view.id] = max(stateTaken[view.id] ?? 0, view.lastSequence)
     }
 
     private func follow(_ event: WireEvent, live: Bool) {

@@ -112,6 +112,9 @@ struct LoadRecorderTests {
         #expect(LogAccounting(logged: Array(1...5), seen: [1, 2]).lost == [3, 4, 5])
         // Nothing received: it knew the fight only by its state, which is compared apart.
         #expect(LogAccounting(logged: Array(1...5), seen: []).lost == [])
+        // Events skipped by taking the fight's state at 4 (after a stale punch): not lost; what
+        // came after it and never arrived is.
+        #expect(LogAccounting(logged: Array(1...8), seen: [1, 5, 7, 8], stateTakenAt: 4).lost == [6])
         // One sequence twice in the log: an event applied twice.
         #expect(LogAccounting(logged: [1, 2, 2, 3, 3, 3], seen: [1, 2, 3]) == LogAccounting(lost: [], loggedTwice: [2, 3]))
     }
