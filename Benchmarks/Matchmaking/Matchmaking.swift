@@ -23,52 +23,38 @@ import Foundation
 ///
 ///     HITTHAT_POSTGRES_URL=$(tools/postgres-test-server.sh start) \
 ///         swift package --traits PostgreSQL benchmark --target Matchmaking --filter '.*-1M' --no-progress
+/// The versus screen's search, in the store `fixture` builds, for random viewers.
+func nearestUnseen(_ name: String, in fixture: Fixture) {
+    Benchmark(
+        name,
+        configuration: configuration(maxIterations: 10_000, allocations: .init(relative: [.p90: 20])),
+        closure: { benchmark in
+            guard let store = fixture.store else { fatalError("setup built no store") }
+            var random = SplitMix(seed: 42)
+            for _ in benchmark.scaledIterations {
+                let viewer = fixture.randomViewer(using: &random)
+                blackHole(orStop { try store.peekNextOpponent(for: viewer).get() })
+            }
+        },
+        setup: {
+            orStop {
+                try fixture.placeFighters()
+                try fixture.buildStore()
+            }
+        },
+        teardown: { fixture.remove() }
+    )
+}
+
 let benchmarks: @Sendable () -> Void = {
     #if PostgreSQL
         if let url = ProcessInfo.processInfo.environment["HITTHAT_POSTGRES_URL"], !url.isEmpty {
-            let fixture = Fixture(fighters: 1_000_000, postgres: url)
-            Benchmark(
-                "Matchmaking-nearest-unseen-postgres-1M",
-                configuration: configuration(maxIterations: 10_000, allocations: .init(relative: [.p90: 20])),
-                closure: { benchmark in
-                    guard let store = fixture.store else { fatalError("setup built no store") }
-                    var random = SplitMix(seed: 42)
-                    for _ in benchmark.scaledIterations {
-                        let viewer = fixture.randomViewer(using: &random)
-                        blackHole(orStop { try store.peekNextOpponent(for: viewer).get() })
-                    }
-                },
-                setup: {
-                    orStop {
-                        try fixture.placeFighters()
-                        try fixture.buildStore()
-                    }
-                },
-                teardown: { fixture.remove() }
-            )
+            nearestUnseen("Matchmaking-nearest-unseen-postgres-1M", in: Fixture(fighters: 1_000_000, postgres: url))
         }
     #endif
     for (count, label) in [(10_000, "10k"), (100_000, "100k"), (1_000_000, "1M")] {
         let fixture = Fixture(fighters: count)
-        Benchmark(
-            "Matchmaking-nearest-unseen-\(label)",
-            configuration: configuration(maxIterations: 10_000, allocations: .init(relative: [.p90: 20])),
-            closure: { benchmark in
-                guard let store = fixture.store else { fatalError("setup built no store") }
-                var random = SplitMix(seed: 42)
-                for _ in benchmark.scaledIterations {
-                    let viewer = fixture.randomViewer(using: &random)
-                    blackHole(orStop { try store.peekNextOpponent(for: viewer).get() })
-                }
-            },
-            setup: {
-                orStop {
-                    try fixture.placeFighters()
-                    try fixture.buildStore()
-                }
-            },
-            teardown: { fixture.remove() }
-        )
+        nearestUnseen("Matchmaking-nearest-unseen-\(label)", in: fixture)
         Benchmark(
             "Matchmaking-linear-scan-reference-\(label)",
             configuration: configuration(maxIterations: 1_000, allocations: .init(absolute: [.p90: 0])),
