@@ -111,23 +111,26 @@
         }
 
         func writeApart<T>(_ work: (any SQLSession) throws -> T) throws -> T {
-            try transaction("BEGIN ISOLATION LEVEL READ COMMITTED", work)
+            try transaction(nil, work)
         }
 
-        /// Runs `work` between `begin` and COMMIT on a connection of its own; rolls back when it
-        /// throws. A connection that failed is closed, not given back: the next call opens another,
-        /// so a server restarted or reached again is used again without the store being reopened.
-        private func transaction<T>(_ begin: String, _ work: (any SQLSession) throws -> T) throws -> T {
+        /// Runs `work` between `begin` and COMMIT on a connection of its own (or, with no `begin`,
+        /// its one statement as its own transaction); rolls back when it throws. A connection that
+        /// failed is closed, not given back: the next call opens another, so a server restarted or
+        /// reached again is used again without the store being reopened.
+        private func transaction<T>(_ begin: String?, _ work: (any SQLSession) throws -> T) throws -> T {
             let connection = try takeIdle() ?? connect()
             let session = PostgresSession(connection: connection, database: self)
             do {
-                try session.execute(begin, [])
+                if let begin { try session.execute(begin, []) }
                 let result = try work(session)
-                try session.execute("COMMIT", [])
+                if begin != nil { try session.execute("COMMIT", []) }
                 giveBack(connection)
                 return result
             } catch {
-                if (try? session.execute("ROLLBACK", [])) != nil {
+                // A statement on its own that failed may have failed with its connection: closed,
+                // as one that cannot roll back is.
+                if begin != nil, (try? session.execute("ROLLBACK", [])) != nil {
                     giveBack(connection)
                 } else {
                     Self.close(connection)
