@@ -221,9 +221,10 @@ public struct HoldEnded: Hashable, Sendable, Codable {
     public var fight: FightID
     /// The client's number of the hold.
     public var hold: Int
-    /// How many samples the hold had.
+    /// How many samples the hold had, its lead-in included.
     public var samples: Int
-    /// How long it was, in seconds of the samples' own times (first to last).
+    /// How long its samples span, in seconds of their own times (first to last, from the
+    /// lead-in's first).
     public var seconds: Double
 
     /// Creates the message.
