@@ -5,7 +5,7 @@ import FightEngine
 extension FightStore {
     /// Whether `fighter` has a password.
     public func hasAccount(_ fighter: FighterID) throws -> Bool {
-        try database.read { db in
+        try database.readStatement { db in
             try !db.fetch("SELECT 1 FROM accounts WHERE fighter_id = ?", [fighter.rawValue]).isEmpty
         }
     }
@@ -23,7 +23,7 @@ extension FightStore {
 
     /// `fighter`'s password hash as saved, if they have an account.
     public func passwordHash(of fighter: FighterID) throws -> String? {
-        try database.read { db in
+        try database.readStatement { db in
             try db.fetchValue("SELECT password_hash FROM accounts WHERE fighter_id = ?", [fighter.rawValue])
         }
     }
@@ -42,7 +42,7 @@ extension FightStore {
 
     /// The session saved under `key`, if any.
     public func session(key: String) throws -> SavedSession? {
-        try database.read { db in
+        try database.readStatement { db in
             try db.fetch("SELECT fighter_id, created_at, last_used_at FROM sessions WHERE token_hash = ?", [key])
                 .first.map { row in
                     SavedSession(

@@ -15,6 +15,9 @@ public enum StoreChange: Hashable, Sendable, Codable {
     case fighter(FighterEvent)
     /// `fighter`'s session `key` was ended (a logout): its connections must close.
     case sessionEnded(key: String, fighter: FighterID)
+    /// `fighter` became connected to some server after being connected to none, or connected to
+    /// none after being connected to some, `since` then (see `arrive`, `leave`, `sweepLapsedServers`).
+    case presence(FighterID, connected: Bool, since: Timestamp)
     /// The store is listening again after not listening (or for the first time): what the others
     /// committed meanwhile was not told, and is to be read by sequence.
     case resynchronize
@@ -109,7 +112,7 @@ extension FightStore {
 
     /// The servers whose lease is live at `now` (this one among them, once started).
     public func liveServers(at now: Timestamp) throws -> [String] {
-        try database.read { db in
+        try database.readStatement { db in
             try db.fetch(
                 "SELECT server_id FROM server_leases WHERE expires_at > ? ORDER BY server_id",
                 [now.secondsSince1970]
@@ -124,6 +127,86 @@ extension FightStore {
             ON CONFLICT (server_id) DO UPDATE SET expires_at = excluded.expires_at
             """,
             [server, expiry.secondsSince1970])
+    }
+
+    // MARK: Presence
+
+    /// Notes that `fighter` has a connection on `server` from `now` (their first one there), under
+    /// the writers' lock, so that of two servers seeing the fighter come or go at once, one sees
+    /// the other's row. When the fighter was connected to no other live server, the others are
+    /// told (`StoreChange.presence`). Nothing on a database no other server shares.
+    /// - Returns: when the fighter connected to another server whose lease is live, the earliest
+    ///   such time; `nil` when they were connected nowhere else (their presence begins `now`).
+    public func arrive(_ fighter: FighterID, on server: String, at now: Timestamp) throws -> Timestamp? {
+        guard database.isShared else { return nil }
+        return try database.write { db in
+            try db.send(
+                """
+                INSERT INTO presence (fighter_id, server_id, since) VALUES (?, ?, ?)
+                ON CONFLICT (fighter_id, server_id) DO UPDATE SET since = excluded.since
+                """,
+                [fighter.rawValue, server, now.secondsSince1970])
+            if let elsewhere = try Self.presence(of: fighter, besides: server, at: now, in: db) { return elsewhere }
+            try database.announce([.presence(fighter, connected: true, since: now)], in: db)
+            return nil
+        }
+    }
+
+    /// Notes that `fighter`'s last connection on `server` closed at `now`. When they are then
+    /// connected to no live server, the others are told they are gone since `now`.
+    /// - Returns: when they connected to another live server, if they still are on one (then
+    ///   nobody is told); `nil` when they are gone. Always `nil` where no other server shares
+    ///   the database.
+    public func leave(_ fighter: FighterID, from server: String, at now: Timestamp) throws -> Timestamp? {
+        guard database.isShared else { return nil }
+        return try database.write { db in
+            try db.send("DELETE FROM presence WHERE fighter_id = ? AND server_id = ?", [fighter.rawValue, server])
+            if let elsewhere = try Self.presence(of: fighter, besides: server, at: now, in: db) { return elsewhere }
+            try database.announce([.presence(fighter, connected: false, since: now)], in: db)
+            return nil
+        }
+    }
+
+    /// When `fighter` connected to a server other than `server` whose lease is live at `now` (the
+    /// earliest, if several), or `nil` when they are on none.
+    public func presence(of fighter: FighterID, besides server: String, at now: Timestamp) throws -> Timestamp? {
+        guard database.isShared else { return nil }
+        return try database.readStatement { db in try Self.presence(of: fighter, besides: server, at: now, in: db) }
+    }
+
+    private static func presence(
+        of fighter: FighterID, besides server: String, at now: Timestamp, in db: any SQLSession
+    ) throws -> Timestamp? {
+        let since = try db.fetchValue(
+            """
+            SELECT min(p.since) FROM presence p JOIN server_leases l ON l.server_id = p.server_id
+            WHERE p.fighter_id = ? AND p.server_id <> ? AND l.expires_at > ?
+            """,
+            [fighter.rawValue, server, now.secondsSince1970], as: Int64?.self)
+        return (since ?? nil).map { Timestamp(secondsSince1970: $0) }
+    }
+
+    /// Forgets the servers whose lease has lapsed by `now` (killed, or cut off from the database)
+    /// and the connections they held: each fighter then on no live server is gone since `now`,
+    /// and the other servers are told. Called by every server now and then; the first to call
+    /// after a lease lapses tells, the others find nothing left to forget.
+    /// - Returns: the fighters gone, for the caller's own connections to be told.
+    public func sweepLapsedServers(at now: Timestamp) throws -> [FighterID] {
+        guard database.isShared else { return [] }
+        return try database.write { db in
+            let live = "SELECT server_id FROM server_leases WHERE expires_at > ?"
+            let orphaned = try db.fetch(
+                "DELETE FROM presence WHERE server_id NOT IN (\(live)) RETURNING fighter_id", [now.secondsSince1970]
+            ).map { FighterID(try $0.get("fighter_id", as: Int64.self)) }
+            try db.send("DELETE FROM server_leases WHERE expires_at <= ?", [now.secondsSince1970])
+            var gone: [FighterID] = []
+            for fighter in Set(orphaned).sorted()
+            where try Self.presence(of: fighter, besides: "", at: now, in: db) == nil {
+                gone.append(fighter)
+            }
+            try database.announce(gone.map { .presence($0, connected: false, since: now) }, in: db)
+            return gone
+        }
     }
 
     // MARK: Allowances

@@ -5,7 +5,7 @@ import FightEngine
 extension FightStore {
     /// The statistics as kept up to date while fights ended.
     public func statistics() throws -> Statistics {
-        try database.read { db in try StatisticsRows.fetchAll(db) }
+        try database.readStatement { db in try StatisticsRows.fetchAll(db) }
     }
 
     /// The saved lines of `scopes` only, read together and each by its key: what one fighter asks
@@ -41,7 +41,7 @@ enum StatisticsRows {
             let arguments: SQLArguments = [key.scope, key.fighter, key.versus]
             let saved = try db.fetch(lineSQL, arguments).first
             let line = (try saved.map(decode) ?? StatLine()).recording(battleAt: entry.at, won: entry.won)
-            try db.execute(
+            try db.send(
                 """
                 INSERT INTO statistics (scope, fighter_id, versus_id, qty_battles, qty_wins, last_battle, last_win)
                 VALUES (?, ?, ?, ?, ?, ?, ?)

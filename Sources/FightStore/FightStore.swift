@@ -46,7 +46,7 @@ public final class FightStore: Sendable {
     /// Asks the database a trivial question.
     /// - Throws: why it cannot answer (a PostgreSQL server down or unreachable, say).
     public func checkReachable() throws {
-        _ = try database.read { db in try db.fetch("SELECT 1 AS one", []) }
+        _ = try database.readStatement { db in try db.fetch("SELECT 1 AS one", []) }
     }
 
     /// Applies `command` at `now` and saves the result: the events it caused, or why it was refused
@@ -80,10 +80,15 @@ extension FightStore {
     /// The part of the world `command` can look at: its fighters and fight, the fighters of that
     /// fight, open fights of the pair or fighter it concerns, rooms, and the next identifiers.
     func slice(for command: Command, at now: Timestamp, in db: any SQLSession) throws -> FightState {
+        // Both in one statement: on PostgreSQL each statement is a round trip.
+        let next = try db.fetch(
+            """
+            SELECT (SELECT coalesce(max(id), 0) + 1 FROM fighters) AS fighter,
+                (SELECT coalesce(max(id), 0) + 1 FROM fights) AS fight
+            """, [])
         var state = FightState(
-            nextFighterID: FighterID(
-                try db.fetchValue("SELECT coalesce(max(id), 0) + 1 FROM fighters", as: Int64.self) ?? 1),
-            nextFightID: FightID(try db.fetchValue("SELECT coalesce(max(id), 0) + 1 FROM fights", as: Int64.self) ?? 1))
+            nextFighterID: FighterID(try next.first?.get("fighter", as: Int64.self) ?? 1),
+            nextFightID: FightID(try next.first?.get("fight", as: Int64.self) ?? 1))
         var fights: [Fight] = []
         if let id = command.fight {
             fights += try FightRows.fetch(db, where: "id = ?", [id.rawValue])
@@ -117,9 +122,10 @@ extension FightStore {
             break
         }
         for fight in fights { state.fights[fight.id] = fight }
-        let fighterIDs = Set(command.fighters + fights.flatMap { [$0.challenger, $0.opponent] })
-        for id in fighterIDs.sorted() {
-            for fighter in try FighterRows.fetch(db, where: "id = ?", [id.rawValue]) {
+        let fighterIDs = Set(command.fighters + fights.flatMap { [$0.challenger, $0.opponent] }).sorted()
+        if !fighterIDs.isEmpty {
+            let placeholders = Array(repeating: "?", count: fighterIDs.count).joined(separator: ", ")
+            for fighter in try FighterRows.fetch(db, where: "id IN (\(placeholders))", fighterIDs.map(\.rawValue)) {
                 state.fighters[fighter.id] = fighter
             }
         }
@@ -138,10 +144,10 @@ extension FightStore {
         }
         if after.rooms != before.rooms {
             for room in before.rooms where !after.rooms.contains(room) {
-                try db.execute("DELETE FROM rooms WHERE fighter_id = ?", [room.fighter.rawValue])
+                try db.send("DELETE FROM rooms WHERE fighter_id = ?", [room.fighter.rawValue])
             }
             for room in after.rooms where !before.rooms.contains(room) {
-                try db.execute(
+                try db.send(
                     "INSERT INTO rooms (fighter_id, opened_at) VALUES (?, ?)",
                     [room.fighter.rawValue, room.openedAt.secondsSince1970])
             }
@@ -158,22 +164,22 @@ extension FightStore {
 extension FightStore {
     /// The fighter with identifier `id`, if any.
     public func fighter(_ id: FighterID) throws -> Fighter? {
-        try database.read { db in try FighterRows.fetch(db, where: "id = ?", [id.rawValue]).first }
+        try database.readStatement { db in try FighterRows.fetch(db, where: "id = ?", [id.rawValue]).first }
     }
 
     /// The fighter whose username is `username` in any case, if any.
     public func fighter(named username: String) throws -> Fighter? {
-        try database.read { db in try FighterRows.fetch(db, usernameKey: username.lowercased()) }
+        try database.readStatement { db in try FighterRows.fetch(db, usernameKey: username.lowercased()) }
     }
 
     /// The fight with identifier `id`, if any.
     public func fight(_ id: FightID) throws -> Fight? {
-        try database.read { db in try FightRows.fetch(db, where: "id = ?", [id.rawValue]).first }
+        try database.readStatement { db in try FightRows.fetch(db, where: "id = ?", [id.rawValue]).first }
     }
 
     /// `id`'s fights waiting for an answer or under way, oldest first.
     public func openFights(of id: FighterID) throws -> [Fight] {
-        try database.read { db in
+        try database.readStatement { db in
             // Through the partial indexes of open fights: a fighter's finished fights are not read.
             try FightRows.fetch(db, where: "id IN (\(Self.fightsOf(open: true))) ORDER BY id", [id.rawValue])
         }
@@ -181,7 +187,7 @@ extension FightStore {
 
     /// Every fight `id` was in, newest first.
     public func fights(of id: FighterID) throws -> [Fight] {
-        try database.read { db in
+        try database.readStatement { db in
             try FightRows.fetch(db, where: "id IN (\(Self.fightsOf(open: false))) ORDER BY id DESC", [id.rawValue])
         }
     }
@@ -198,7 +204,7 @@ extension FightStore {
 
     /// The challenger and opponent of fight `id`, if there is one, without reading the fight.
     public func corners(ofFight id: FightID) throws -> Both<FighterID>? {
-        try database.read { db in
+        try database.readStatement { db in
             try db.fetch("SELECT challenger_id, opponent_id FROM fights WHERE id = ?", [id.rawValue]).first.map { row in
                 Both(FighterID(try row.get("challenger_id")), FighterID(try row.get("opponent_id")))
             }
@@ -207,7 +213,7 @@ extension FightStore {
 
     /// The fighters `id` has an open fight with.
     public func opponents(of id: FighterID) throws -> Set<FighterID> {
-        try database.read { db in try Self.opponents(of: id, in: db) }
+        try database.readStatement { db in try Self.opponents(of: id, in: db) }
     }
 
     static func opponents(of id: FighterID, in db: any SQLSession) throws -> Set<FighterID> {
@@ -224,7 +230,7 @@ extension FightStore {
     /// what a follower that has seen up to `after` missed. Read through the log's index by fight
     /// and sequence.
     public func events(ofFight id: FightID, after: Int = 0) throws -> [FightEvent] {
-        try database.read { db in
+        try database.readStatement { db in
             try EventRows.fetch(db, where: "fight_id = ? AND sequence > ?", [id.rawValue, after]).compactMap {
                 event -> FightEvent? in
                 guard case .fight(let fightEvent) = event else { return nil }
@@ -235,12 +241,12 @@ extension FightStore {
 
     /// The whole log, in the order it was saved.
     public func events() throws -> [Event] {
-        try database.read { db in try EventRows.fetch(db) }
+        try database.readStatement { db in try EventRows.fetch(db) }
     }
 
     /// The quick-match rooms, oldest first.
     public func rooms() throws -> [Room] {
-        try database.read { db in
+        try database.readStatement { db in
             try RoomRows.fetch(db, "SELECT fighter_id, opened_at FROM rooms ORDER BY opened_at, fighter_id")
         }
     }
@@ -248,7 +254,7 @@ extension FightStore {
     /// The earliest moment an open fight's challenge expires or turn passes, for a scheduler that
     /// sends `Command.settleDeadlines` then.
     public func nextDeadline() throws -> Timestamp? {
-        try database.read { db in
+        try database.readStatement { db in
             // One row always, NULL when no fight is open.
             (try db.fetchValue("SELECT min(deadline) FROM fights WHERE is_open", as: Int64?.self) ?? nil).map {
                 Timestamp(secondsSince1970: $0)

@@ -101,7 +101,8 @@
 
         func write<T>(_ work: (any SQLSession) throws -> T) throws -> T {
             try transaction("BEGIN ISOLATION LEVEL READ COMMITTED") { session in
-                _ = try session.fetch("SELECT pg_advisory_xact_lock(?)", [writeLock])
+                // Sent with BEGIN, unanswered: the command's first read waits for both.
+                try session.send("SELECT pg_advisory_xact_lock(?)", [writeLock])
                 return try work(session)
             }
         }
@@ -110,8 +111,12 @@
             try transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", work)
         }
 
+        func readStatement<T>(_ work: (any SQLSession) throws -> T) throws -> T {
+            try transaction(nil) { session in try work(OneStatement(session)) }
+        }
+
         func writeApart<T>(_ work: (any SQLSession) throws -> T) throws -> T {
-            try transaction(nil, work)
+            try transaction(nil) { session in try work(OneStatement(session)) }
         }
 
         /// Runs `work` between `begin` and COMMIT on a connection of its own (or, with no `begin`,
@@ -122,14 +127,16 @@
             let connection = try takeIdle() ?? connect()
             let session = PostgresSession(connection: connection, database: self)
             do {
-                if let begin { try session.execute(begin, []) }
+                if let begin { try session.send(begin, []) }
                 let result = try work(session)
+                // Waits for every statement sent: one that failed fails the commit.
                 if begin != nil { try session.execute("COMMIT", []) }
                 giveBack(connection)
                 return result
             } catch {
                 // A statement on its own that failed may have failed with its connection: closed,
                 // as one that cannot roll back is.
+                session.forgetSent()
                 if begin != nil, (try? session.execute("ROLLBACK", [])) != nil {
                     giveBack(connection)
                 } else {
@@ -238,7 +245,7 @@
                 payloads.append(payload)
             }
             guard !payloads.isEmpty else { return }
-            try db.execute(
+            try db.send(
                 "SELECT count(pg_notify(?, payload)) FROM regexp_split_to_table(?, E'\\n') AS payload",
                 [channel, payloads.joined(separator: "\n")])
         }
@@ -341,15 +348,24 @@
         }
     }
 
-    /// One connection of the store's, in a transaction.
-    struct PostgresSession: SQLSession {
+    /// One connection of the store's, in a transaction. Statements go out in order on the
+    /// connection; those sent (`send`) are not waited for one by one: the next one waited for waits
+    /// for them too, and throws the first failure among them.
+    final class PostgresSession: SQLSession {
         let connection: PostgresConnection
         let database: PostgresStoreDatabase
+        /// The statements sent and not yet waited for, oldest first.
+        private var sent: [EventLoopFuture<PostgresQueryResult>] = []
+
+        init(connection: PostgresConnection, database: PostgresStoreDatabase) {
+            self.connection = connection
+            self.database = database
+        }
 
         var dialect: SQLDialect { .postgres }
 
         func fetch(_ sql: String, _ arguments: SQLArguments) throws -> [SQLRow] {
-            let rows = try run(sql, arguments).rows
+            let rows = try wait(for: start(sql, arguments)).rows
             guard let first = rows.first else { return [] }
             let names = first.map(\.columnName)
             return try rows.map { row in SQLRow(names: names, values: try row.map(Self.value)) }
@@ -357,14 +373,36 @@
 
         @discardableResult
         func execute(_ sql: String, _ arguments: SQLArguments) throws -> Int {
-            try run(sql, arguments).metadata.rows ?? 0
+            try wait(for: start(sql, arguments)).metadata.rows ?? 0
+        }
+
+        func send(_ sql: String, _ arguments: SQLArguments) throws {
+            sent.append(start(sql, arguments))
         }
 
         func executeScript(_ sql: String) throws {
             for statement in SQLDialect.statements(of: sql) { try execute(statement, []) }
         }
 
-        private func run(_ sql: String, _ arguments: SQLArguments) throws -> PostgresQueryResult {
+        /// Waits for the statements sent before (answered before it: the connection runs them in
+        /// order), then for `statement`.
+        private func wait(for statement: EventLoopFuture<PostgresQueryResult>) throws -> PostgresQueryResult {
+            let earlier = sent
+            sent = []
+            return try PostgresFailure.translating {
+                for future in earlier { _ = try Blocking.wait(future) }
+                return try Blocking.wait(statement)
+            }
+        }
+
+        /// Lets the statements sent go unread, as a transaction that failed rolls back: their
+        /// answers (failures among them) are of no more use.
+        func forgetSent() {
+            for future in sent { _ = try? Blocking.wait(future) }
+            sent = []
+        }
+
+        private func start(_ sql: String, _ arguments: SQLArguments) -> EventLoopFuture<PostgresQueryResult> {
             var binds = PostgresBindings(capacity: arguments.count)
             for argument in arguments {
                 switch argument?.sqlValue ?? .null {
@@ -377,9 +415,7 @@
                 }
             }
             let query = PostgresQuery(unsafeSQL: database.statement(sql), binds: binds)
-            return try PostgresFailure.translating {
-                try Blocking.wait(connection.query(query, logger: database.logger))
-            }
+            return connection.query(query, logger: database.logger)
         }
 
         static func value(_ cell: PostgresCell) throws -> SQLValue {

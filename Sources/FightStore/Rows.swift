@@ -56,7 +56,7 @@ enum FighterRows {
 
     /// Inserts or updates `fighter`, and its R*Tree entry when the location changed.
     static func save(_ fighter: Fighter, replacing old: Fighter?, in db: any SQLSession) throws {
-        try db.execute(
+        try db.send(
             """
             INSERT INTO fighters (\(columns), username_key) VALUES (\(placeholders), ?)
             ON CONFLICT(id) DO UPDATE SET
@@ -75,9 +75,9 @@ enum FighterRows {
         guard fighter.location != old?.location else { return }
         // Deleted and inserted again rather than upserted: SQLite's R*Tree, a virtual table, takes
         // no ON CONFLICT clause.
-        try db.execute("DELETE FROM fighter_locations WHERE id = ?", [fighter.id.rawValue])
+        try db.send("DELETE FROM fighter_locations WHERE id = ?", [fighter.id.rawValue])
         if let location = fighter.location {
-            try db.execute(
+            try db.send(
                 "INSERT INTO fighter_locations (id, min_lat, max_lat, min_lon, max_lon) VALUES (?, ?, ?, ?, ?)",
                 [fighter.id.rawValue, location.latitude, location.latitude, location.longitude, location.longitude])
         }
@@ -95,7 +95,7 @@ enum FightRows {
 
     static func save(_ fight: Fight, in db: any SQLSession) throws {
         let (low, high) = (min(fight.challenger, fight.opponent), max(fight.challenger, fight.opponent))
-        try db.execute(
+        try db.send(
             """
             INSERT INTO fights (id, challenger_id, opponent_id, pair_low, pair_high, is_open, deadline, body)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -117,7 +117,7 @@ enum EventRows {
         case .fight(let e): (fight, sequence) = (e.fight.rawValue, e.sequence)
         case .fighter(let e): fighter = e.fighter.rawValue
         }
-        try db.execute(
+        try db.send(
             "INSERT INTO events (fight_id, sequence, fighter_id, at, body) VALUES (?, ?, ?, ?, ?)",
             [fight, sequence, fighter, event.at.secondsSince1970, try JSON.encode(event)])
     }

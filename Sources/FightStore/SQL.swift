@@ -127,6 +127,12 @@ protocol SQLSession {
     @discardableResult
     func execute(_ sql: String, _ arguments: SQLArguments) throws -> Int
 
+    /// Runs one statement whose result nobody reads (a save, a notification), in a transaction.
+    /// PostgreSQL's session sends it and goes on without waiting for the answer: its failure is
+    /// thrown by the next statement waited for, at the latest the commit, which then rolls back.
+    /// One wake of the waiting thread for a command's writes together, not one a statement.
+    func send(_ sql: String, _ arguments: SQLArguments) throws
+
     /// Runs statements separated by semicolons, with no arguments: a migration's.
     func executeScript(_ sql: String) throws
 }
@@ -154,9 +160,16 @@ protocol StoreDatabase: Sendable {
     /// Runs `work` on one snapshot of the database, without blocking writers.
     func read<T>(_ work: (any SQLSession) throws -> T) throws -> T
 
-    /// Runs `work`, one statement, on its own, not waiting for the commands' writers: for rows
-    /// that only it touches and that no command reads (a fighter's rate allowance, a server's
-    /// lease), so that keeping them does not queue behind every fight's commands on every server.
+    /// Runs `work`, one statement, on the statement's own snapshot, without blocking writers: on
+    /// PostgreSQL without `BEGIN` and `COMMIT`, two round trips fewer than `read` (the hub reads
+    /// a fight for every motion batch). A second statement is a programming error (it would read
+    /// another snapshot), caught by `OneStatement` on either database.
+    func readStatement<T>(_ work: (any SQLSession) throws -> T) throws -> T
+
+    /// Runs `work`, one statement (`OneStatement`), on its own, not waiting for the commands'
+    /// writers: for rows that only it touches and that no command reads (a fighter's rate
+    /// allowance, a server's lease), so that keeping them does not queue behind every fight's
+    /// commands on every server.
     /// On PostgreSQL the statement is its own transaction (no `BEGIN` and `COMMIT`: two round
     /// trips fewer, on every message a fighter sends). Where there is one writer anyway
     /// (SQLite), the same as `write`.
@@ -174,6 +187,45 @@ protocol StoreDatabase: Sendable {
     /// What the other servers commit, as they commit it; `nil` where no other server can share
     /// the database.
     func changes() -> AsyncStream<StoreChange>?
+}
+
+// MARK: - One statement
+
+/// The session `readStatement` and `writeApart` give their work: it runs one statement, and traps
+/// on a second, which would run on another snapshot (or commit apart) on PostgreSQL. Trapping on
+/// SQLite as well lets the default tests catch the mistake.
+final class OneStatement: SQLSession {
+    private let session: any SQLSession
+    private var used = false
+
+    init(_ session: any SQLSession) { self.session = session }
+
+    var dialect: SQLDialect { session.dialect }
+
+    private func use() {
+        precondition(!used, "a second statement in a session of one")
+        used = true
+    }
+
+    func fetch(_ sql: String, _ arguments: SQLArguments) throws -> [SQLRow] {
+        use()
+        return try session.fetch(sql, arguments)
+    }
+
+    @discardableResult
+    func execute(_ sql: String, _ arguments: SQLArguments) throws -> Int {
+        use()
+        return try session.execute(sql, arguments)
+    }
+
+    /// Waited for: with no transaction around it, nothing later would report its failure.
+    func send(_ sql: String, _ arguments: SQLArguments) throws {
+        try execute(sql, arguments)
+    }
+
+    func executeScript(_ sql: String) throws {
+        preconditionFailure("a script in a session of one statement")
+    }
 }
 
 // MARK: - Scripts

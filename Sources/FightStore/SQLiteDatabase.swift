@@ -34,7 +34,13 @@ struct SQLiteDatabase: StoreDatabase {
         try pool.read { db in try work(SQLiteSession(db: db)) }
     }
 
-    func writeApart<T>(_ work: (any SQLSession) throws -> T) throws -> T { try write(work) }
+    func readStatement<T>(_ work: (any SQLSession) throws -> T) throws -> T {
+        try read { db in try work(OneStatement(db)) }
+    }
+
+    func writeApart<T>(_ work: (any SQLSession) throws -> T) throws -> T {
+        try write { db in try work(OneStatement(db)) }
+    }
 
     /// One server a file: there is nobody to tell, and nobody tells.
     var isShared: Bool { false }
@@ -62,6 +68,10 @@ struct SQLiteSession: SQLSession {
     func execute(_ sql: String, _ arguments: SQLArguments) throws -> Int {
         try db.cachedStatement(sql: sql).execute(arguments: Self.arguments(arguments))
         return db.changesCount
+    }
+
+    func send(_ sql: String, _ arguments: SQLArguments) throws {
+        try execute(sql, arguments)
     }
 
     func executeScript(_ sql: String) throws {

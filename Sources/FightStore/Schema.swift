@@ -163,6 +163,22 @@ enum Schema {
                 );
                 """)
         },
+        Migration(identifier: "v7: fighters' connections by server") { db in
+            // Whether a fighter is connected to any of the servers sharing the database (see
+            // FightStore.arrive): a row a fighter and server while the fighter has a connection
+            // there, counted only while the server's lease is live. Worth nothing after a crash of
+            // the database (every connection dropped with it), so PostgreSQL need not log them.
+            let t = ColumnTypes(db.dialect)
+            try db.executeScript(
+                """
+                CREATE \(t.unlogged)TABLE presence (
+                    fighter_id \(t.integer) NOT NULL,
+                    server_id TEXT NOT NULL,
+                    since \(t.integer) NOT NULL,
+                    PRIMARY KEY (fighter_id, server_id)
+                );
+                """)
+        },
     ]
 }
 

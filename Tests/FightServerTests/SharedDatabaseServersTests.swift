@@ -100,6 +100,49 @@ struct SharedDatabaseServersTests {
         try await b.stop()
     }
 
+    /// Alice on A, bob on B: each is there for the other. Alice's connection to B as well, closed,
+    /// tells bob nothing (she is still on A); her last one closing tells him she went, and her
+    /// coming back (to B) that she came. Bob's own second connection, to A, hears from A's
+    /// `welcome` that she is there.
+    @Test func aFighterOnTheOtherServerIsThere() async throws {
+        let database = try TestServer.temporaryDatabase(.postgres)
+        let clock = TestClock()
+        let a = try await TestServer.start(databasePath: database, clock: clock)
+        let b = try await TestServer.start(databasePath: database, clock: clock)
+        let (alice, bob, fight) = try await Self.fight(aliceOn: a, bobOn: b)
+        let began = clock.now
+        #expect(
+            try await alice.presence(in: fight) == Presence(fight: fight, fighter: bob.id, state: .connected, since: began))
+        #expect(
+            try await bob.presence(in: fight) == Presence(fight: fight, fighter: alice.id, state: .connected, since: began))
+
+        let session = alice.client.session
+        let aliceOnB = try await Player.connect(session, to: b.address)
+        clock.advance(by: 3)
+        await aliceOnB.close()
+        clock.advance(by: 4)
+        await alice.close()
+        let gone = try await bob.presence(in: fight)
+        #expect(gone.fighter == alice.id && gone.state == .known(.gone) && gone.since?.timestamp == clock.now)
+
+        clock.advance(by: 5)
+        let back = try await Player.connect(session, to: b.address)
+        let came = try await bob.presence(in: fight)
+        #expect(came.state == .known(.connected) && came.since?.timestamp == clock.now)
+        let bobOnA = try await Player.connect(bob.client.session, to: a.address)
+        guard case .welcome(let welcome) = try await bobOnA.request(.hello).body else { throw TestFailure("no welcome") }
+        #expect(welcome.presence == [Presence(fight: fight, fighter: alice.id, state: .connected, since: clock.now)])
+
+        // Nothing else was told: not alice's second connection, nor bob's.
+        _ = try await bob.request(.fight(FightRef(fight: fight)))
+        _ = try await back.request(.fight(FightRef(fight: fight)))
+        for player in [bob, back] {
+            #expect(player.taken { if case .presence = $0.body { true } else { false } }.isEmpty)
+        }
+        try await a.stop()
+        try await b.stop()
+    }
+
     @Test func aLogoutOnOneServerClosesTheSessionOnTheOther() async throws {
         let database = try TestServer.temporaryDatabase(.postgres)
         let clock = TestClock()

@@ -107,6 +107,54 @@ import Testing
         else { throw StoreBackendError("joined a server whose lease ran out") }
     }
 
+    /// A fighter is connected while some server with a live lease has a connection of theirs:
+    /// coming to a second server or leaving one of two tells nobody; leaving the last, or the
+    /// lapse of the last one's lease (killed), tells the others once, with when.
+    @Test(postgres) func aFighterIsConnectedWhileAnyLiveServerHasThem() async throws {
+        let database = try TestDatabase(.postgres)
+        let a = try database.open(), b = try database.open()
+        let heard = try Heard(b)
+        try await heard.wait("listening") { $0 == [.resynchronize] }
+        let alice = try a.register("alice")
+        let lease: Int64 = 15
+        _ = try a.startServing(as: "a", at: start, leaseUntil: start + lease)
+        _ = try b.startServing(as: "b", at: start, leaseUntil: start + lease)
+
+        #expect(try a.arrive(alice, on: "a", at: start + 1) == nil, "on no other server")
+        #expect(try b.presence(of: alice, besides: "b", at: start + 1) == start + 1)
+        #expect(try b.arrive(alice, on: "b", at: start + 2) == start + 1, "on a since she came")
+        #expect(try a.leave(alice, from: "a", at: start + 3) == start + 2, "still on b")
+        #expect(try b.leave(alice, from: "b", at: start + 4) == nil, "gone")
+        #expect(try a.presence(of: alice, besides: "a", at: start + 4) == nil)
+
+        // Back on a, which is then killed: its lease lapses, and b forgets a's connections.
+        _ = try a.arrive(alice, on: "a", at: start + 5)
+        try b.renewLease(of: "b", until: start + 20 + lease)
+        #expect(try b.sweepLapsedServers(at: start + 14) == [], "a's lease is live")
+        #expect(try b.presence(of: alice, besides: "b", at: start + 16) == nil, "a's lease lapsed at 15")
+        #expect(try b.sweepLapsedServers(at: start + 16) == [alice])
+        #expect(try b.sweepLapsedServers(at: start + 17) == [], "told once")
+        #expect(try b.liveServers(at: start + 17) == ["b"])
+
+        // b hears a's announcements, not its own (the last gone was b's sweep).
+        let expected: [StoreChange] = [
+            .resynchronize, .presence(alice, connected: true, since: start + 1),
+            .presence(alice, connected: true, since: start + 5),
+        ]
+        try await heard.wait("a's announcements") { $0.count >= expected.count }
+        #expect(heard.changes == expected)
+        let heardByA = try Heard(a)
+        try await heardByA.wait("a listening") { $0 == [.resynchronize] }
+        _ = try b.arrive(alice, on: "b", at: start + 18)
+        _ = try b.leave(alice, from: "b", at: start + 19)
+        try await heardByA.wait("b's announcements") { $0.count >= 3 }
+        #expect(
+            heardByA.changes == [
+                .resynchronize, .presence(alice, connected: true, since: start + 18),
+                .presence(alice, connected: false, since: start + 19),
+            ])
+    }
+
     @Test(arguments: Backend.available)
     func anAllowanceIsOneBucketPerFighterAndKind(backend: Backend) throws {
         let database = try TestDatabase(backend)

@@ -32,6 +32,49 @@ import Testing
         #expect(try store.fighter(FighterID(1)) == nil)
     }
 
+    /// A statement sent unanswered (`send`: PostgreSQL's saves) that fails fails its whole write:
+    /// nothing before or after it in the transaction is saved, and the store goes on. On
+    /// PostgreSQL a COMMIT after a failed statement ends the transaction without an error
+    /// (rolled back); the store must throw on its own, having waited for every statement sent.
+    @Test(arguments: Backend.available) func aSentStatementThatFailsFailsItsWholeWrite(backend: Backend) throws {
+        let database = try TestDatabase(backend)
+        let store = try database.open()
+        let a = try store.register("alice"), b = try store.register("bob")
+        #expect(throws: (any Error).self) {
+            try store.database.write { db in
+                try db.send("UPDATE fighters SET wins = 7 WHERE id = ?", [a.rawValue])
+                // The fighter's id again: the primary key refuses it.
+                try db.send(
+                    """
+                    INSERT INTO fighters (id, username, username_key, display_name, bio, wins, losses, draws, joined_at)
+                    VALUES (?, 'x', 'x', '', '', 0, 0, 0, 0)
+                    """,
+                    [a.rawValue])
+                try db.send("UPDATE fighters SET losses = 3 WHERE id = ?", [a.rawValue])
+            }
+        }
+        #expect(try store.fighter(a)?.record == Record())
+        // The connection rolled back and is used again.
+        try store.run(.challenge(a, opponent: b))
+        #expect(try store.openFights(of: a).count == 1)
+    }
+
+    /// A session promised one statement (`readStatement`, `writeApart`: on PostgreSQL without
+    /// BEGIN and COMMIT) stops the process at a second, which would read another snapshot.
+    @Test func aSecondStatementInASessionOfOneStops() async throws {
+        let directory = try TemporaryDirectory()
+        await #expect(processExitsWith: .failure) { [path = directory.path("fights.sqlite") as String] in
+            let store = try FightStore(path: path)
+            _ = try store.database.readStatement { db in
+                _ = try db.fetch("SELECT 1 AS one", [])
+                return try db.fetch("SELECT 2 AS two", [])
+            }
+        }
+        // One is fine.
+        let store = try FightStore(path: directory.path("fights.sqlite"))
+        #expect(try store.database.readStatement { db in try db.fetchValue("SELECT 1 AS one", as: Int64.self) } == 1)
+    }
+
     @Test func anSQLiteFileIsInWALMode() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("fights.sqlite")

@@ -56,20 +56,25 @@ actor FightHub {
     private var leaseRenewedAt: Timestamp?
 
     private enum Hold {
-        /// Being read: its detector, and the connection its batches come on.
-        case reading(HoldKey, connection: Int?, MotionHold)
+        /// Being read: its detector, the connection its batches come on, and its fight as the
+        /// first batch found it. Any event of the fight pushed here ends the hold (`push`), so
+        /// while it is read the fight is still that one, and its later batches are checked
+        /// against it without asking the store: a round trip fewer a batch on PostgreSQL.
+        /// (Another server's event reaches here by its announcement, within milliseconds; the
+        /// punch found is judged by the engine on the fight as saved, whatever this one says.)
+        case reading(HoldKey, connection: Int?, MotionHold, fight: Fight)
         /// Over: what comes of it later is dropped.
         case over(HoldKey, connection: Int?)
 
         var key: HoldKey {
             switch self {
-            case .reading(let key, _, _), .over(let key, _): key
+            case .reading(let key, _, _, _), .over(let key, _): key
             }
         }
 
         var connection: Int? {
             switch self {
-            case .reading(_, let connection, _), .over(_, let connection): connection
+            case .reading(_, let connection, _, _), .over(_, let connection): connection
             }
         }
     }
@@ -86,7 +91,9 @@ actor FightHub {
         rateTolerance: MotionLimits.rateTolerance, longestHold: MotionLimits.holdSeconds,
         longestLead: MotionLimits.leadSeconds)
     /// When each fighter's presence last changed while this server ran: their first connection
-    /// opened, or their last one closed. Someone not in here has not been seen since it started.
+    /// opened, or their last one closed (here, or on a database shared, on any server, as the
+    /// store or another server's announcement says). Someone not in here has not been seen since
+    /// it started.
     private var presenceSince: [FighterID: Timestamp] = [:]
     /// The turns the start began afresh (`resumeTurns`), for fighters not connected since: by
     /// fighter, each fight with the sequence the start left it at. See `resumeOwedTurns(of:)`.
@@ -129,7 +136,11 @@ actor FightHub {
         let arriving = connections[fighter] == nil
         connections[fighter, default: [:]][lastConnection] = Connection(outbox: outbox, session: session)
         if arriving {
-            presenceSince[fighter] = clock.now()
+            let now = clock.now()
+            let elsewhere = sharedPresence("arriving", of: fighter) {
+                try store.arrive(fighter, on: serverName, at: now)
+            }
+            presenceSince[fighter] = elsewhere ?? now
             let open = openFights(of: fighter)
             // What the fighter's client learns by `hello` and `replay` from here on is pushed from
             // this sequence on: the baseline a catch-up after an outage of the listener reads from.
@@ -137,7 +148,8 @@ actor FightHub {
                 pushed[fight.id] = PushedFight(
                     corners: Both(fight.challenger, fight.opponent), sequence: fight.lastSequence)
             }
-            pushPresence(of: fighter, in: open)
+            // Connected to another server already: the other fighters were told then.
+            if elsewhere == nil { pushPresence(of: fighter, in: open) }
         }
         return lastConnection
     }
@@ -151,8 +163,11 @@ actor FightHub {
         guard connections[fighter]?.isEmpty == true else { return }
         connections[fighter] = nil
         windUps[fighter] = nil
-        presenceSince[fighter] = clock.now()
-        pushPresence(of: fighter, in: openFights(of: fighter))
+        let now = clock.now()
+        let elsewhere = sharedPresence("leaving", of: fighter) { try store.leave(fighter, from: serverName, at: now) }
+        presenceSince[fighter] = elsewhere ?? now
+        // Still connected to another server: nobody is told they went.
+        if elsewhere == nil { pushPresence(of: fighter, in: openFights(of: fighter)) }
         pushed = pushed.filter { isConnected($0.value.corners) }
     }
 
@@ -284,7 +299,9 @@ actor FightHub {
         let key = HoldKey(fight: batch.fight, hold: batch.hold)
         if case .over(key, _)? = holds[me] { return nil }
         do {
-            let fight = try fight(batch.fight, of: me)
+            let reading: (hold: MotionHold, fight: Fight)?
+            if case .reading(key, _, let hold, let fight)? = holds[me] { reading = (hold, fight) } else { reading = nil }
+            let fight = try reading?.fight ?? fight(batch.fight, of: me)
             try checkSequence(batch.after, of: fight, for: "motion")
             do { _ = try fight.cornerAwaitingPunch(by: me) } catch { throw ProtocolError(error) }
             guard try motionSamples.allow(me, cost: batch.samples.count) else {
@@ -294,11 +311,11 @@ actor FightHub {
                     field: "samples")
             }
             let hold: MotionHold
-            if case .reading(key, _, let reading)? = holds[me] {
-                hold = reading
+            if let reading {
+                hold = reading.hold
             } else {
                 hold = MotionHold(limits: Self.holdLimits, pressed: batch.pressed)
-                holds[me] = .reading(key, connection: connection, hold)
+                holds[me] = .reading(key, connection: connection, hold, fight: fight)
             }
             let samples = batch.samples.map {
                 MotionSample(
@@ -389,23 +406,43 @@ actor FightHub {
         }
     }
 
-    /// Renews this server's lease when it is due (called on each tick of the deadline service).
+    /// Renews this server's lease when it is due (called on each tick of the deadline service),
+    /// and forgets the servers whose lease lapsed: their fighters connected nowhere else are gone.
+    /// A lease of this server's that lapsed (the database was out of reach) may have been
+    /// forgotten so by another server: its fighters connected here are noted again.
     func renewLease() {
         let now = clock.now()
         guard store.isShared, leaseRenewedAt.map({ now - $0 >= Self.lease.renewedEvery }) ?? true else { return }
         do {
+            let lapsed = leaseRenewedAt.map { now - $0 >= Self.lease.seconds } ?? false
             try store.renewLease(of: serverName, until: now + Self.lease.seconds)
             leaseRenewedAt = now
+            if lapsed {
+                for fighter in connections.keys.sorted() { _ = try store.arrive(fighter, on: serverName, at: now) }
+            }
+            tellGone(try store.sweepLapsedServers(at: now), at: now)
         } catch {
             logger.error("renewing the lease failed", metadata: ["error": "\(error)"])
         }
     }
 
-    /// Gives up this server's lease as it stops: a server starting after the last one stopped
-    /// resumes every turn.
+    /// Gives up this server's lease as it stops, and its fighters' presence with it: a server
+    /// starting after the last one stopped resumes every turn, and the other servers' fighters
+    /// are told at once who went with it.
     func stopServing() {
-        do { try store.endLease(of: serverName) } catch {
+        do {
+            try store.endLease(of: serverName)
+            tellGone(try store.sweepLapsedServers(at: clock.now()), at: clock.now())
+        } catch {
             logger.error("giving up the lease failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Tells the other fighters connected here of `fighters`, gone with a server that lapsed.
+    private func tellGone(_ fighters: [FighterID], at now: Timestamp) {
+        for fighter in fighters where connections[fighter] == nil {
+            presenceSince[fighter] = now
+            pushPresence(of: fighter, in: openFights(of: fighter))
         }
     }
 
@@ -483,7 +520,10 @@ actor FightHub {
             case .fight(let fightEvent):
                 let corners: Both<FighterID>?
                 do {
-                    corners = try cornersOf[fightEvent.fight] ?? store.corners(ofFight: fightEvent.fight)
+                    // A fight followed here knows its corners; the store is asked only of the others.
+                    corners =
+                        try cornersOf[fightEvent.fight] ?? pushed[fightEvent.fight]?.corners
+                        ?? store.corners(ofFight: fightEvent.fight)
                 } catch {
                     // The command is saved and stays so; its fighters find the event by `replay`.
                     logger.error(
@@ -512,7 +552,7 @@ actor FightHub {
     private func push(_ event: FightEvent, to corners: Both<FighterID>, ref: Int?, sender: Int?) {
         // The fight moved on: a hold being read in it is over, its detector let go.
         for fighter in [corners.challenger, corners.opponent] {
-            if case .reading(let key, let connection, _)? = holds[fighter], key.fight == event.fight {
+            if case .reading(let key, let connection, _, _)? = holds[fighter], key.fight == event.fight {
                 holds[fighter] = .over(key, connection: connection)
             }
         }
@@ -589,6 +629,11 @@ actor FightHub {
             deliver(.fighter(event), to: [event.fighter], ref: nil, sender: nil)
         case .sessionEnded(let key, let fighter):
             endSession(key, of: fighter, except: nil)
+        case .presence(let fighter, _, let since):
+            // Connected here, the fighter is here whatever another server saw.
+            guard connections[fighter] == nil else { return }
+            presenceSince[fighter] = since
+            pushPresence(of: fighter, in: openFights(of: fighter))
         case .resynchronize:
             // Fights begun while not listening are pushed whole; those followed, from where they were.
             for fighter in connections.keys {
@@ -605,10 +650,34 @@ actor FightHub {
     // MARK: - Presence
 
     /// Whether `fighter` is connected, as the other fighter of `fight` is told it.
+    /// On a database other servers share, a fighter with no connection here may have one on
+    /// another server: the store says since when (`FightStore.arrive`).
     private func presence(of fighter: FighterID, in fight: FightID) -> Presence {
-        Presence(
+        if connections[fighter] == nil,
+            let elsewhere = sharedPresence("reading the presence", of: fighter, {
+                try store.presence(of: fighter, besides: serverName, at: clock.now())
+            })
+        {
+            return Presence(fight: fight, fighter: fighter, state: .connected, since: elsewhere)
+        }
+        return Presence(
             fight: fight, fighter: fighter, state: connections[fighter] == nil ? .gone : .connected,
             since: presenceSince[fighter])
+    }
+
+    /// What the store says of `fighter`'s connections to other servers (`nil` on a database no
+    /// other server shares), or `nil`, logged, when it cannot say: then this server's own
+    /// connections are all that is told.
+    private func sharedPresence(
+        _ doing: String, of fighter: FighterID, _ read: () throws -> Timestamp?
+    ) -> Timestamp? {
+        guard store.isShared else { return nil }
+        do { return try read() } catch {
+            logger.error(
+                "presence across servers failed",
+                metadata: ["doing": "\(doing)", "fighter": "\(fighter.rawValue)", "error": "\(error)"])
+            return nil
+        }
     }
 
     /// `fighter`'s open fights, or none (logged) when the store cannot say.
