@@ -211,35 +211,47 @@ extension FightStore {
 
     // MARK: Allowances
 
-    /// Takes `cost` from `fighter`'s allowance `kind` (a token bucket of `burst` refilled at
-    /// `perSecond`, kept in the database) at `now`, if it holds that much: one allowance for the
-    /// fighter over every server sharing the database. `now` is time since 1970 by the servers'
+    /// Takes up to `want` from `fighter`'s allowance `kind` (a token bucket of `burst` refilled at
+    /// `perSecond`, kept in the database) at `now`: `want` when the bucket holds that much, else
+    /// what it holds (whole tokens) when that is at least `atLeast`, else nothing. One allowance
+    /// for the fighter over every server sharing the database; a server may take more than one
+    /// message needs and spend the rest itself (`FighterAllowance`), so that the database is
+    /// asked once every few messages, not every one. `now` is time since 1970 by the servers'
     /// clocks; a reading earlier than the bucket's last refill refills nothing.
     ///
     /// One statement, outside the commands' writers' lock: a fighter's bucket row is locked by
     /// its update alone, so two servers taking from it at once take in turn.
-    /// - Returns: whether it was taken.
+    /// - Returns: how much was taken: `want`, at least `atLeast`, or 0.
     public func takeAllowance(
-        _ kind: String, of fighter: FighterID, cost: Int, perSecond: Int, burst: Int, at now: Duration
-    ) throws -> Bool {
+        _ kind: String, of fighter: FighterID, wanting want: Int, atLeast: Int, perSecond: Int, burst: Int,
+        at now: Duration
+    ) throws -> Int {
         let milliseconds = now.components.seconds * 1000 + now.components.attoseconds / 1_000_000_000_000_000
         return try database.writeApart { db in
             let (larger, smaller) = db.dialect == .sqlite ? ("max", "min") : ("greatest", "least")
-            // ?3 burst, ?4 now (ms), ?5 cost, ?6 per second: what the bucket holds now, refilled.
-            let refilled =
-                "\(smaller)(?3, b.tokens + \(larger)(0, ?4 - b.refilled_at) * ?6 / 1000.0)"
-            return try db.fetchValue(
+            // ?3 burst, ?4 now (ms), ?5 want, ?6 per second, ?7 at least.
+            func taken(from held: String) -> String {
+                // The whole tokens held (SQLite has no floor() unless built with its maths).
+                let whole = db.dialect == .sqlite ? "CAST(\(held) AS INTEGER)" : "floor(\(held))"
+                return "CASE WHEN \(held) >= ?5 THEN ?5 WHEN \(whole) >= ?7 THEN \(whole) ELSE 0 END"
+            }
+            // What the bucket holds now, refilled.
+            let refilled = "\(smaller)(?3, b.tokens + \(larger)(0, ?4 - b.refilled_at) * ?6 / 1000.0)"
+            let full = "CAST(?3 AS \(db.dialect == .sqlite ? "REAL" : "DOUBLE PRECISION"))"
+            let granted = try db.fetchValue(
                 """
-                INSERT INTO rate_buckets AS b (fighter_id, kind, tokens, refilled_at, allowed)
-                VALUES (?1, ?2, CASE WHEN ?5 <= ?3 THEN ?3 - ?5 ELSE ?3 END, ?4, ?5 <= ?3)
+                INSERT INTO rate_buckets AS b (fighter_id, kind, tokens, refilled_at, allowed, granted)
+                VALUES (?1, ?2, ?3 - \(taken(from: full)), ?4, \(taken(from: full)) > 0, \(taken(from: full)))
                 ON CONFLICT (fighter_id, kind) DO UPDATE SET
-                    tokens = CASE WHEN \(refilled) >= ?5 THEN \(refilled) - ?5 ELSE \(refilled) END,
+                    tokens = \(refilled) - \(taken(from: refilled)),
                     refilled_at = \(larger)(b.refilled_at, ?4),
-                    allowed = \(refilled) >= ?5
-                RETURNING allowed
+                    allowed = \(taken(from: refilled)) > 0,
+                    granted = \(taken(from: refilled))
+                RETURNING granted
                 """,
-                [fighter.rawValue, kind, Double(burst), milliseconds, Double(cost), Double(perSecond)],
-                as: Bool.self) ?? false
+                [fighter.rawValue, kind, Double(burst), milliseconds, Double(want), Double(perSecond), Double(atLeast)],
+                as: Double.self) ?? 0
+            return Int(granted)
         }
     }
 }

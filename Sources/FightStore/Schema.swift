@@ -179,6 +179,11 @@ enum Schema {
                 );
                 """)
         },
+        Migration(identifier: "v8: how much an allowance's last taking took") { db in
+            // A server takes a few messages' worth at once (FightStore.takeAllowance) and is told how many.
+            let t = ColumnTypes(db.dialect)
+            try db.executeScript("ALTER TABLE rate_buckets ADD COLUMN granted \(t.real) NOT NULL DEFAULT 0;")
+        },
     ]
 }
 

@@ -163,7 +163,8 @@ import Testing
         func take(_ store: FightStore, _ fighter: FighterID, _ kind: String = "messages", cost: Int = 1, at ms: Int64)
             throws -> Bool
         {
-            try store.takeAllowance(kind, of: fighter, cost: cost, perSecond: 2, burst: 10, at: .milliseconds(ms))
+            try store.takeAllowance(
+                kind, of: fighter, wanting: cost, atLeast: cost, perSecond: 2, burst: 10, at: .milliseconds(ms)) == cost
         }
         let t: Int64 = 1_800_000_000_000
         // Ten at once through two stores, alternately: one bucket, so the eleventh is refused.
@@ -179,6 +180,17 @@ import Testing
         #expect(try take(one, alice, at: t + 2_000))
         // More than the burst at once is never allowed.
         #expect(try !take(one, bob, "motion", cost: 11, at: t + 60_000))
+        // Taking ahead: all that is wanted when the bucket holds it, else the whole tokens it
+        // holds when they are at least enough, else nothing.
+        func takeAhead(wanting want: Int, atLeast: Int, at ms: Int64) throws -> Int {
+            try other.takeAllowance(
+                "ahead", of: alice, wanting: want, atLeast: atLeast, perSecond: 2, burst: 10, at: .milliseconds(ms))
+        }
+        #expect(try takeAhead(wanting: 4, atLeast: 1, at: t) == 4)
+        #expect(try takeAhead(wanting: 4, atLeast: 1, at: t) == 4)
+        #expect(try takeAhead(wanting: 4, atLeast: 3, at: t) == 0, "two left, three needed")
+        #expect(try takeAhead(wanting: 4, atLeast: 1, at: t + 250) == 2, "2.5 held: the two whole ones")
+        #expect(try takeAhead(wanting: 1, atLeast: 1, at: t + 500) == 1, "the half left and half a token more")
     }
 }
 

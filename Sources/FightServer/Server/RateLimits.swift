@@ -87,8 +87,13 @@ struct RateLimits<Key: Hashable & Sendable>: Sendable {
 /// (`ServerClock.sinceEpoch`): a fighter connected to two servers at once is held to the one
 /// limit. Splitting the limit between the servers (each allowing 1/N) would need no database, but
 /// would hold a fighter on one server to a fraction of it: a sensor streamed at its own pace
-/// would be refused. The cost is a round trip to the database a message (a few hundred
-/// microseconds on a local socket), outside the commands' lock.
+/// would be refused.
+///
+/// A server takes a quarter of the burst at a time from the row and spends it message by message
+/// (its reserve), asking the database again when the reserve runs short: a round trip every few
+/// messages, not every one. What a reserve holds was taken from the bucket, so over all servers a
+/// fighter never gets more than the one limit; a reserve left on one server is only held back
+/// from the others (at most a quarter of the burst, until the fighter sends there again).
 final class FighterAllowance: Sendable {
     /// What is counted, as the database names the bucket: `messages` or `motion`.
     let kind: String
@@ -99,8 +104,22 @@ final class FighterAllowance: Sendable {
 
     private enum Keeper: Sendable {
         case inMemory(NIOLockedValueBox<RateLimits<FighterID>>)
-        case inDatabase(FightStore)
+        case inDatabase(FightStore, NIOLockedValueBox<Reserves>)
     }
+
+    /// What this server has taken from each fighter's bucket in the database and not spent yet.
+    private struct Reserves {
+        var held: [FighterID: (tokens: Int, lastUsed: Duration)] = [:]
+        /// The number of reserves at which those unused for a while are next dropped.
+        var pruneAt = 1024
+    }
+
+    /// How much a server takes from a bucket in the database at once: a quarter of the burst.
+    var takenAhead: Int { max(1, burst / 4) }
+
+    /// How long a reserve is kept unused: dropping one only holds its tokens back for good, as if
+    /// spent, so those of fighters gone quiet can go.
+    static let reserveKept: Duration = .seconds(60)
 
     /// An allowance of `perSecond` on average and `burst` at once, kept where `store` says.
     init(_ kind: String, perSecond: Int, burst: Int, store: FightStore, clock: ServerClock) {
@@ -110,27 +129,59 @@ final class FighterAllowance: Sendable {
         self.clock = clock
         keeper =
             store.isShared
-            ? .inDatabase(store) : .inMemory(NIOLockedValueBox(RateLimits(perSecond: perSecond, burst: burst)))
+            ? .inDatabase(store, NIOLockedValueBox(Reserves()))
+            : .inMemory(NIOLockedValueBox(RateLimits(perSecond: perSecond, burst: burst)))
     }
 
     /// Takes `cost` of `fighter`'s allowance now if there is that much; on a shared database the
-    /// calling thread waits for it (the hub's does, as for any command).
+    /// calling thread may wait for it (the hub's does, as for any command).
     /// - Throws: the database's failure.
     func allow(_ fighter: FighterID, cost: Int = 1) throws -> Bool {
         switch keeper {
         case .inMemory(let buckets):
             let now = clock.elapsed()
             return buckets.withLockedValue { $0.allow(fighter, at: now, cost: cost) }
-        case .inDatabase(let store):
-            return try store.takeAllowance(
-                kind, of: fighter, cost: cost, perSecond: perSecond, burst: burst, at: clock.sinceEpoch())
+        case .inDatabase(let store, let reserves):
+            let now = clock.elapsed()
+            guard let held = spend(cost, of: fighter, from: reserves, at: now) else { return true }
+            let missing = cost - held
+            let taken = try store.takeAllowance(
+                kind, of: fighter, wanting: max(missing, takenAhead), atLeast: missing, perSecond: perSecond,
+                burst: burst, at: clock.sinceEpoch())
+            // The reserve as it is now (another connection of the fighter's may have moved it),
+            // with what was taken: nothing taken is lost, whether or not it pays for this message.
+            return reserves.withLockedValue { reserves in
+                let total = (reserves.held[fighter]?.tokens ?? 0) + taken
+                let allowed = total >= cost
+                reserves.held[fighter] = (allowed ? total - cost : total, now)
+                if reserves.held.count >= reserves.pruneAt {
+                    reserves.held = reserves.held.filter { now - $0.value.lastUsed < Self.reserveKept }
+                    reserves.pruneAt = max(1024, 2 * reserves.held.count)
+                }
+                return allowed
+            }
+        }
+    }
+
+    /// Spends `cost` from the reserve of `fighter` when it holds that much.
+    /// - Returns: `nil` when spent; otherwise what the reserve holds, short of `cost`.
+    private func spend(
+        _ cost: Int, of fighter: FighterID, from reserves: NIOLockedValueBox<Reserves>, at now: Duration
+    ) -> Int? {
+        reserves.withLockedValue { reserves in
+            let held = reserves.held[fighter]?.tokens ?? 0
+            guard held >= cost else { return held }
+            reserves.held[fighter] = (held - cost, now)
+            return nil
         }
     }
 
     /// `allow`, with the database's wait on NIO's pool of threads for blocking work rather than
-    /// on one of Swift's few: for a connection's task.
+    /// on one of Swift's few: for a connection's task. A message the reserve pays for waits for
+    /// no thread.
     func allowWithoutBlocking(_ fighter: FighterID, cost: Int = 1) async throws -> Bool {
-        guard case .inDatabase = keeper else { return try allow(fighter, cost: cost) }
+        guard case .inDatabase(_, let reserves) = keeper else { return try allow(fighter, cost: cost) }
+        if spend(cost, of: fighter, from: reserves, at: clock.elapsed()) == nil { return true }
         return try await NIOThreadPool.singleton.runIfActive { try self.allow(fighter, cost: cost) }
     }
 }
