@@ -183,7 +183,11 @@
             }
         }
 
-        func connectionConfiguration() -> PostgresConnection.Configuration {
+        /// The application name of the connections that listen (`pg_stat_activity` shows it):
+        /// the channel's, so that those of one schema can be told apart.
+        var listenerName: String { "hitthat listening on \(channel)" }
+
+        func connectionConfiguration(listening: Bool = false) -> PostgresConnection.Configuration {
             var configuration: PostgresConnection.Configuration
             if let folder = location.socketFolder {
                 configuration = .init(
@@ -199,6 +203,9 @@
             // search's) at a fixed 0.5 % of the table, 5,000 rows of a million fighters, and then
             // starts two workers for it: 50 ms instead of 0.3 ms (EXPLAIN ANALYZE, 26 Nov).
             configuration.options.additionalStartupParameters = [("max_parallel_workers_per_gather", "0")]
+            if listening {
+                configuration.options.additionalStartupParameters.append(("application_name", listenerName))
+            }
             if let schema = location.schema {
                 // Every statement on the connection finds the store's tables in the schema,
                 // unqualified as the SQL names them.
@@ -286,14 +293,19 @@
                 while !Task.isCancelled {
                     do {
                         let connection = try await PostgresConnection.connect(
-                            on: eventLoop, configuration: database.connectionConfiguration(),
+                            on: eventLoop, configuration: database.connectionConfiguration(listening: true),
                             id: database.nextConnectionID(), logger: database.logger)
                         do {
                             try await connection.listen(on: database.channel) { notifications in
                                 continuation.yield(.resynchronize)
                                 pause = PostgresStoreDatabase.listeningRetry.first
-                                for try await notification in notifications {
-                                    database.hear(notification.payload, telling: continuation)
+                                let logger = database.logger
+                                try await withThrowingTaskGroup(of: Void.self) { group in
+                                    group.addTask { try await PostgresStoreDatabase.keepAlive(connection, logger: logger) }
+                                    for try await notification in notifications {
+                                        database.hear(notification.payload, telling: continuation)
+                                    }
+                                    group.cancelAll()
                                 }
                             }
                         } catch {
@@ -310,6 +322,32 @@
                 }
                 continuation.finish()
             }
+        }
+
+        /// How often the listening connection is asked a trivial question, and how long it has to
+        /// answer. A connection that hangs without closing (a network that drops packets, a
+        /// server that stopped) tells nothing: without a question, a server would wait for
+        /// notifications that never come.
+        static let listenerCheck: (every: Duration, answerWithin: TimeAmount) = (.seconds(5), .seconds(5))
+
+        /// Asks `connection` `SELECT 1` every few seconds; closes it when it does not answer in
+        /// time, which ends its notifications, so that the loop listens again on a new one.
+        /// Returns only by throwing: its cancellation, or the connection's failure.
+        fileprivate static func keepAlive(_ connection: PostgresConnection, logger: Logger) async throws {
+            while true {
+                try await Task.sleep(for: listenerCheck.every)
+                try await check(connection, logger: logger).get()
+            }
+        }
+
+        /// `SELECT 1` on `connection`, which is closed if the answer has not come in time.
+        private static func check(_ connection: PostgresConnection, logger: Logger) -> EventLoopFuture<Void> {
+            let answered = connection.query(PostgresQuery(unsafeSQL: "SELECT 1"), logger: logger)
+            let deadline = connection.eventLoop.scheduleTask(in: listenerCheck.answerWithin) {
+                logger.warning("the listening connection did not answer: listening on another")
+                connection.close().whenComplete { _ in }
+            }
+            return answered.always { _ in deadline.cancel() }.map { _ in }
         }
 
         func hear(_ payload: String, telling continuation: AsyncStream<StoreChange>.Continuation) {

@@ -19,14 +19,29 @@ extension FightStore {
         try countListeners("count(*)")
     }
 
-    /// `aggregate` over the connections listening on the store's channel but the one asking.
+    /// The process numbers of PostgreSQL's backends that serve the connections listening for
+    /// the changes of this store's schema: for a test to freeze one (`SIGSTOP`), as a network
+    /// that stops carrying packets without closing anything would.
+    public func listenerProcesses() throws -> [Int32] {
+        #if PostgreSQL
+            guard let postgres = database as? PostgresStoreDatabase else { return [] }
+            return try database.readStatement { db in
+                try db.fetch("SELECT pid FROM pg_stat_activity WHERE application_name = ?", [postgres.listenerName])
+                    .map { Int32(try $0.get("pid", as: Int64.self)) }
+            }
+        #else
+            return []
+        #endif
+    }
+
+    /// `aggregate` over the connections listening on the store's channel.
     private func countListeners(_ aggregate: String) throws -> Int {
         #if PostgreSQL
             guard let postgres = database as? PostgresStoreDatabase else { return 0 }
             let count = try database.write { db in
                 try db.fetchValue(
-                    "SELECT \(aggregate) FROM pg_stat_activity WHERE query LIKE ? AND pid <> pg_backend_pid()",
-                    ["%LISTEN%\(postgres.channel)%"], as: Int64.self)
+                    "SELECT \(aggregate) FROM pg_stat_activity WHERE application_name = ?", [postgres.listenerName],
+                    as: Int64.self)
             }
             return Int(count ?? 0)
         #else

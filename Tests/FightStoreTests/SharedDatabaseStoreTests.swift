@@ -75,6 +75,22 @@ import Testing
         try await heard.wait("a change after") { $0.count == 3 }
     }
 
+    /// The listener's connection stops answering without closing (its backend frozen, as a
+    /// network that drops every packet leaves it): the store notices within two checks, listens
+    /// on another, and says so.
+    @Test(postgres) func aListenerThatHangsIsReplaced() async throws {
+        let database = try TestDatabase(.postgres)
+        let a = try database.open()
+        let heard = try Heard(a)
+        try await heard.wait("listening") { $0 == [.resynchronize] }
+        let frozen = try a.listenerProcesses()
+        try #require(frozen.count == 1)
+        kill(frozen[0], SIGSTOP)
+        defer { kill(frozen[0], SIGCONT) }
+        try await heard.wait("listening again") { $0 == [.resynchronize, .resynchronize] }
+        #expect(try a.listenerProcesses().contains { !frozen.contains($0) })
+    }
+
     @Test(postgres) func aStartResumesTurnsOnlyWhenNoOtherServerIsServing() throws {
         let database = try TestDatabase(.postgres)
         let store = try database.open()
