@@ -171,8 +171,7 @@ protocol StoreDatabase: Sendable {
     /// allowance, a server's lease), so that keeping them does not queue behind every fight's
     /// commands on every server.
     /// On PostgreSQL the statement is its own transaction (no `BEGIN` and `COMMIT`: two round
-    /// trips fewer, on every message a fighter sends). Where there is one writer anyway
-    /// (SQLite), the same as `write`.
+    /// trips fewer). Where there is one writer anyway (SQLite), the same as `write`.
     func writeApart<T>(_ work: (any SQLSession) throws -> T) throws -> T
 
     /// Whether other servers may share the database (PostgreSQL): then what one commits is
