@@ -162,8 +162,8 @@ protocol StoreDatabase: Sendable {
 
     /// Runs `work`, one statement, on the statement's own snapshot, without blocking writers: on
     /// PostgreSQL without `BEGIN` and `COMMIT`, two round trips fewer than `read` (the hub reads
-    /// a fight for every motion batch). A second statement is a programming error (it would read
-    /// another snapshot), caught by `OneStatement` on either database.
+    /// a fight for each hold's first motion batch). A second statement is a programming error
+    /// (it would read another snapshot), caught by `OneStatement` on either database.
     func readStatement<T>(_ work: (any SQLSession) throws -> T) throws -> T
 
     /// Runs `work`, one statement (`OneStatement`), on its own, not waiting for the commands'
