@@ -403,10 +403,20 @@
         var dialect: SQLDialect { .postgres }
 
         func fetch(_ sql: String, _ arguments: SQLArguments) throws -> [SQLRow] {
-            let rows = try wait(for: start(sql, arguments)).rows
-            guard let first = rows.first else { return [] }
+            try Self.rows(of: wait(for: start(sql, arguments)))
+        }
+
+        func prefetch(_ sql: String, _ arguments: SQLArguments) throws -> Prefetched {
+            let statement = start(sql, arguments)
+            // Among those sent, so that its failure fails the transaction even if nobody reads it.
+            sent.append(statement)
+            return Prefetched { try Self.rows(of: self.wait(for: statement)) }
+        }
+
+        private static func rows(of result: PostgresQueryResult) throws -> [SQLRow] {
+            guard let first = result.rows.first else { return [] }
             let names = first.map(\.columnName)
-            return try rows.map { row in SQLRow(names: names, values: try row.map(Self.value)) }
+            return try result.rows.map { row in SQLRow(names: names, values: try row.map(Self.value)) }
         }
 
         @discardableResult

@@ -42,7 +42,12 @@ enum FighterRows {
     }
 
     static func fetch(_ db: any SQLSession, where condition: String, _ arguments: SQLArguments) throws -> [Fighter] {
-        try db.fetch("SELECT \(selection(in: db.dialect)) FROM fighters WHERE \(condition)", arguments).map(decode)
+        try db.fetch(select(where: condition, in: db.dialect), arguments).map(decode)
+    }
+
+    /// The statement that selects the fighters `condition` holds for, for `decode`.
+    static func select(where condition: String, in dialect: SQLDialect) -> String {
+        "SELECT \(selection(in: dialect)) FROM fighters WHERE \(condition)"
     }
 
     /// The fighter whose lowercased username is `key`, if any. The key is bound whole, so that
@@ -88,9 +93,16 @@ enum FighterRows {
 
 enum FightRows {
     static func fetch(_ db: any SQLSession, where condition: String, _ arguments: SQLArguments) throws -> [Fight] {
-        try db.fetch("SELECT id, body FROM fights WHERE \(condition)", arguments).map { row in
-            try JSON.decode(Fight.self, from: row.get("body"), table: "fights", rowID: row.get("id"))
-        }
+        try db.fetch(select(where: condition), arguments).map(decode)
+    }
+
+    /// The statement that selects the fights `condition` holds for, for `decode`.
+    static func select(where condition: String) -> String {
+        "SELECT id, body FROM fights WHERE \(condition)"
+    }
+
+    static func decode(_ row: SQLRow) throws -> Fight {
+        try JSON.decode(Fight.self, from: row.get("body"), table: "fights", rowID: row.get("id"))
     }
 
     static func save(_ fight: Fight, in db: any SQLSession) throws {

@@ -127,6 +127,11 @@ protocol SQLSession {
     @discardableResult
     func execute(_ sql: String, _ arguments: SQLArguments) throws -> Int
 
+    /// Starts one statement whose rows are read later (`Prefetched.rows`), in a transaction, so
+    /// that statements that do not depend on each other wait once between them. PostgreSQL's
+    /// session sends it and goes on; SQLite's runs it at once.
+    func prefetch(_ sql: String, _ arguments: SQLArguments) throws -> Prefetched
+
     /// Runs one statement whose result nobody reads (a save, a notification), in a transaction.
     /// PostgreSQL's session sends it and goes on without waiting for the answer: its failure is
     /// thrown by the next statement waited for, at the latest the commit, which then rolls back.
@@ -188,6 +193,12 @@ protocol StoreDatabase: Sendable {
     func changes() -> AsyncStream<StoreChange>?
 }
 
+/// The rows of a statement started ahead (`SQLSession.prefetch`).
+struct Prefetched {
+    /// Waits for the rows, if they have not come yet, and gives them; throws the statement's failure.
+    let rows: () throws -> [SQLRow]
+}
+
 // MARK: - One statement
 
 /// The session `readStatement` and `writeApart` give their work: it runs one statement, and traps
@@ -220,6 +231,11 @@ final class OneStatement: SQLSession {
     /// Waited for: with no transaction around it, nothing later would report its failure.
     func send(_ sql: String, _ arguments: SQLArguments) throws {
         try execute(sql, arguments)
+    }
+
+    func prefetch(_ sql: String, _ arguments: SQLArguments) throws -> Prefetched {
+        let rows = try fetch(sql, arguments)
+        return Prefetched { rows }
     }
 
     func executeScript(_ sql: String) throws {

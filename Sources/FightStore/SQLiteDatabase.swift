@@ -74,6 +74,12 @@ struct SQLiteSession: SQLSession {
         try execute(sql, arguments)
     }
 
+    /// Run at once: a local file has no round trip to save.
+    func prefetch(_ sql: String, _ arguments: SQLArguments) throws -> Prefetched {
+        let rows = try fetch(sql, arguments)
+        return Prefetched { rows }
+    }
+
     func executeScript(_ sql: String) throws {
         try db.execute(sql: sql)
     }
