@@ -90,22 +90,22 @@ extension FightStore {
                 (SELECT coalesce(max(id), 0) + 1 FROM fights) AS fight
             """, [])
         let ownFight = try command.fight.map { try db.prefetch(FightRows.select(where: "id = ?"), [$0.rawValue]) }
-        var fighterConditions: [String] = []
-        var fighterArguments: SQLArguments = []
-        if !command.fighters.isEmpty {
-            fighterConditions.append("id IN (\(Self.placeholders(command.fighters.count)))")
-            fighterArguments += command.fighters.map(\.rawValue)
-        }
+        // One list of values, the fight's corners among them as scalar subqueries: each database
+        // looks the list up in the primary key (an OR of two IN lists made PostgreSQL scan).
+        var fighterValues = Array(repeating: "?", count: command.fighters.count)
+        var fighterArguments: SQLArguments = command.fighters.map(\.rawValue)
         if let id = command.fight {
-            fighterConditions.append(
-                "id IN (SELECT challenger_id FROM fights WHERE id = ? UNION ALL SELECT opponent_id FROM fights WHERE id = ?)")
+            fighterValues += [
+                "(SELECT challenger_id FROM fights WHERE id = ?)", "(SELECT opponent_id FROM fights WHERE id = ?)",
+            ]
             fighterArguments += [id.rawValue, id.rawValue]
         }
         let ownFighters =
-            try fighterConditions.isEmpty
+            try fighterValues.isEmpty
             ? nil
             : db.prefetch(
-                FighterRows.select(where: fighterConditions.joined(separator: " OR "), in: db.dialect), fighterArguments)
+                FighterRows.select(where: "id IN (\(fighterValues.joined(separator: ", ")))", in: db.dialect),
+                fighterArguments)
 
         let ids = try next.rows().first
         var state = FightState(
@@ -147,17 +147,13 @@ extension FightStore {
         let missing = Set(fights.flatMap { [$0.challenger, $0.opponent] }).subtracting(state.fighters.keys).sorted()
         if !missing.isEmpty {
             for fighter in try FighterRows.fetch(
-                db, where: "id IN (\(Self.placeholders(missing.count)))", missing.map(\.rawValue))
+                db, where: "id IN (\(Array(repeating: "?", count: missing.count).joined(separator: ", ")))",
+                missing.map(\.rawValue))
             {
                 state.fighters[fighter.id] = fighter
             }
         }
         return state
-    }
-
-    /// `count` placeholders, for `IN (…)`.
-    static func placeholders(_ count: Int) -> String {
-        Array(repeating: "?", count: count).joined(separator: ", ")
     }
 
     /// Writes what changed between `before` and the transition's state, the events, and the

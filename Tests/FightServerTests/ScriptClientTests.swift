@@ -157,6 +157,12 @@ import Testing
             let before = try await Self.event(next - 1, of: alice)
             guard let turn = before.turn else { break }
             let puncher = turn == aliceID ? alice : bob
+            // The puncher's client has the fight at `next - 1` once it has printed every event up
+            // to it: after the restart event 9 may be pushed before the replay of 8 comes, and a
+            // client applies events only in order (a jab then would be stale, at 7).
+            try await puncher.wait("events up to \(next - 1)") { _, _ in
+                Set(Self.events(of: puncher).keys).isSuperset(of: 1..<next) ? true : nil
+            }
             puncher.send("jab")
             for player in [alice, bob] {
                 try await player.wait("punch \(punches) seen") { _, _ in
