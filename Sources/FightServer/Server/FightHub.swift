@@ -603,6 +603,16 @@ actor FightHub {
 
     // MARK: - Other servers' changes
 
+    /// Hears each of `changes` (`hear(_:)`), after `first` has seen it, until the stream ends.
+    /// The stream is read on the hub's own thread: read on Swift's shared threads, which decoding
+    /// the clients' messages keeps busy, each change waited there for a thread before the hub saw it.
+    func hear(_ changes: AsyncStream<StoreChange>, first: @Sendable (StoreChange) -> Void) async {
+        for await change in changes {
+            first(change)
+            hear(change)
+        }
+    }
+
     /// Acts on what another server sharing the database committed: pushes a fight's new events to
     /// the connections here of its fighters (read from the log after the last pushed), a fighter
     /// event to that fighter's connections, closes a session's connections, and after a gap in

@@ -406,10 +406,9 @@ struct StoreChangesService: Service {
 
     func run() async throws {
         // Cancelled at shutdown, the stream stops, and the store stops listening.
-        await cancelWhenGracefulShutdown {
-            for await change in changes {
+        await cancelWhenGracefulShutdown { [changes, hub, accounts] in
+            await hub.hear(changes) { change in
                 if case .sessionEnded(let key, _) = change { accounts.sessionEnded(key: key) }
-                await hub.hear(change)
             }
         }
     }
