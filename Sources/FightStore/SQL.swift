@@ -204,7 +204,7 @@ struct Prefetched {
 /// The session `readStatement` and `writeApart` give their work: it runs one statement, and traps
 /// on a second, which would run on another snapshot (or commit apart) on PostgreSQL. Trapping on
 /// SQLite as well lets the default tests catch the mistake.
-final class OneStatement: SQLSession {
+final class OneStatement: ImmediateSQLSession {
     private let session: any SQLSession
     private var used = false
 
@@ -228,7 +228,17 @@ final class OneStatement: SQLSession {
         return try session.execute(sql, arguments)
     }
 
-    /// Waited for: with no transaction around it, nothing later would report its failure.
+    func executeScript(_ sql: String) throws {
+        preconditionFailure("a script in a session of one statement")
+    }
+}
+
+/// A session that runs each statement as it is given: what it is asked to send or prefetch it
+/// runs at once. SQLite's (a local file has no round trip to save), and one statement's (with no
+/// transaction around it, nothing later would report a failure sent ahead).
+protocol ImmediateSQLSession: SQLSession {}
+
+extension ImmediateSQLSession {
     func send(_ sql: String, _ arguments: SQLArguments) throws {
         try execute(sql, arguments)
     }
@@ -236,10 +246,6 @@ final class OneStatement: SQLSession {
     func prefetch(_ sql: String, _ arguments: SQLArguments) throws -> Prefetched {
         let rows = try fetch(sql, arguments)
         return Prefetched { rows }
-    }
-
-    func executeScript(_ sql: String) throws {
-        preconditionFailure("a script in a session of one statement")
     }
 }
 

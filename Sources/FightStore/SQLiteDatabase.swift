@@ -51,7 +51,7 @@ struct SQLiteDatabase: StoreDatabase {
 /// A GRDB connection as a session. Statements are prepared once per connection and kept
 /// (`cachedStatement`): preparing them anew for every command cost the hub's thread three times
 /// the time (p99 push latency 57 ms against 18).
-struct SQLiteSession: SQLSession {
+struct SQLiteSession: ImmediateSQLSession {
     let db: Database
 
     var dialect: SQLDialect { .sqlite }
@@ -68,16 +68,6 @@ struct SQLiteSession: SQLSession {
     func execute(_ sql: String, _ arguments: SQLArguments) throws -> Int {
         try db.cachedStatement(sql: sql).execute(arguments: Self.arguments(arguments))
         return db.changesCount
-    }
-
-    func send(_ sql: String, _ arguments: SQLArguments) throws {
-        try execute(sql, arguments)
-    }
-
-    /// Run at once: a local file has no round trip to save.
-    func prefetch(_ sql: String, _ arguments: SQLArguments) throws -> Prefetched {
-        let rows = try fetch(sql, arguments)
-        return Prefetched { rows }
     }
 
     func executeScript(_ sql: String) throws {
