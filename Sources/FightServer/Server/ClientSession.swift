@@ -86,22 +86,14 @@ struct ClientSession {
                 return .read
             }
         } catch {
-            logger.error("token lookup failed", metadata: ["error": "\(error)"])
-            reply(
-                ServerMessage(
-                    ref: message.ref, .error(ProtocolError(.internalError, "could not check the token; try again"))))
-            return .read
+            return failed("token lookup", error, answering: message.ref, "could not check the token; try again")
         }
         let fighter = session.fighter
         let allowed: Bool
         do {
             allowed = try await fighterLimits.allowWithoutBlocking(fighter)
         } catch {
-            logger.error("rate lookup failed", metadata: ["error": "\(error)"])
-            reply(
-                ServerMessage(
-                    ref: message.ref, .error(ProtocolError(.internalError, "could not count the message; try again"))))
-            return .read
+            return failed("rate lookup", error, answering: message.ref, "could not count the message; try again")
         }
         guard allowed else {
             let error = ProtocolError(
@@ -142,9 +134,7 @@ struct ClientSession {
         do {
             try accounts.logout(session)
         } catch {
-            logger.error("logout failed", metadata: ["error": "\(error)"])
-            reply(ServerMessage(ref: ref, .error(ProtocolError(.internalError, "could not log out; try again"))))
-            return .read
+            return failed("logout", error, answering: ref, "could not log out; try again")
         }
         await hub.endSession(session.key, of: session.fighter, except: bound?.connection)
         reply(ServerMessage(ref: ref, .loggedOut))
@@ -159,6 +149,14 @@ struct ClientSession {
     /// Stops the hub pushing to this connection.
     func close() async {
         if let bound { await hub.disconnect(bound.fighter, connection: bound.connection) }
+    }
+
+    /// Logs that `what` failed with `error` (the database's, which the client is not shown) and
+    /// answers `internalError` with `message`; the connection reads on.
+    private func failed(_ what: String, _ error: any Error, answering ref: Int?, _ message: String) -> Next {
+        logger.error("\(what) failed", metadata: ["error": "\(error)"])
+        reply(ServerMessage(ref: ref, .error(ProtocolError(.internalError, message))))
+        return .read
     }
 
     private func reply(_ message: ServerMessage) {
