@@ -663,16 +663,20 @@ actor FightHub {
     /// On a database other servers share, a fighter with no connection here may have one on
     /// another server: the store says since when (`FightStore.arrive`).
     private func presence(of fighter: FighterID, in fight: FightID) -> Presence {
+        let (state, since) = presence(of: fighter)
+        return Presence(fight: fight, fighter: fighter, state: state, since: since)
+    }
+
+    /// Whether `fighter` is connected, here or (on a database shared) elsewhere, and since when.
+    private func presence(of fighter: FighterID) -> (Presence.State, since: Timestamp?) {
         if connections[fighter] == nil,
             let elsewhere = sharedPresence("reading the presence", of: fighter, {
                 try store.presence(of: fighter, besides: serverName, at: clock.now())
             })
         {
-            return Presence(fight: fight, fighter: fighter, state: .connected, since: elsewhere)
+            return (.connected, elsewhere)
         }
-        return Presence(
-            fight: fight, fighter: fighter, state: connections[fighter] == nil ? .gone : .connected,
-            since: presenceSince[fighter])
+        return (connections[fighter] == nil ? .gone : .connected, presenceSince[fighter])
     }
 
     /// What the store says of `fighter`'s connections to other servers (`nil` on a database no
@@ -707,9 +711,15 @@ actor FightHub {
     /// one closed. Not a fight event: nothing is saved, and a client that was away learns it from
     /// `welcome`.
     private func pushPresence(of fighter: FighterID, in open: [Fight]) {
-        for fight in open where fight.isUnderWay {
+        let underWay = open.filter(\.isUnderWay)
+        guard !underWay.isEmpty else { return }
+        // Asked once for all the fighter's fights: on a shared database it is a read.
+        let (state, since) = presence(of: fighter)
+        for fight in underWay {
             guard let corner = fight.corner(of: fighter) else { continue }
-            push(.presence(presence(of: fighter, in: fight.id)), to: fight.fighter(in: corner.other))
+            push(
+                .presence(Presence(fight: fight.id, fighter: fighter, state: state, since: since)),
+                to: fight.fighter(in: corner.other))
         }
     }
 
