@@ -24,7 +24,7 @@ address at the start; the default 600,000 PBKDF2 rounds would make the CPU figur
 sign-ins). PostgreSQL runs with fsync off (the test server's setting) and SQLite with the
 default durability, process-crash: neither syncs a commit to the disk, both survive kill -9.
 
-Writes everything (logs, each run's JSON) under .build/load-compare/TIME/ and prints a table.
+Writes everything (logs, each run's JSON, every push as CSV) under .build/load-compare/TIME/ and prints a table.
 """
 
 import argparse
@@ -157,7 +157,8 @@ def run(name, args, binaries, databases, work, postmaster, kill_at=None):
     for server in servers:
         command += ["--server", server.url]
     command += ["--clients", str(args.clients), "--fighting", str(args.fighting), "--seconds", str(args.seconds),
-                "--think-ms", str(args.think_ms), "--grace", str(args.grace), "--prefix", f"run{name}", "--json"]
+                "--think-ms", str(args.think_ms), "--grace", str(args.grace), "--prefix", f"run{name}", "--json",
+                "--pushes", os.path.join(work, f"{name}-pushes.csv")]
     if kill_at is not None:
         command += ["--failover", "--outage-start", str(kill_at),
                     "--outage-end", str(kill_at + args.down + args.settle)]

@@ -69,6 +69,9 @@ struct HitThatLoad: AsyncParsableCommand {
     @Option(help: "Username prefix (letters and digits); a random one by default, so runs do not meet.")
     var prefix: String?
 
+    @Option(help: "Also write every punch pushed (sent, received, latency, across servers) to this CSV file.")
+    var pushes: String?
+
     @Flag(help: "Print the report as JSON on standard output.")
     var json = false
 
@@ -138,6 +141,14 @@ struct HitThatLoad: AsyncParsableCommand {
             outageEnd.map { end in Duration.seconds(start)..<Duration.seconds(end) }
         }
         let report = recorder.report(clients: clients, seconds: played, outage: outage)
+        if let pushes {
+            do {
+                try recorder.pushesCSV().write(toFile: pushes, atomically: true, encoding: .utf8)
+            } catch {
+                FileHandle.standardError.write(Data("hitthat-load: --pushes \(pushes): \(error)\n".utf8))
+                throw ExitCode.failure
+            }
+        }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]

@@ -104,6 +104,22 @@ final class LoadRecorder: Sendable {
         state.withLockedValue { $0.fightsAtOnce.append($0.inAFight.count / 2) }
     }
 
+    /// Every punch that reached its opponent so far, one line each, as CSV with a header: when it
+    /// was sent and received (seconds since the run began), its latency in milliseconds, and
+    /// whether it crossed servers. For plotting where in a run the slow pushes were.
+    func pushesCSV() -> String {
+        state.withLockedValue { state in
+            var lines = ["sent_s,received_s,latency_ms,across_servers"]
+            for push in state.pushes.sorted(by: { $0.sent < $1.sent }) {
+                lines.append(
+                    String(
+                        format: "%.3f,%.3f,%.3f,%d", push.sent.milliseconds / 1000, push.received.milliseconds / 1000,
+                        push.latency.milliseconds, push.acrossServers ? 1 : 0))
+            }
+            return lines.joined(separator: "\n") + "\n"
+        }
+    }
+
     /// Something that must not happen: the run fails.
     func problem(_ text: String) {
         state.withLockedValue { $0.problems.append(text) }

@@ -52,6 +52,24 @@ struct LoadRecorderTests {
         #expect(report.unprovokedErrors == ["stale": 1])
     }
 
+    @Test func pushesAreWrittenOneLineEachInTheOrderSent() {
+        let recorder = LoadRecorder(start: start)
+        recorder.punchSent(as: key(2, 2), through: 0, at: at(2_500))
+        recorder.punchReceived(key(2, 2), through: 1, at: at(2_530))
+        recorder.punchSent(as: key(1, 2), through: 1, at: at(1_000))
+        recorder.punchReceived(key(1, 2), through: 1, at: at(1_004))
+        // Refused: never pushed, so not a line.
+        recorder.punchSent(as: key(1, 3), through: 1, at: at(1_200))
+        recorder.punchRefused(key(1, 3), .stale)
+        #expect(
+            recorder.pushesCSV() == """
+                sent_s,received_s,latency_ms,across_servers
+                1.000,1.004,4.000,0
+                2.500,2.530,30.000,1
+
+                """)
+    }
+
     @Test func punchesOnTheirWayDuringTheOutageAreReportedApart() {
         let recorder = LoadRecorder(start: start)
         let outage = Duration.seconds(10)..<Duration.seconds(20)
