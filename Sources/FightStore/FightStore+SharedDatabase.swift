@@ -16,11 +16,29 @@ public enum StoreChange: Hashable, Sendable, Codable {
     /// `fighter`'s session `key` was ended (a logout): its connections must close.
     case sessionEnded(key: String, fighter: FighterID)
     /// `fighter` became connected to some server after being connected to none, or connected to
-    /// none after being connected to some, `since` then (see `arrive`, `leave`, `sweepLapsedServers`).
+    /// none after being connected to some, `since` then (see `notePresence`, `sweepLapsedServers`).
     case presence(FighterID, connected: Bool, since: Timestamp)
     /// The store is listening again after not listening (or for the first time): what the others
     /// committed meanwhile was not told, and is to be read by sequence.
     case resynchronize
+}
+
+/// A fighter's connections on one server came or went: their first one there opened, or their
+/// last one there closed (`FightStore.notePresence`).
+public struct PresenceChange: Hashable, Sendable {
+    /// Whose connections.
+    public var fighter: FighterID
+    /// Whether the fighter now has a connection on the server.
+    public var connected: Bool
+    /// When they came or went.
+    public var at: Timestamp
+
+    /// Creates a change.
+    public init(_ fighter: FighterID, connected: Bool, at: Timestamp) {
+        self.fighter = fighter
+        self.connected = connected
+        self.at = at
+    }
 }
 
 /// How a server's start found the others sharing its database (`FightStore.startServing`).
@@ -131,39 +149,44 @@ extension FightStore {
 
     // MARK: Presence
 
-    /// Notes that `fighter` has a connection on `server` from `now` (their first one there), under
-    /// the writers' lock, so that of two servers seeing the fighter come or go at once, one sees
-    /// the other's row. When the fighter was connected to no other live server, the others are
-    /// told (`StoreChange.presence`). Nothing on a database no other server shares.
-    /// - Returns: when the fighter connected to another server whose lease is live, the earliest
-    ///   such time; `nil` when they were connected nowhere else (their presence begins `now`).
-    public func arrive(_ fighter: FighterID, on server: String, at now: Timestamp) throws -> Timestamp? {
-        guard database.isShared else { return nil }
+    /// Notes each of `changes` on `server` (a fighter's first connection there opened, or their
+    /// last one there closed; one change a fighter), all in one transaction under the writers' lock, so that of two
+    /// servers seeing a fighter come or go at once, one sees the other's row. A server notes its
+    /// changes in batches: a thousand clients connecting at once, or leaving, are a few
+    /// transactions, not a thousand, which would hold up the punches behind them. Each fighter
+    /// then connected to no other live server had their presence change at the change's time,
+    /// and the others are told (`StoreChange.presence`). Nothing on a database no other server
+    /// shares.
+    /// - Returns: for each fighter of `changes` connected to another server whose lease is live,
+    ///   the earliest time they connected there. Those not in it are connected nowhere else.
+    public func notePresence(_ changes: [PresenceChange], on server: String) throws -> [FighterID: Timestamp] {
+        guard database.isShared, let now = changes.map(\.at).max() else { return [:] }
         return try database.write { db in
-            try db.send(
-                """
-                INSERT INTO presence (fighter_id, server_id, since) VALUES (?, ?, ?)
-                ON CONFLICT (fighter_id, server_id) DO UPDATE SET since = excluded.since
-                """,
-                [fighter.rawValue, server, now.secondsSince1970])
-            if let elsewhere = try Self.presence(of: fighter, besides: server, at: now, in: db) { return elsewhere }
-            try database.announce([.presence(fighter, connected: true, since: now)], in: db)
-            return nil
-        }
-    }
-
-    /// Notes that `fighter`'s last connection on `server` closed at `now`. When they are then
-    /// connected to no live server, the others are told they are gone since `now`.
-    /// - Returns: when they connected to another live server, if they still are on one (then
-    ///   nobody is told); `nil` when they are gone. Always `nil` where no other server shares
-    ///   the database.
-    public func leave(_ fighter: FighterID, from server: String, at now: Timestamp) throws -> Timestamp? {
-        guard database.isShared else { return nil }
-        return try database.write { db in
-            try db.send("DELETE FROM presence WHERE fighter_id = ? AND server_id = ?", [fighter.rawValue, server])
-            if let elsewhere = try Self.presence(of: fighter, besides: server, at: now, in: db) { return elsewhere }
-            try database.announce([.presence(fighter, connected: false, since: now)], in: db)
-            return nil
+            var elsewhere: [FighterID: Timestamp] = [:]
+            for batch in changes.chunked(Self.largestBatch) {
+                let came = batch.filter(\.connected), went = batch.filter { !$0.connected }
+                if !came.isEmpty {
+                    try db.send(
+                        """
+                        INSERT INTO presence (fighter_id, server_id, since)
+                        VALUES \(Self.placeholders(came.count, each: 3))
+                        ON CONFLICT (fighter_id, server_id) DO UPDATE SET since = excluded.since
+                        """,
+                        came.flatMap { [$0.fighter.rawValue, server, $0.at.secondsSince1970] as SQLArguments })
+                }
+                if !went.isEmpty {
+                    try db.send(
+                        "DELETE FROM presence WHERE server_id = ? AND fighter_id IN (\(Self.placeholders(went.count)))",
+                        [server] + went.map(\.fighter.rawValue))
+                }
+                elsewhere.merge(
+                    try Self.presence(of: batch.map(\.fighter), besides: server, at: now, in: db)) { $1 }
+            }
+            try database.announce(
+                changes.filter { elsewhere[$0.fighter] == nil }.map {
+                    .presence($0.fighter, connected: $0.connected, since: $0.at)
+                }, in: db)
+            return elsewhere
         }
     }
 
@@ -171,19 +194,39 @@ extension FightStore {
     /// earliest, if several), or `nil` when they are on none.
     public func presence(of fighter: FighterID, besides server: String, at now: Timestamp) throws -> Timestamp? {
         guard database.isShared else { return nil }
-        return try database.readStatement { db in try Self.presence(of: fighter, besides: server, at: now, in: db) }
+        return try database.readStatement { db in
+            try Self.presence(of: [fighter], besides: server, at: now, in: db)[fighter]
+        }
     }
 
+    /// The most fighters one statement names: PostgreSQL takes at most 65,535 parameters, and
+    /// SQLite 32,766.
+    static let largestBatch = 1_000
+
+    /// For each of `fighters` (at most `largestBatch`) connected to a server other than `server`
+    /// whose lease is live at `now`, the earliest time they connected to one.
     private static func presence(
-        of fighter: FighterID, besides server: String, at now: Timestamp, in db: any SQLSession
-    ) throws -> Timestamp? {
-        let since = try db.fetchValue(
+        of fighters: some Collection<FighterID>, besides server: String, at now: Timestamp, in db: any SQLSession
+    ) throws -> [FighterID: Timestamp] {
+        guard !fighters.isEmpty else { return [:] }
+        let rows = try db.fetch(
             """
-            SELECT min(p.since) FROM presence p JOIN server_leases l ON l.server_id = p.server_id
-            WHERE p.fighter_id = ? AND p.server_id <> ? AND l.expires_at > ?
+            SELECT p.fighter_id, min(p.since) AS since FROM presence p
+            JOIN server_leases l ON l.server_id = p.server_id
+            WHERE p.fighter_id IN (\(placeholders(fighters.count))) AND p.server_id <> ? AND l.expires_at > ?
+            GROUP BY p.fighter_id
             """,
-            [fighter.rawValue, server, now.secondsSince1970], as: Int64?.self)
-        return (since ?? nil).map { Timestamp(secondsSince1970: $0) }
+            fighters.map(\.rawValue) + [server, now.secondsSince1970])
+        return Dictionary(
+            uniqueKeysWithValues: try rows.map {
+                (FighterID(try $0.get("fighter_id")), Timestamp(secondsSince1970: try $0.get("since")))
+            })
+    }
+
+    /// `count` placeholders, or `count` rows of `each` placeholders, separated by commas.
+    private static func placeholders(_ count: Int, each: Int? = nil) -> String {
+        let one = each.map { "(" + Array(repeating: "?", count: $0).joined(separator: ", ") + ")" } ?? "?"
+        return Array(repeating: one, count: count).joined(separator: ", ")
     }
 
     /// Forgets the servers whose lease has lapsed by `now` (killed, or cut off from the database)
@@ -200,9 +243,9 @@ extension FightStore {
             ).map { FighterID(try $0.get("fighter_id", as: Int64.self)) }
             try db.send("DELETE FROM server_leases WHERE expires_at <= ?", [now.secondsSince1970])
             var gone: [FighterID] = []
-            for fighter in Set(orphaned).sorted()
-            where try Self.presence(of: fighter, besides: "", at: now, in: db) == nil {
-                gone.append(fighter)
+            for batch in Set(orphaned).sorted().chunked(Self.largestBatch) {
+                let elsewhere = try Self.presence(of: batch, besides: "", at: now, in: db)
+                gone += batch.filter { elsewhere[$0] == nil }
             }
             try database.announce(gone.map { .presence($0, connected: false, since: now) }, in: db)
             return gone
@@ -253,5 +296,12 @@ extension FightStore {
                 as: Double.self) ?? 0
             return Int(granted)
         }
+    }
+}
+
+extension Array {
+    /// The elements in runs of `size` (the last one shorter), in order.
+    func chunked(_ size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
     }
 }

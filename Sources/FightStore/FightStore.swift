@@ -203,10 +203,22 @@ extension FightStore {
 
     /// `id`'s fights waiting for an answer or under way, oldest first.
     public func openFights(of id: FighterID) throws -> [Fight] {
-        try database.readStatement { db in
-            // Through the partial indexes of open fights: a fighter's finished fights are not read.
-            try FightRows.fetch(db, where: "id IN (\(Self.fightsOf(open: true))) ORDER BY id", [id.rawValue])
+        try openFights(of: [id])
+    }
+
+    /// The fights waiting for an answer or under way of any of `fighters`, oldest first: one
+    /// question for many fighters (a server's batch of comings and goings), not one each.
+    public func openFights(of fighters: some Collection<FighterID>) throws -> [Fight] {
+        var found: [FightID: Fight] = [:]
+        for batch in Array(fighters).chunked(Self.largestBatch) {
+            // Through the partial indexes of open fights: the fighters' finished fights are not read.
+            let fights = try database.readStatement { db in
+                try FightRows.fetch(
+                    db, where: "id IN (\(Self.fightsOf(open: true, fighters: batch.count)))", batch.map(\.rawValue))
+            }
+            for fight in fights { found[fight.id] = fight }
         }
+        return found.values.sorted { $0.id < $1.id }
     }
 
     /// Every fight `id` was in, newest first.
@@ -216,13 +228,14 @@ extension FightStore {
         }
     }
 
-    /// The identifiers of fighter `?1`'s fights (open ones only, or all), found through the index
-    /// of each corner.
-    static func fightsOf(open: Bool) -> String {
+    /// The identifiers of the fights (open ones only, or all) of fighters `?1` to `?count`, found
+    /// through the index of each corner.
+    static func fightsOf(open: Bool, fighters count: Int = 1) -> String {
         let condition = open ? "is_open AND " : ""
+        let fighters = (1...count).map { "?\($0)" }.joined(separator: ", ")
         return """
-            SELECT id FROM fights WHERE \(condition)challenger_id = ?1
-            UNION ALL SELECT id FROM fights WHERE \(condition)opponent_id = ?1
+            SELECT id FROM fights WHERE \(condition)challenger_id IN (\(fighters))
+            UNION ALL SELECT id FROM fights WHERE \(condition)opponent_id IN (\(fighters))
             """
     }
 

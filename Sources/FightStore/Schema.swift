@@ -165,7 +165,7 @@ enum Schema {
         },
         Migration(identifier: "v7: fighters' connections by server") { db in
             // Whether a fighter is connected to any of the servers sharing the database (see
-            // FightStore.arrive): a row a fighter and server while the fighter has a connection
+            // FightStore.notePresence): a row a fighter and server while the fighter has a connection
             // there, counted only while the server's lease is live. Worth nothing after a crash of
             // the database (every connection dropped with it), so PostgreSQL need not log them.
             let t = ColumnTypes(db.dialect)

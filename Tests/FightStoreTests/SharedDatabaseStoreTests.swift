@@ -171,6 +171,46 @@ import Testing
             ])
     }
 
+    /// The comings and goings of many fighters are noted in one call, as a server notes a batch
+    /// of them: each fighter's presence elsewhere is given, and only those on no other server
+    /// are announced, each with their own time. More fighters than one statement names are
+    /// noted all the same.
+    @Test(postgres) func aBatchOfComingsAndGoingsIsNotedInOneCall() async throws {
+        let database = try TestDatabase(.postgres)
+        let a = try database.open(), b = try database.open()
+        let lease: Int64 = 15
+        _ = try a.startServing(as: "a", at: start, leaseUntil: start + lease)
+        _ = try b.startServing(as: "b", at: start, leaseUntil: start + lease)
+        let alice = FighterID(1), bob = FighterID(2), carol = FighterID(3)
+        _ = try b.arrive(alice, on: "b", at: start + 1)
+        _ = try a.arrive(carol, on: "a", at: start + 1)
+        let heard = try Heard(b)
+        try await heard.wait("listening") { $0 == [.resynchronize] }
+
+        let elsewhere = try a.notePresence(
+            [
+                PresenceChange(alice, connected: true, at: start + 2),
+                PresenceChange(bob, connected: true, at: start + 3),
+                PresenceChange(carol, connected: false, at: start + 4),
+            ], on: "a")
+        #expect(elsewhere == [alice: start + 1], "alice is on b; bob and carol on no other server")
+        #expect(try b.presence(of: bob, besides: "b", at: start + 5) == start + 3)
+        #expect(try b.presence(of: carol, besides: "b", at: start + 5) == nil)
+        try await heard.wait("a's announcements") { $0.count >= 3 }
+        #expect(
+            heard.changes == [
+                .resynchronize, .presence(bob, connected: true, since: start + 3),
+                .presence(carol, connected: false, since: start + 4),
+            ])
+
+        // More than one statement's worth, in and then out; a's lease lapses and b forgets them all.
+        let many = (100..<(100 + Int64(FightStore.largestBatch) + 10)).map { FighterID($0) }
+        #expect(try a.notePresence(many.map { PresenceChange($0, connected: true, at: start + 6) }, on: "a") == [:])
+        #expect(try b.presence(of: many.last!, besides: "b", at: start + 7) == start + 6)
+        try b.renewLease(of: "b", until: start + 20 + lease)
+        #expect(try b.sweepLapsedServers(at: start + 16).count == many.count + 1, "and bob")
+    }
+
     @Test(arguments: Backend.available)
     func anAllowanceIsOneBucketPerFighterAndKind(backend: Backend) throws {
         let database = try TestDatabase(backend)
@@ -241,5 +281,17 @@ final class Heard: @unchecked Sendable {
             guard ContinuousClock.now < deadline else { throw StoreBackendError("timed out waiting for \(what): \(changes)") }
             try await Task.sleep(for: .milliseconds(10))
         }
+    }
+}
+
+extension FightStore {
+    /// One fighter's coming to `server`, noted as a batch of one.
+    fileprivate func arrive(_ fighter: FighterID, on server: String, at time: Timestamp) throws -> Timestamp? {
+        try notePresence([PresenceChange(fighter, connected: true, at: time)], on: server)[fighter]
+    }
+
+    /// One fighter's leaving `server`, noted as a batch of one.
+    fileprivate func leave(_ fighter: FighterID, from server: String, at time: Timestamp) throws -> Timestamp? {
+        try notePresence([PresenceChange(fighter, connected: false, at: time)], on: server)[fighter]
     }
 }

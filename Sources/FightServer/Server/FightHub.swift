@@ -95,6 +95,16 @@ actor FightHub {
     /// store or another server's announcement says). Someone not in here has not been seen since
     /// it started.
     private var presenceSince: [FighterID: Timestamp] = [:]
+    /// The comings and goings of fighters here not yet noted in the store: by fighter, when their
+    /// first connection opened or their last one closed (`notePresence`).
+    private var presenceToNote: [FighterID: Timestamp] = [:]
+    /// The fighters noted in the store as connected here.
+    private var notedHere: Set<FighterID> = []
+    /// Rung when a fighter comes or goes, for the presence service to call `notePresence`: one
+    /// ring stands for any number, so that a thousand clients connecting at once are noted in a
+    /// few batches, not one by one while the punches wait behind them.
+    nonisolated let presenceChanged: AsyncStream<Void>
+    private let ringPresence: AsyncStream<Void>.Continuation
     /// The turns the start began afresh (`resumeTurns`), for fighters not connected since: by
     /// fighter, each fight with the sequence the start left it at. See `resumeOwedTurns(of:)`.
     private var owedTurns: [FighterID: [FightID: Int]] = [:]
@@ -123,39 +133,34 @@ actor FightHub {
         self.eventLoop = eventLoop
         self.motionSamples = motionSamples
         self.serverName = serverName
+        (presenceChanged, ringPresence) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
     // MARK: - Connections
 
     /// Starts pushing `fighter`'s events to `outbox`, a connection that began with session
     /// `session` (its key); returns the connection's number. The fighter's first connection tells
-    /// the other fighter of each of their fights under way that they came (the turn owed after a
-    /// restart follows the connection's first answer: `resumeOwedTurns(of:)`).
+    /// the other fighter of each of their fights under way that they came, once it is noted
+    /// (`notePresence`). (The turn owed after a restart follows the connection's first answer:
+    /// `resumeOwedTurns(of:)`.)
     func connect(_ fighter: FighterID, session: String, outbox: Outbox) -> Int {
         lastConnection += 1
         let arriving = connections[fighter] == nil
         connections[fighter, default: [:]][lastConnection] = Connection(outbox: outbox, session: session)
         if arriving {
-            let now = clock.now()
-            let elsewhere = sharedPresence("arriving", of: fighter) {
-                try store.arrive(fighter, on: serverName, at: now)
-            }
-            presenceSince[fighter] = elsewhere ?? now
-            let open = openFights(of: fighter)
+            changePresence(of: fighter)
             // What the fighter's client learns by `hello` and `replay` from here on is pushed from
             // this sequence on: the baseline a catch-up after an outage of the listener reads from.
-            for fight in open where pushed[fight.id] == nil {
+            for fight in openFights(of: fighter) where pushed[fight.id] == nil {
                 pushed[fight.id] = PushedFight(
                     corners: Both(fight.challenger, fight.opponent), sequence: fight.lastSequence)
             }
-            // Connected to another server already: the other fighters were told then.
-            if elsewhere == nil { pushPresence(of: fighter, in: open) }
         }
         return lastConnection
     }
 
     /// Stops pushing to connection `id`. The fighter's last connection tells the other fighter of
-    /// each of their fights under way that they went.
+    /// each of their fights under way that they went, once it is noted (`notePresence`).
     func disconnect(_ fighter: FighterID, connection id: Int) {
         // A connection closed twice (by a logout on another one, then by itself) counts once.
         guard connections[fighter]?.removeValue(forKey: id) != nil else { return }
@@ -163,12 +168,16 @@ actor FightHub {
         guard connections[fighter]?.isEmpty == true else { return }
         connections[fighter] = nil
         windUps[fighter] = nil
-        let now = clock.now()
-        let elsewhere = sharedPresence("leaving", of: fighter) { try store.leave(fighter, from: serverName, at: now) }
-        presenceSince[fighter] = elsewhere ?? now
-        // Still connected to another server: nobody is told they went.
-        if elsewhere == nil { pushPresence(of: fighter, in: openFights(of: fighter)) }
+        changePresence(of: fighter)
         pushed = pushed.filter { isConnected($0.value.corners) }
+    }
+
+    /// Notes that `fighter` came or went, to be written with the next batch.
+    private func changePresence(of fighter: FighterID) {
+        let now = clock.now()
+        presenceSince[fighter] = now
+        presenceToNote[fighter] = now
+        ringPresence.yield()
     }
 
     /// Whether either fighter of a fight is connected here.
@@ -418,7 +427,9 @@ actor FightHub {
             try store.renewLease(of: serverName, until: now + Self.lease.seconds)
             leaseRenewedAt = now
             if lapsed {
-                for fighter in connections.keys.sorted() { _ = try store.arrive(fighter, on: serverName, at: now) }
+                let here = connections.keys.sorted()
+                _ = try store.notePresence(here.map { PresenceChange($0, connected: true, at: now) }, on: serverName)
+                notedHere = Set(here)
             }
             tellGone(try store.sweepLapsedServers(at: now), at: now)
         } catch {
@@ -440,10 +451,9 @@ actor FightHub {
 
     /// Tells the other fighters connected here of `fighters`, gone with a server that lapsed.
     private func tellGone(_ fighters: [FighterID], at now: Timestamp) {
-        for fighter in fighters where connections[fighter] == nil {
-            presenceSince[fighter] = now
-            pushPresence(of: fighter, in: openFights(of: fighter))
-        }
+        let gone = fighters.filter { connections[$0] == nil }
+        for fighter in gone { presenceSince[fighter] = now }
+        tellPresence(of: gone)
     }
 
     /// Starts afresh, once, the turns the server's start began for `fighter` (who has just
@@ -643,7 +653,7 @@ actor FightHub {
             // Connected here, the fighter is here whatever another server saw.
             guard connections[fighter] == nil else { return }
             presenceSince[fighter] = since
-            pushPresence(of: fighter, in: openFights(of: fighter))
+            tellPresence(of: [fighter])
         case .resynchronize:
             // Fights begun while not listening are pushed whole; those followed, from where they were.
             for fighter in connections.keys {
@@ -659,9 +669,56 @@ actor FightHub {
 
     // MARK: - Presence
 
+    /// Notes in the store, in one batch, the fighters who came or went since the last batch (a
+    /// fighter who came and went again meanwhile is left as noted), and tells the other fighter
+    /// of each of their fights under way whether they are connected: unless, on a database
+    /// shared, they are connected to another server as well, where the others were told then.
+    /// Called by the presence service when rung, and on each tick of the deadline service, which
+    /// tries again a batch the store could not take.
+    func notePresence() {
+        guard !presenceToNote.isEmpty else { return }
+        let changes = presenceToNote.sorted { $0.key < $1.key }.compactMap { fighter, at -> PresenceChange? in
+            let connected = connections[fighter] != nil
+            return connected == notedHere.contains(fighter) ? nil : PresenceChange(fighter, connected: connected, at: at)
+        }
+        presenceToNote = [:]
+        guard !changes.isEmpty else { return }
+        let elsewhere: [FighterID: Timestamp]
+        do {
+            elsewhere = try store.notePresence(changes, on: serverName)
+        } catch {
+            logger.error(
+                "noting who came and went failed; trying again on the next tick",
+                metadata: ["fighters": "\(changes.count)", "error": "\(error)"])
+            for change in changes where presenceToNote[change.fighter] == nil {
+                presenceToNote[change.fighter] = change.at
+            }
+            return
+        }
+        for change in changes {
+            if change.connected { notedHere.insert(change.fighter) } else { notedHere.remove(change.fighter) }
+            presenceSince[change.fighter] = elsewhere[change.fighter] ?? change.at
+        }
+        tellPresence(of: changes.map(\.fighter).filter { elsewhere[$0] == nil })
+    }
+
+    /// Tells the other fighter of each of `fighters`' fights under way whether they are connected.
+    private func tellPresence(of fighters: [FighterID]) {
+        guard !fighters.isEmpty else { return }
+        let open: [Fight]
+        do {
+            open = try store.openFights(of: fighters)
+        } catch {
+            logger.error(
+                "could not read the fighters' open fights", metadata: ["fighters": "\(fighters.count)", "error": "\(error)"])
+            return
+        }
+        for fighter in fighters { pushPresence(of: fighter, in: open) }
+    }
+
     /// Whether `fighter` is connected, as the other fighter of `fight` is told it.
     /// On a database other servers share, a fighter with no connection here may have one on
-    /// another server: the store says since when (`FightStore.arrive`).
+    /// another server: the store says since when (`FightStore.presence(of:besides:at:)`).
     private func presence(of fighter: FighterID, in fight: FightID) -> Presence {
         let (state, since) = presence(of: fighter)
         return Presence(fight: fight, fighter: fighter, state: state, since: since)
@@ -706,17 +763,16 @@ actor FightHub {
         }
     }
 
-    /// Tells the other fighter of each of `fighter`'s fights under way (among `open`, their open
-    /// fights) whether `fighter` is connected, after their first connection opened or their last
-    /// one closed. Not a fight event: nothing is saved, and a client that was away learns it from
-    /// `welcome`.
+    /// Tells the other fighter of each of `fighter`'s fights under way (among `open`, open
+    /// fights, theirs among them) whether `fighter` is connected, after their first connection
+    /// opened or their last one closed. Not a fight event: nothing is saved, and a client that
+    /// was away learns it from `welcome`.
     private func pushPresence(of fighter: FighterID, in open: [Fight]) {
-        let underWay = open.filter(\.isUnderWay)
+        let underWay = open.compactMap { fight in fight.isUnderWay ? fight.corner(of: fighter).map { (fight, $0) } : nil }
         guard !underWay.isEmpty else { return }
         // Asked once for all the fighter's fights: on a shared database it is a read.
         let (state, since) = presence(of: fighter)
-        for fight in underWay {
-            guard let corner = fight.corner(of: fighter) else { continue }
+        for (fight, corner) in underWay {
             push(
                 .presence(Presence(fight: fight.id, fighter: fighter, state: state, since: since)),
                 to: fight.fighter(in: corner.other))

@@ -251,7 +251,8 @@ public final class FightServer: Sendable {
         let listener = store.changes().map { StoreChangesService(changes: $0, hub: hub, accounts: accounts) }
         group = ServiceGroup(
             configuration: .init(
-                services: [app, DeadlineService(hub: hub, tick: configuration.clock.tick)] + (listener.map { [$0] } ?? []),
+                services: [app, DeadlineService(hub: hub, tick: configuration.clock.tick), PresenceService(hub: hub)]
+                    + (listener.map { [$0] } ?? []),
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
     }
@@ -379,7 +380,8 @@ struct AccountLimits: Sendable {
 
 // MARK: - Deadlines
 
-/// Passes turns and expires challenges when their time comes, whether or not anyone acts.
+/// Passes turns and expires challenges when their time comes, whether or not anyone acts; keeps
+/// the server's lease, and tries again to note the comings and goings the store could not take.
 struct DeadlineService: Service {
     let hub: FightHub
     let tick: Duration
@@ -390,7 +392,22 @@ struct DeadlineService: Service {
                 try await Task.sleep(for: tick)
                 await hub.settleDeadlines()
                 await hub.renewLease()
+                await hub.notePresence()
             }
+        }
+    }
+}
+
+// MARK: - Presence
+
+/// Notes the fighters' comings and goings in the store as they happen, in batches: each call
+/// notes all those since the one before (`FightHub.notePresence`).
+struct PresenceService: Service {
+    let hub: FightHub
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown { [hub] in
+            for await _ in hub.presenceChanged { await hub.notePresence() }
         }
     }
 }
