@@ -120,7 +120,10 @@ struct ClientSession {
         if arriving {
             bound = (fighter, await hub.connect(fighter, session: session.key, outbox: outbox))
         }
-        if let answer = await hub.handle(message.request, by: fighter, ref: message.ref, connection: bound?.connection)
+        if let answer = await hub.answerReading(message.request, by: fighter, ref: message.ref) {
+            reply(answer)
+        } else if let answer = await hub.handle(
+            message.request, by: fighter, ref: message.ref, connection: bound?.connection)
         {
             reply(answer)
         }

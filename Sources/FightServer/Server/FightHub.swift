@@ -204,54 +204,32 @@ actor FightHub {
     ///   (the sender's copies carry `ref`).
     func handle(_ request: ClientRequest, by fighter: FighterID, ref: Int?, connection: Int?) -> ServerMessage? {
         do {
-            switch try answer(request, by: fighter, ref: ref, connection: connection) {
-            case .some(let body): return ServerMessage(ref: ref, body)
-            case .none: return nil
-            }
-        } catch let error as ProtocolError {
-            return ServerMessage(ref: ref, .error(error))
+            return try answer(request, by: fighter, ref: ref, connection: connection).map { ServerMessage(ref: ref, $0) }
         } catch {
-            logger.error(
-                "request failed",
-                metadata: ["type": "\(request.type)", "fighter": "\(fighter.rawValue)", "error": "\(error)"])
-            return ServerMessage(
-                ref: ref, .error(ProtocolError(.internalError, "the server could not do this; try again")))
+            return refusal(error, of: request, by: fighter, ref: ref)
         }
+    }
+
+    /// The reply to `request` that failed with `error`: a protocol error as it is; any other (the
+    /// database's), logged and answered `internalError`.
+    nonisolated func refusal(_ error: any Error, of request: ClientRequest, by fighter: FighterID, ref: Int?)
+        -> ServerMessage
+    {
+        if let error = error as? ProtocolError { return ServerMessage(ref: ref, .error(error)) }
+        logger.error(
+            "request failed", metadata: ["type": "\(request.type)", "fighter": "\(fighter.rawValue)", "error": "\(error)"])
+        return ServerMessage(ref: ref, .error(ProtocolError(.internalError, "the server could not do this; try again")))
     }
 
     private func answer(_ request: ClientRequest, by me: FighterID, ref: Int?, connection: Int?) throws -> ServerBody? {
         let command: Command
         switch request {
-        case .hello:
-            let open = try store.openFights(of: me)
-            let opponents = open.filter(\.isUnderWay).compactMap { fight in
-                fight.corner(of: me).map { presence(of: fight.fighter(in: $0.other), in: fight.id) }
-            }
-            return .welcome(
-                Welcome(
-                    fighter: FighterCard(try fighter(me), showingLocation: true),
-                    openFights: open.map { FightView($0, seenBy: me) }, presence: opponents))
-        case .profile(let request):
-            let id = request.fighter ?? me
-            return .profile(ProfileReply(fighter: FighterCard(try fighter(id), showingLocation: id == me)))
+        case .hello, .profile, .fight, .replay, .history, .statistics:
+            // Read off the hub's thread (`answerReading`); they never come this far.
+            throw ProtocolError(.internalError, "a request that only reads reached the hub")
         case .nextOpponent, .backDown:
             let matchup = try store.nextOpponent(for: me, at: clock.now()).mapError { ProtocolError($0) }.get()
             return .opponent(OpponentReply(matchup: matchup.map(WireMatchup.init)))
-        case .fight(let ref):
-            return .fight(FightReply(fight: FightView(try fight(ref.fight, of: me), seenBy: me)))
-        case .replay(let request):
-            let fight = try fight(request.fight, of: me)
-            let events = try store.events(ofFight: fight.id).filter { $0.sequence > request.after }
-            return .events(EventsReply(fight: request.fight, events: events.map(WireEvent.init)))
-        case .history:
-            return .history(HistoryReply(fights: try store.fights(of: me).map { FightView($0, seenBy: me) }))
-        case .statistics(let request):
-            let versus = request.versus.map { StatScope.pair(me, versus: $0) }
-            let statistics = try store.statistics([.fighter(me), .overall] + (versus.map { [$0] } ?? []))
-            return .statistics(
-                StatisticsReply(
-                    fighter: WireStatLine(statistics[.fighter(me)]), overall: WireStatLine(statistics[.overall]),
-                    versus: versus.map { WireStatLine(statistics[$0]) }))
         case .updateProfile(let update):
             let stats = ProfileStats(heightCm: update.heightCm, weightKg: update.weightKg, reachCm: update.reachCm)
             command = .updateProfile(me, displayName: update.displayName, bio: update.bio, profile: stats)
@@ -506,13 +484,13 @@ actor FightHub {
         }
     }
 
-    private func fighter(_ id: FighterID) throws -> Fighter {
+    nonisolated func fighter(_ id: FighterID) throws -> Fighter {
         guard let fighter = try store.fighter(id) else { throw ProtocolError(Refusal.unknownFighter(id)) }
         return fighter
     }
 
     /// Fight `id`, if `me` is in it; the same refusal as the engine's otherwise.
-    private func fight(_ id: FightID, of me: FighterID) throws -> Fight {
+    nonisolated func fight(_ id: FightID, of me: FighterID) throws -> Fight {
         guard let fight = try store.fight(id) else { throw ProtocolError(Refusal.unknownFight(id)) }
         guard fight.corner(of: me) != nil else { throw ProtocolError(Refusal.notInFight(me, id)) }
         return fight
@@ -714,6 +692,14 @@ actor FightHub {
             return
         }
         for fighter in fighters { pushPresence(of: fighter, in: open) }
+    }
+
+    /// Whether the other fighter of each of `me`'s fights under way among `open` is connected, as
+    /// `welcome` tells it.
+    func presenceOfOpponents(of me: FighterID, in open: [Fight]) -> [Presence] {
+        open.filter(\.isUnderWay).compactMap { fight in
+            fight.corner(of: me).map { presence(of: fight.fighter(in: $0.other), in: fight.id) }
+        }
     }
 
     /// Whether `fighter` is connected, as the other fighter of `fight` is told it.
