@@ -10,7 +10,8 @@ Builds nothing: takes the release binaries, built with PostgreSQL in, e.g.
 
 Starts a throwaway PostgreSQL (tools/postgres-test-server.sh; stopped at the end), then for each
 run starts the server(s) on a fresh database, runs `hitthat-load` with the same options, reads the
-servers' and PostgreSQL's CPU time from /proc before and after, and audits the database (`hitthat
+servers' and PostgreSQL's CPU time from /proc before and after (and the load tool's, which shares
+the cores: "cores busy" is all three over the run's length), and audits the database (`hitthat
 audit`: the log replayed against what is saved):
 
   a  one server on SQLite
@@ -176,7 +177,11 @@ def run(name, args, binaries, databases, work, postmaster, kill_at=None):
             time.sleep(args.down)
             servers[-1].start()
             print(f"load_compare: run {name}: {servers[-1].name} back at {time.monotonic() - began:.1f} s", file=sys.stderr)
-        status = load.wait()
+        # Waited for by hand, for its CPU time: it shares the machine's cores with the servers.
+        _, wait_status, usage = os.wait4(load.pid, 0)
+        load.returncode = status = os.waitstatus_to_exitcode(wait_status)
+        seconds = time.monotonic() - began
+    load_cpu = usage.ru_utime + usage.ru_stime
     cpu = sum(server.cpu() - before for server, before in zip(servers, cpu_before))
     load_after = load_average()
     db_cpu = postgres_cpu_seconds(postmaster) - db_before if postmaster else None
@@ -195,6 +200,7 @@ def run(name, args, binaries, databases, work, postmaster, kill_at=None):
         "run": name, "servers": len(servers),
         "database": "PostgreSQL" if databases[0].startswith("postgres") else "SQLite",
         "exit": status, "report": report, "serverCpuSeconds": cpu, "databaseCpuSeconds": db_cpu,
+        "loadToolCpuSeconds": load_cpu, "seconds": seconds,
         "messages": messages, "auditConsistent": '"consistent":true' in audit.stdout,
         "loadAverage": [load_before, load_after],
     }
@@ -213,7 +219,8 @@ def table(results):
 
     rows = [["run", "servers", "database", "fights at once", "messages/s", "push p50 ms", "push p99 ms",
              "p99 across servers ms", "p99 in the outage ms", "server CPU ms / 1k msgs",
-             "PostgreSQL CPU ms / 1k msgs", "lost", "twice", "problems", "audit", "machine load"]]
+             "PostgreSQL CPU ms / 1k msgs", "load tool CPU ms / 1k msgs", "cores busy", "lost", "twice", "problems",
+             "audit", "machine load"]]
     for r in results:
         report, counts = r["report"], r["report"]["counts"]
         outside = report.get("pushLatencyOutsideOutageMs") or report["pushLatencyMs"]
@@ -223,6 +230,8 @@ def table(results):
             ms(report.get("pushLatencyAcrossServersMs"), "p99") + f" ({(report.get('pushLatencyAcrossServersMs') or {}).get('count', 0)})",
             ms(report.get("pushLatencyDuringOutageMs"), "p99"),
             per_thousand(r["serverCpuSeconds"], r["messages"]), per_thousand(r["databaseCpuSeconds"], r["messages"]),
+            per_thousand(r["loadToolCpuSeconds"], r["messages"]),
+            f"{(r['serverCpuSeconds'] + (r['databaseCpuSeconds'] or 0) + r['loadToolCpuSeconds']) / r['seconds']:.2f} of {os.cpu_count()}",
             str(counts.get("eventsLost", 0)),
             str(counts.get("eventsPushedTwice", 0) + counts.get("eventsLoggedTwice", 0)),
             str(len(report["problems"])), "consistent" if r["auditConsistent"] else "FAILED",
