@@ -150,13 +150,13 @@ extension FightStore {
     // MARK: Presence
 
     /// Notes each of `changes` on `server` (a fighter's first connection there opened, or their
-    /// last one there closed; one change a fighter), all in one transaction under the writers' lock, so that of two
-    /// servers seeing a fighter come or go at once, one sees the other's row. A server notes its
-    /// changes in batches: a thousand clients connecting at once, or leaving, are a few
-    /// transactions, not a thousand, which would hold up the punches behind them. Each fighter
-    /// then connected to no other live server had their presence change at the change's time,
-    /// and the others are told (`StoreChange.presence`). Nothing on a database no other server
-    /// shares.
+    /// last one there closed; one change a fighter), all in one transaction under the writers'
+    /// lock, so that of two servers seeing a fighter come or go at once, one sees the other's row.
+    /// A server notes its changes in batches: a thousand clients connecting at once, or leaving,
+    /// are a few transactions, not a thousand, which would hold up the punches behind them. Each
+    /// fighter then connected to no other live server had their presence change at the change's
+    /// time, and the others are told (`StoreChange.presence`). Nothing on a database no other
+    /// server shares.
     /// - Returns: for each fighter of `changes` connected to another server whose lease is live,
     ///   the earliest time they connected there. Those not in it are connected nowhere else.
     public func notePresence(_ changes: [PresenceChange], on server: String) throws -> [FighterID: Timestamp] {

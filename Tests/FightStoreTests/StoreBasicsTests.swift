@@ -59,6 +59,26 @@ import Testing
         #expect(try store.openFights(of: a).count == 1)
     }
 
+    /// The open fights of many fighters at once are each fight once, oldest first, however many
+    /// fighters are asked about (more than one statement names), and only open ones.
+    @Test(arguments: Backend.available)
+    func theOpenFightsOfManyFightersAreEachFightOnce(backend: Backend) throws {
+        let database = try TestDatabase(backend)
+        let store = try database.open()
+        let a = try store.register("alice"), b = try store.register("bob"), c = try store.register("carol")
+        try store.run(.challenge(a, opponent: b))
+        try store.run(.challenge(c, opponent: b))
+        try store.run(.challenge(a, opponent: c))
+        let declined = try #require(try store.openFights(of: a).last).id
+        try store.run(.decline(declined, by: c))
+        let open = try store.openFights(of: [c, b, a]).map(\.id)
+        #expect(open.count == 2 && open == open.sorted() && !open.contains(declined))
+        // b's fights named in the first thousand, a's and c's after.
+        let many = [b] + (1_000..<(1_000 + Int64(FightStore.largestBatch))).map { FighterID($0) } + [a, c]
+        #expect(try store.openFights(of: many).map(\.id) == open)
+        #expect(try store.openFights(of: [FighterID]()) == [])
+    }
+
     /// A session promised one statement (`readStatement`, `writeApart`: on PostgreSQL without
     /// BEGIN and COMMIT) stops the process at a second, which would read another snapshot.
     @Test func aSecondStatementInASessionOfOneStops() async throws {
