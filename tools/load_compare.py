@@ -25,10 +25,12 @@ address at the start; the default 600,000 PBKDF2 rounds would make the CPU figur
 sign-ins). PostgreSQL runs with fsync off (the test server's setting) and SQLite with the
 default durability, process-crash: neither syncs a commit to the disk, both survive kill -9.
 
-Writes everything (logs, each run's JSON, every push as CSV) under .build/load-compare/TIME/ and prints a table.
+Writes everything (logs, each run's JSON, every push as CSV) under .build/load-compare/TIME/ and prints a table,
+and each run's p99 by 5 s of the run: the slow pushes come in bursts.
 """
 
 import argparse
+import csv
 import json
 import os
 import signal
@@ -209,6 +211,22 @@ def run(name, args, binaries, databases, work, postmaster, kill_at=None):
 # MARK: - The table
 
 
+def p99_by_window(pushes_csv, window=5):
+    """The p99 push latency (ms) of the punches sent in each `window` seconds of a run, as text:
+    the slow pushes come in bursts (the start, fights ending together, an outage), which one p99
+    over the run does not show."""
+    by_window = {}
+    with open(pushes_csv) as f:
+        for row in csv.DictReader(f):
+            by_window.setdefault(int(float(row["sent_s"]) // window) * window, []).append(float(row["latency_ms"]))
+    cells = []
+    for start in sorted(by_window):
+        latencies = sorted(by_window[start])
+        cells.append(f"{start}s {latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]:.0f}")
+    return ", ".join(cells)
+
+
+
 def table(results):
     def ms(latency, key):
         value = (latency or {}).get(key)
@@ -293,6 +311,9 @@ def main():
           f"{args.think_ms / 2000:.1f}–{args.think_ms * 1.5 / 1000:.1f} s; machine load is the 1-minute load average "
           f"at the start and end of each run ({os.cpu_count()} cores); in {work}")
     print(table(results))
+    for r in results:
+        print(f"  run {r['run']}, p99 ms of the punches sent in each 5 s: "
+              f"{p99_by_window(os.path.join(work, r['run'] + '-pushes.csv'))}")
     for r in results:
         for problem in r["report"]["problems"][:5]:
             print(f"  run {r['run']}: {problem}")
