@@ -226,7 +226,6 @@ def p99_by_window(pushes_csv, window=5):
     return ", ".join(cells)
 
 
-
 def table(results):
     def ms(latency, key):
         value = (latency or {}).get(key)

@@ -405,9 +405,11 @@ actor FightHub {
             try store.renewLease(of: serverName, until: now + Self.lease.seconds)
             leaseRenewedAt = now
             if lapsed {
-                let here = connections.keys.sorted()
-                _ = try store.notePresence(here.map { PresenceChange($0, connected: true, at: now) }, on: serverName)
-                notedHere = Set(here)
+                // Another server may have forgotten every row of this one's: all noted again, with
+                // the next batch, as if each fighter here had just come.
+                notedHere = []
+                for fighter in connections.keys where presenceToNote[fighter] == nil { presenceToNote[fighter] = now }
+                ringPresence.yield()
             }
             tellGone(try store.sweepLapsedServers(at: now), at: now)
         } catch {
@@ -691,7 +693,12 @@ actor FightHub {
                 "could not read the fighters' open fights", metadata: ["fighters": "\(fighters.count)", "error": "\(error)"])
             return
         }
-        for fighter in fighters { pushPresence(of: fighter, in: open) }
+        var openOf: [FighterID: [Fight]] = [:]
+        for fight in open {
+            openOf[fight.challenger, default: []].append(fight)
+            openOf[fight.opponent, default: []].append(fight)
+        }
+        for fighter in fighters { pushPresence(of: fighter, in: openOf[fighter] ?? []) }
     }
 
     /// Whether the other fighter of each of `me`'s fights under way among `open` is connected, as
@@ -749,16 +756,17 @@ actor FightHub {
         }
     }
 
-    /// Tells the other fighter of each of `fighter`'s fights under way (among `open`, open
-    /// fights, theirs among them) whether `fighter` is connected, after their first connection
-    /// opened or their last one closed. Not a fight event: nothing is saved, and a client that
-    /// was away learns it from `welcome`.
+    /// Tells the other fighter of each of `fighter`'s fights under way (among `open`, their open
+    /// fights) whether `fighter` is connected, after their first connection opened or their last
+    /// one closed. Not a fight event: nothing is saved, and a client that was away learns it from
+    /// `welcome`.
     private func pushPresence(of fighter: FighterID, in open: [Fight]) {
-        let underWay = open.compactMap { fight in fight.isUnderWay ? fight.corner(of: fighter).map { (fight, $0) } : nil }
+        let underWay = open.filter(\.isUnderWay)
         guard !underWay.isEmpty else { return }
         // Asked once for all the fighter's fights: on a shared database it is a read.
         let (state, since) = presence(of: fighter)
-        for (fight, corner) in underWay {
+        for fight in underWay {
+            guard let corner = fight.corner(of: fighter) else { continue }
             push(
                 .presence(Presence(fight: fight.id, fighter: fighter, state: state, since: since)),
                 to: fight.fighter(in: corner.other))
