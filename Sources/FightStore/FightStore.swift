@@ -176,10 +176,8 @@ extension FightStore {
                     [room.fighter.rawValue, room.openedAt.secondsSince1970])
             }
         }
-        for event in transition.events {
-            try EventRows.append(event, in: db)
-            try StatisticsRows.record(event, in: db)
-        }
+        for event in transition.events { try EventRows.append(event, in: db) }
+        try StatisticsRows.record(transition.events, in: db)
     }
 }
 
