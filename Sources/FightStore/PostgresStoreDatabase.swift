@@ -30,10 +30,11 @@
         private let group: MultiThreadedEventLoopGroup
         let logger: Logger
         /// Connections open and not in use; each call takes one (or opens one) and gives it back.
-        private let idle = NIOLockedValueBox<[PostgresConnection]>([])
+        private let idle = NIOLockedValueBox<[PooledConnection]>([])
         private let lastConnectionID = NIOLockedValueBox(0)
-        /// The statements as PostgreSQL numbers placeholders, by the store's SQL text.
-        private let translated = NIOLockedValueBox<[String: String]>([:])
+        /// The statements as PostgreSQL numbers placeholders, and how often each was sent, by the
+        /// store's SQL text.
+        private let translated = NIOLockedValueBox<[String: (statement: String, uses: Int)]>([:])
         /// The advisory lock writers take: one per schema, so that stores in different schemas
         /// of one database (the tests') do not wait for each other.
         let writeLock: Int64
@@ -74,7 +75,7 @@
                 return connections
             }
             let group = group
-            EventLoopFuture.andAllComplete(connections.map(Self.close), on: group.next()).whenComplete { _ in
+            EventLoopFuture.andAllComplete(connections.map { Self.close($0.connection) }, on: group.next()).whenComplete { _ in
                 group.shutdownGracefully { _ in }
             }
         }
@@ -124,23 +125,23 @@
         /// failed is closed, not given back: the next call opens another, so a server restarted or
         /// reached again is used again without the store being reopened.
         private func transaction<T>(_ begin: String?, _ work: (any SQLSession) throws -> T) throws -> T {
-            let connection = try takeIdle() ?? connect()
-            let session = PostgresSession(connection: connection, database: self)
+            let pooled = try takeIdle() ?? PooledConnection(connect())
+            let session = PostgresSession(pooled, database: self)
             do {
                 if let begin { try session.send(begin, []) }
                 let result = try work(session)
                 // Waits for every statement sent: one that failed fails the commit.
                 if begin != nil { try session.execute("COMMIT", []) }
-                giveBack(connection)
+                giveBack(pooled)
                 return result
             } catch {
                 // A statement on its own that failed may have failed with its connection: closed,
                 // as one that cannot roll back is.
                 session.forgetSent()
                 if begin != nil, (try? session.execute("ROLLBACK", [])) != nil {
-                    giveBack(connection)
+                    giveBack(pooled)
                 } else {
-                    Self.close(connection)
+                    Self.close(pooled.connection)
                 }
                 throw error
             }
@@ -148,23 +149,23 @@
 
         /// An idle connection still open, if any: those the server closed meanwhile (it restarted,
         /// say) are dropped, so that a call after an outage does not fail on one.
-        private func takeIdle() -> PostgresConnection? {
+        private func takeIdle() -> PooledConnection? {
             idle.withLockedValue { idle in
-                while let connection = idle.popLast() {
-                    if !connection.isClosed { return connection }
+                while let pooled = idle.popLast() {
+                    if !pooled.connection.isClosed { return pooled }
                 }
                 return nil
             }
         }
 
-        private func giveBack(_ connection: PostgresConnection) {
-            guard !connection.isClosed else { return }
+        private func giveBack(_ pooled: PooledConnection) {
+            guard !pooled.connection.isClosed else { return }
             let kept = idle.withLockedValue { idle in
                 guard idle.count < Self.idleConnections else { return false }
-                idle.append(connection)
+                idle.append(pooled)
                 return true
             }
-            if !kept { Self.close(connection) }
+            if !kept { Self.close(pooled.connection) }
         }
 
         private func connect() throws -> PostgresConnection {
@@ -214,13 +215,23 @@
             return configuration
         }
 
-        /// The statement to send for the store's `sql`: placeholders numbered as PostgreSQL's.
-        func statement(_ sql: String) -> String {
-            if let known = translated.withLockedValue({ $0[sql] }) { return known }
-            let statement = SQLDialect.numberedPlaceholders(sql)
-            translated.withLockedValue { $0[sql] = statement }
-            return statement
+        /// The statement to send for the store's `sql` (placeholders numbered as PostgreSQL's), and
+        /// whether it is sent often enough to be worth preparing on each connection.
+        func statement(_ sql: String) -> (text: String, isFrequent: Bool) {
+            translated.withLockedValue { translated in
+                let statement = translated[sql]?.statement ?? SQLDialect.numberedPlaceholders(sql)
+                let uses = (translated[sql]?.uses ?? 0) + 1
+                translated[sql] = (statement, uses)
+                return (statement, uses >= Self.usesBeforePreparing)
+            }
         }
+
+        /// How often a statement is sent before the connections prepare it. Most of PostgreSQL's
+        /// time on the store's statements went to parsing and planning them (a statement log of a
+        /// load run, 27 Nov: parse 12.6 s, bind 14.8 s, execute 15.1 s), which a statement
+        /// prepared by name does once per connection. Those sent once or twice (a migration, a
+        /// list of a thousand fighters) are not worth a round trip to prepare, nor the memory.
+        static let usesBeforePreparing = 3
 
         // MARK: Announcements
 
@@ -386,46 +397,92 @@
         }
     }
 
+    /// A connection of the store's with the statements prepared on it: used by one transaction at
+    /// a time, taken from the pool of idle connections and given back.
+    final class PooledConnection: @unchecked Sendable {
+        let connection: PostgresConnection
+        /// The statements prepared on the connection, by the store's SQL text.
+        var prepared: [String: PreparedStatement] = [:]
+
+        /// The most statements prepared on one connection: the store sends a few dozen often.
+        static let mostPrepared = 200
+
+        init(_ connection: PostgresConnection) { self.connection = connection }
+    }
+
+    /// A statement prepared on a connection, each parameter cast to the type of the value it was
+    /// first sent with. postgres-nio's `PreparedQuery` sends no parameter types, and a value bound
+    /// in binary as another type than the one PostgreSQL inferred is misread, not refused (a
+    /// DOUBLE PRECISION read as a BIGINT): cast, every parameter's type is the one bound.
+    struct PreparedStatement {
+        let query: PreparedQuery
+        let types: [String]
+
+        /// The type `value` is bound as, to cast its parameter to; `nil` for NULL, which fits any.
+        static func type(of value: SQLValue) -> String? {
+            switch value {
+            case .null: nil
+            case .integer: "BIGINT"
+            case .real: "DOUBLE PRECISION"
+            case .text, .wholeText: "TEXT"
+            case .bool: "BOOLEAN"
+            }
+        }
+
+        /// Whether `values` are of the types the statement's parameters were cast to.
+        func fits(_ values: [SQLValue]) -> Bool {
+            values.count == types.count && zip(values, types).allSatisfy { value, type in
+                Self.type(of: value).map { $0 == type } ?? true
+            }
+        }
+    }
+
     /// One connection of the store's, in a transaction. Statements go out in order on the
     /// connection; those sent (`send`) are not waited for one by one: the next one waited for waits
-    /// for them too, and throws the first failure among them.
+    /// for them too, and throws the first failure among them. A statement sent often is prepared
+    /// on the connection the first time it is sent there, and then only bound and run.
     final class PostgresSession: SQLSession {
-        let connection: PostgresConnection
+        let pooled: PooledConnection
+        var connection: PostgresConnection { pooled.connection }
         let database: PostgresStoreDatabase
         /// The statements sent and not yet waited for, oldest first.
-        private var sent: [EventLoopFuture<PostgresQueryResult>] = []
+        private var sent: [EventLoopFuture<Void>] = []
 
-        init(connection: PostgresConnection, database: PostgresStoreDatabase) {
-            self.connection = connection
+        init(_ pooled: PooledConnection, database: PostgresStoreDatabase) {
+            self.pooled = pooled
             self.database = database
         }
 
         var dialect: SQLDialect { .postgres }
 
         func fetch(_ sql: String, _ arguments: SQLArguments) throws -> [SQLRow] {
-            try Self.rows(of: wait(for: start(sql, arguments)))
+            try Self.rows(wait(for: start(sql, arguments)))
         }
 
         func prefetch(_ sql: String, _ arguments: SQLArguments) throws -> Prefetched {
-            let statement = start(sql, arguments)
+            let statement = try start(sql, arguments)
             // Among those sent, so that its failure fails the transaction even if nobody reads it.
-            sent.append(statement)
-            return Prefetched { try Self.rows(of: self.wait(for: statement)) }
+            sent.append(statement.map { _ in })
+            return Prefetched { try Self.rows(self.wait(for: statement)) }
         }
 
-        private static func rows(of result: PostgresQueryResult) throws -> [SQLRow] {
-            guard let first = result.rows.first else { return [] }
+        private static func rows(_ rows: [PostgresRow]) throws -> [SQLRow] {
+            guard let first = rows.first else { return [] }
             let names = first.map(\.columnName)
-            return try result.rows.map { row in SQLRow(names: names, values: try row.map(Self.value)) }
+            return try rows.map { row in SQLRow(names: names, values: try row.map(Self.value)) }
         }
 
+        /// Runs `sql` unprepared: the count of rows it changed is in the answer to an unnamed
+        /// statement, not in that to a prepared one.
         @discardableResult
         func execute(_ sql: String, _ arguments: SQLArguments) throws -> Int {
-            try wait(for: start(sql, arguments)).metadata.rows ?? 0
+            let query = PostgresQuery(
+                unsafeSQL: database.statement(sql).text, binds: Self.bindings(Self.values(arguments)))
+            return try wait(for: connection.query(query, logger: database.logger)).metadata.rows ?? 0
         }
 
         func send(_ sql: String, _ arguments: SQLArguments) throws {
-            sent.append(start(sql, arguments))
+            sent.append(try start(sql, arguments).map { _ in })
         }
 
         func executeScript(_ sql: String) throws {
@@ -434,7 +491,7 @@
 
         /// Waits for the statements sent before (answered before it: the connection runs them in
         /// order), then for `statement`.
-        private func wait(for statement: EventLoopFuture<PostgresQueryResult>) throws -> PostgresQueryResult {
+        private func wait<T: Sendable>(for statement: EventLoopFuture<T>) throws -> T {
             let earlier = sent
             sent = []
             return try PostgresFailure.translating {
@@ -450,10 +507,43 @@
             sent = []
         }
 
-        private func start(_ sql: String, _ arguments: SQLArguments) -> EventLoopFuture<PostgresQueryResult> {
-            var binds = PostgresBindings(capacity: arguments.count)
-            for argument in arguments {
-                switch argument?.sqlValue ?? .null {
+        /// Sends `sql` with `arguments`: prepared, when it is sent often; otherwise as an unnamed
+        /// statement, parsed and planned each time.
+        private func start(_ sql: String, _ arguments: SQLArguments) throws -> EventLoopFuture<[PostgresRow]> {
+            let values = Self.values(arguments)
+            let (statement, isFrequent) = database.statement(sql)
+            if let prepared = try prepared(sql, for: values, isFrequent: isFrequent) {
+                return prepared.execute(values.map(Self.data))
+            }
+            let query = PostgresQuery(unsafeSQL: statement, binds: Self.bindings(values))
+            return connection.query(query, logger: database.logger).map(\.rows)
+        }
+
+        /// `sql` as prepared on this connection for `values`: already, or now when it is sent
+        /// often (a round trip, once per connection, after the statements sent before it). `nil`
+        /// to send it unnamed: values of other types than it was prepared for, or a NULL to
+        /// prepare it with, whose type cannot be told.
+        private func prepared(_ sql: String, for values: [SQLValue], isFrequent: Bool) throws -> PreparedQuery? {
+            if let known = pooled.prepared[sql] { return known.fits(values) ? known.query : nil }
+            let types = values.compactMap(PreparedStatement.type(of:))
+            guard isFrequent, types.count == values.count, pooled.prepared.count < PooledConnection.mostPrepared
+            else { return nil }
+            // A statement prepared by name outlives the transaction, even one rolled back.
+            let query = try wait(
+                for: connection.prepare(query: SQLDialect.numberedPlaceholders(sql, castTo: types)))
+            pooled.prepared[sql] = PreparedStatement(query: query, types: types)
+            return query
+        }
+
+        private static func values(_ arguments: SQLArguments) -> [SQLValue] {
+            arguments.map { $0?.sqlValue ?? .null }
+        }
+
+        /// `values` as an unnamed statement binds them, each with its type.
+        private static func bindings(_ values: [SQLValue]) -> PostgresBindings {
+            var binds = PostgresBindings(capacity: values.count)
+            for value in values {
+                switch value {
                 case .null: binds.appendNull()
                 case .integer(let value): binds.append(value)
                 case .real(let value): binds.append(value)
@@ -462,12 +552,26 @@
                 case .bool(let value): binds.append(value)
                 }
             }
-            let query = PostgresQuery(unsafeSQL: database.statement(sql), binds: binds)
-            return connection.query(query, logger: database.logger)
+            return binds
+        }
+
+        /// `value` as a prepared statement binds it.
+        private static func data(_ value: SQLValue) -> PostgresData {
+            switch value {
+            case .null: .null
+            case .integer(let value): PostgresData(int64: value)
+            case .real(let value): PostgresData(double: value)
+            case .text(let value), .wholeText(let value): PostgresData(string: value)
+            case .bool(let value): PostgresData(bool: value)
+            }
         }
 
         static func value(_ cell: PostgresCell) throws -> SQLValue {
             guard cell.bytes != nil else { return .null }
+            // postgres-nio asks for every result in binary, but the rows of a `PreparedQuery` keep
+            // the formats its statement was described with when prepared: text.
+            var cell = cell
+            cell.format = .binary
             switch cell.dataType {
             case .int2, .int4, .int8: return .integer(try cell.decode(Int64.self))
             case .float4, .float8: return .real(try cell.decode(Double.self))
@@ -528,6 +632,20 @@ public struct PostgresFailure: Error, Hashable, Sendable, CustomStringConvertibl
                 return try work()
             } catch let error as PSQLError {
                 throw PostgresFailure(error)
+            } catch let error as PostgresError {
+                throw PostgresFailure(error)
+            }
+        }
+
+        /// What a prepared statement fails with (postgres-nio gives its older errors there).
+        init(_ error: PostgresError) {
+            switch error {
+            case .server(let server):
+                self.init(
+                    sqlState: server.fields[.sqlState],
+                    message: server.fields[.message] ?? "the server gave no message")
+            case .protocol(let message): self.init(sqlState: nil, message: message)
+            case .connectionClosed: self.init(sqlState: nil, message: "connection closed")
             }
         }
 
@@ -542,7 +660,9 @@ public struct PostgresFailure: Error, Hashable, Sendable, CustomStringConvertibl
 
         /// What to log of `error`: postgres-nio's own says nothing.
         static func describing(_ error: any Error) -> String {
-            (error as? PSQLError).map { "\(PostgresFailure($0))" } ?? "\(error)"
+            if let error = error as? PSQLError { return "\(PostgresFailure(error))" }
+            if let error = error as? PostgresError { return "\(PostgresFailure(error))" }
+            return "\(error)"
         }
     #endif
 }

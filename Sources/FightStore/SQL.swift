@@ -294,8 +294,9 @@ extension SQLDialect {
     }
 
     /// `sql` with SQLite's placeholders (`?`, `?N`) written as PostgreSQL's (`$N`), numbered as
-    /// SQLite numbers them: a bare `?` is one more than the largest number before it.
-    static func numberedPlaceholders(_ sql: String) -> String {
+    /// SQLite numbers them: a bare `?` is one more than the largest number before it. With
+    /// `types`, placeholder N is cast to the Nth (`CAST($N AS BIGINT)`), which types the parameter.
+    static func numberedPlaceholders(_ sql: String, castTo types: [String] = []) -> String {
         var result = ""
         var largest = 0
         var quote: Character?
@@ -315,7 +316,7 @@ extension SQLDialect {
                 characters = characters.dropFirst(digits.count)
                 let number = Int(digits) ?? largest + 1
                 largest = max(largest, number)
-                result += "$\(number)"
+                result += types.indices.contains(number - 1) ? "CAST($\(number) AS \(types[number - 1]))" : "$\(number)"
             default:
                 result.append(character)
             }

@@ -59,6 +59,39 @@ import Testing
         #expect(try store.openFights(of: a).count == 1)
     }
 
+    /// A statement sent again and again reads each value as it was bound: NULLs, numbers, and
+    /// then numbers of another type in the same place. On PostgreSQL it is prepared once sent
+    /// often, its parameters cast to the types of the values it was prepared with; a value of
+    /// another type must not be read as that type (2.5 bound as a DOUBLE and read as a BIGINT is
+    /// 4,612,811,918,334,230,528), and a NULL, whose type is unknown, prepares nothing.
+    @Test(arguments: Backend.available) func aStatementSentOftenReadsEachValueAsBound(backend: Backend) throws {
+        let database = try TestDatabase(backend)
+        let store = try database.open()
+        try database.tamper(
+            store,
+            """
+            INSERT INTO statistics (scope, fighter_id, versus_id, qty_battles, qty_wins)
+            VALUES ('fighter', 1, 0, 1, 0), ('fighter', 2, 0, 2, 0), ('fighter', 3, 0, 3, 0)
+            """)
+        func fewerBattlesThan(_ value: (any SQLBindable)?) throws -> Int64? {
+            try store.database.readStatement { db in
+                try db.fetchValue(
+                    "SELECT count(*) AS n FROM statistics WHERE qty_battles < ?", [value], as: Int64.self)
+            }
+        }
+        let sent: [((any SQLBindable)?, Int64)] =
+            Array(repeating: (nil, 0), count: 4) + Array(repeating: (3, 2), count: 4) + [
+                (2.5, 2), (1.5, 1), (nil, 0), (Int64(2), 1),
+            ]
+        #expect(try sent.map { try fewerBattlesThan($0.0) } == sent.map(\.1))
+        guard backend == .postgres else { return }
+        // Prepared with the integers, on the connection every call here took in turn.
+        let prepared = try store.database.readStatement { db in
+            try db.fetch("SELECT statement FROM pg_prepared_statements", []).map { try $0.get("statement", as: String.self) }
+        }
+        #expect(prepared.contains { $0.contains("qty_battles < CAST($1 AS BIGINT)") }, "\(prepared)")
+    }
+
     /// The open fights of many fighters at once are each fight once, oldest first, however many
     /// fighters are asked about (more than one statement names), and only open ones.
     @Test(arguments: Backend.available)
