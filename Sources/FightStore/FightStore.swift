@@ -80,9 +80,9 @@ extension FightStore {
     /// The part of the world `command` can look at: its fighters and fight, the fighters of that
     /// fight, open fights of the pair or fighter it concerns, rooms, and the next identifiers.
     ///
-    /// The next identifiers, the command's fight and the fighters of both are asked for together
-    /// (on PostgreSQL one wait for the three, not three round trips one after another); only the
-    /// fighters of the other fights a command reads (a fighter's open fights, those due) come after.
+    /// Everything but the fighters of the other fights a command reads (a fighter's open fights,
+    /// those due) is asked for together: on PostgreSQL one wait for all of it, not a round trip
+    /// for each question one after another (a quick match asked four times).
     func slice(for command: Command, at now: Timestamp, in db: any SQLSession) throws -> FightState {
         let next = try db.prefetch(
             """
@@ -106,43 +106,17 @@ extension FightStore {
             : db.prefetch(
                 FighterRows.select(where: "id IN (\(fighterValues.joined(separator: ", ")))", in: db.dialect),
                 fighterArguments)
+        let more = try prefetchMore(for: command, at: now, in: db)
 
         let ids = try next.rows().first
         var state = FightState(
             nextFighterID: FighterID(try ids?.get("fighter", as: Int64.self) ?? 1),
             nextFightID: FightID(try ids?.get("fight", as: Int64.self) ?? 1))
         var fights = try ownFight?.rows().map(FightRows.decode) ?? []
-        for fighter in try ownFighters?.rows().map(FighterRows.decode) ?? [] {
-            state.fighters[fighter.id] = fighter
-        }
-        switch command {
-        case .register(let registration):
-            if let fighter = try FighterRows.fetch(db, usernameKey: registration.username.lowercased()) {
-                state.fighters[fighter.id] = fighter
-            }
-        case .challenge(let a, let b):
-            let (low, high) = (min(a, b), max(a, b))
-            fights += try FightRows.fetch(
-                db, where: "is_open AND pair_low = ? AND pair_high = ?", [low.rawValue, high.rawValue])
-        case .quickMatch(let id):
-            fights += try FightRows.fetch(
-                db, where: "is_open AND (challenger_id = ? OR opponent_id = ?)", [id.rawValue, id.rawValue])
-            state.rooms = try RoomRows.fetch(db, "SELECT fighter_id, opened_at FROM rooms")
-        case .leaveQuickMatch(let id):
-            if let openedAt: Int64 = try db.fetchValue(
-                "SELECT opened_at FROM rooms WHERE fighter_id = ?", [id.rawValue])
-            {
-                state.rooms = [Room(fighter: id, openedAt: Timestamp(secondsSince1970: openedAt))]
-            }
-        case .settleDeadlines:
-            fights += try FightRows.fetch(db, where: "is_open AND deadline <= ?", [now.secondsSince1970])
-        case .resumeTurns:
-            // Every open fight, through the same index as the deadlines' (challenges among them:
-            // the referee leaves those be).
-            fights += try FightRows.fetch(db, where: "is_open AND deadline <= ?", [Int64.max])
-        default:
-            break
-        }
+        let fighters = try (ownFighters?.rows() ?? []) + (more.fighters?.rows() ?? [])
+        for fighter in try fighters.map(FighterRows.decode) { state.fighters[fighter.id] = fighter }
+        fights += try more.fights?.rows().map(FightRows.decode) ?? []
+        if let rooms = more.rooms { state.rooms = try RoomRows.decode(rooms.rows()) }
         for fight in fights { state.fights[fight.id] = fight }
         let missing = Set(fights.flatMap { [$0.challenger, $0.opponent] }).subtracting(state.fighters.keys).sorted()
         if !missing.isEmpty {
@@ -154,6 +128,38 @@ extension FightStore {
             }
         }
         return state
+    }
+
+    /// What a command reads beyond its own fight and fighters, started: a fighter found by
+    /// username, the open fights of a pair or fighter or those due, the rooms.
+    private func prefetchMore(for command: Command, at now: Timestamp, in db: any SQLSession) throws -> (
+        fighters: Prefetched?, fights: Prefetched?, rooms: Prefetched?
+    ) {
+        func fights(where condition: String, _ arguments: SQLArguments) throws -> Prefetched {
+            try db.prefetch(FightRows.select(where: condition), arguments)
+        }
+        switch command {
+        case .register(let registration):
+            return (try FighterRows.prefetch(db, usernameKey: registration.username.lowercased()), nil, nil)
+        case .challenge(let a, let b):
+            let (low, high) = (min(a, b), max(a, b))
+            return (nil, try fights(where: "is_open AND pair_low = ? AND pair_high = ?", [low.rawValue, high.rawValue]), nil)
+        case .quickMatch(let id):
+            return (
+                nil, try fights(where: "is_open AND (challenger_id = ? OR opponent_id = ?)", [id.rawValue, id.rawValue]),
+                try db.prefetch(RoomRows.select(), [])
+            )
+        case .leaveQuickMatch(let id):
+            return (nil, nil, try db.prefetch(RoomRows.select(where: "fighter_id = ?"), [id.rawValue]))
+        case .settleDeadlines:
+            return (nil, try fights(where: "is_open AND deadline <= ?", [now.secondsSince1970]), nil)
+        case .resumeTurns:
+            // Every open fight, through the same index as the deadlines' (challenges among them:
+            // the referee leaves those be).
+            return (nil, try fights(where: "is_open AND deadline <= ?", [Int64.max]), nil)
+        default:
+            return (nil, nil, nil)
+        }
     }
 
     /// Writes what changed between `before` and the transition's state, the events, and the
@@ -301,9 +307,18 @@ extension FightStore {
 // MARK: - Rooms
 
 enum RoomRows {
+    /// The statement that selects the rooms `condition` holds for (all by default), for `decode`.
+    static func select(where condition: String = "TRUE") -> String {
+        "SELECT fighter_id, opened_at FROM rooms WHERE \(condition)"
+    }
+
     /// The rooms `sql` selects (`fighter_id`, `opened_at`).
     static func fetch(_ db: any SQLSession, _ sql: String) throws -> [Room] {
-        try db.fetch(sql, []).map { row in
+        try decode(db.fetch(sql, []))
+    }
+
+    static func decode(_ rows: [SQLRow]) throws -> [Room] {
+        try rows.map { row in
             Room(
                 fighter: FighterID(try row.get("fighter_id")),
                 openedAt: Timestamp(secondsSince1970: try row.get("opened_at")))

@@ -53,10 +53,17 @@ enum FighterRows {
     /// The fighter whose lowercased username is `key`, if any. The key is bound whole, so that
     /// "alice\0x" does not find alice.
     static func fetch(_ db: any SQLSession, usernameKey key: String) throws -> Fighter? {
+        try prefetch(db, usernameKey: key)?.rows().first.map(decode)
+    }
+
+    /// Starts asking for the fighter whose lowercased username is `key` (`fetch(_:usernameKey:)`):
+    /// `nil` when no fighter can have it.
+    static func prefetch(_ db: any SQLSession, usernameKey key: String) throws -> Prefetched? {
         // No saved username holds a NUL (the engine refuses control characters), and PostgreSQL
         // refuses to be asked about text that does.
         guard !key.utf8.contains(0) else { return nil }
-        return try fetch(db, where: "username_key = \(WholeText.placeholder)", [SQLValue.wholeText(key)]).first
+        return try db.prefetch(
+            select(where: "username_key = \(WholeText.placeholder)", in: db.dialect), [SQLValue.wholeText(key)])
     }
 
     /// Inserts or updates `fighter`, and its R*Tree entry when the location changed.
