@@ -2,6 +2,10 @@ import FightEngine
 
 // MARK: - Accounts and sessions
 
+/// Accounts and sessions are rows no command reads: each is written by one statement of its own
+/// (`writeApart`), not under the commands' writers' lock, so that a thousand players signing in
+/// at once do not queue every fight's punches behind them on a database shared. (A logout, which
+/// tells the other servers in the same transaction, is two statements, and rare.)
 extension FightStore {
     /// Whether `fighter` has a password.
     public func hasAccount(_ fighter: FighterID) throws -> Bool {
@@ -14,7 +18,7 @@ extension FightStore {
     /// password, unless the fighter already has one.
     /// - Returns: whether it was saved.
     public func createAccount(_ fighter: FighterID, passwordHash: String, at now: Timestamp) throws -> Bool {
-        try database.write { db in
+        try database.writeApart { db in
             try db.execute(
                 "INSERT INTO accounts (fighter_id, password_hash, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                 [fighter.rawValue, passwordHash, now.secondsSince1970]) == 1
@@ -30,7 +34,7 @@ extension FightStore {
 
     /// Saves a new session.
     public func openSession(_ session: SavedSession) throws {
-        _ = try database.write { db in
+        _ = try database.writeApart { db in
             try db.execute(
                 "INSERT INTO sessions (token_hash, fighter_id, created_at, last_used_at) VALUES (?, ?, ?, ?)",
                 [
@@ -55,7 +59,7 @@ extension FightStore {
 
     /// Saves `now` as the moment session `key` was last used (nothing when there is no such session).
     public func noteUse(ofSession key: String, at now: Timestamp) throws {
-        _ = try database.write { db in
+        _ = try database.writeApart { db in
             try db.execute("UPDATE sessions SET last_used_at = ? WHERE token_hash = ?", [now.secondsSince1970, key])
         }
     }
@@ -76,7 +80,7 @@ extension FightStore {
     /// - Returns: how many there were.
     @discardableResult
     public func forgetSessions(unusedSince cutoff: Timestamp) throws -> Int {
-        try database.write { db in
+        try database.writeApart { db in
             try db.execute("DELETE FROM sessions WHERE last_used_at < ?", [cutoff.secondsSince1970])
         }
     }

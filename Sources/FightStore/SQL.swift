@@ -173,7 +173,7 @@ protocol StoreDatabase: Sendable {
 
     /// Runs `work`, one statement (`OneStatement`), on its own, not waiting for the commands'
     /// writers: for rows that only it touches and that no command reads (a fighter's rate
-    /// allowance, a server's lease), so that keeping them does not queue behind every fight's
+    /// allowance, a server's lease, accounts and sessions), so that keeping them does not queue behind every fight's
     /// commands on every server.
     /// On PostgreSQL the statement is its own transaction (no `BEGIN` and `COMMIT`: two round
     /// trips fewer). Where there is one writer anyway (SQLite), the same as `write`.
