@@ -173,8 +173,8 @@ protocol StoreDatabase: Sendable {
 
     /// Runs `work`, one statement (`OneStatement`), on its own, not waiting for the commands'
     /// writers: for rows that only it touches and that no command reads (a fighter's rate
-    /// allowance, a server's lease, accounts and sessions), so that keeping them does not queue behind every fight's
-    /// commands on every server.
+    /// allowance, a server's lease, accounts and sessions), so that keeping them does not queue
+    /// behind every fight's commands on every server.
     /// On PostgreSQL the statement is its own transaction (no `BEGIN` and `COMMIT`: two round
     /// trips fewer). Where there is one writer anyway (SQLite), the same as `write`.
     func writeApart<T>(_ work: (any SQLSession) throws -> T) throws -> T
@@ -316,7 +316,8 @@ extension SQLDialect {
                 characters = characters.dropFirst(digits.count)
                 let number = Int(digits) ?? largest + 1
                 largest = max(largest, number)
-                result += types.indices.contains(number - 1) ? "CAST($\(number) AS \(types[number - 1]))" : "$\(number)"
+                result +=
+                    types.indices.contains(number - 1) ? "CAST($\(number) AS \(types[number - 1]))" : "$\(number)"
             default:
                 result.append(character)
             }

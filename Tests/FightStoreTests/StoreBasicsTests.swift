@@ -59,6 +59,18 @@ import Testing
         #expect(try store.openFights(of: a).count == 1)
     }
 
+    /// SQLite's placeholders become PostgreSQL's as SQLite numbers them (a bare `?` one more than
+    /// the largest before it), never inside quotes; with types, each is cast wherever it stands.
+    @Test func placeholdersAreNumberedAsSQLiteNumbersThem() {
+        let sql = "SELECT '?' AS q, ? AS a, ?3 AS c, ? AS d, ?3 AS again WHERE x = ?"
+        #expect(
+            SQLDialect.numberedPlaceholders(sql)
+                == "SELECT '?' AS q, $1 AS a, $3 AS c, $4 AS d, $3 AS again WHERE x = $5")
+        #expect(
+            SQLDialect.numberedPlaceholders("SELECT ? + ?2 + ?2", castTo: ["BIGINT", "TEXT"])
+                == "SELECT CAST($1 AS BIGINT) + CAST($2 AS TEXT) + CAST($2 AS TEXT)")
+    }
+
     /// A statement sent again and again reads each value as it was bound: NULLs, numbers, and
     /// then numbers of another type in the same place. On PostgreSQL it is prepared once sent
     /// often, its parameters cast to the types of the values it was prepared with; a value of
