@@ -45,9 +45,11 @@
         let origin = UUID().uuidString
         var dialect: SQLDialect { .postgres }
 
-        /// Connections kept open while unused: the server's hub, its account requests and a
-        /// deadline tick seldom need more at once.
-        static let idleConnections = 4
+        /// Connections kept open while unused: as many as a server uses at once (its hub, its
+        /// presence and deadline services, and the eight threads it waits for the database on
+        /// besides), so that a burst does not open and close connections, each a new backend
+        /// process for PostgreSQL to start.
+        static let idleConnections = 12
 
         /// Connects to `location`, creates its schema if it names one that is missing, and brings
         /// the tables up to date.

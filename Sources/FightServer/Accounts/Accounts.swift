@@ -91,6 +91,18 @@ public final class Accounts: Sendable {
         return .valid(session)
     }
 
+    /// `check`, waiting for the database on `threads` only when it must: for a session not seen
+    /// here since the start, or a use to note (once an hour). Any other message costs a hash and a
+    /// lookup on the calling thread.
+    func check(_ token: String, at now: Timestamp, waitingOn threads: DatabaseThreads) async throws -> TokenStatus {
+        if token.utf8.count == 64, case .live(let session)? = sessions.withLockedValue({ $0[Self.key(token)] }),
+            now - session.lastUsedAt < min(sessionLifetime, Self.useNotedEvery)
+        {
+            return .valid(session)
+        }
+        return try await threads.run { try self.check(token, at: now) }
+    }
+
     /// Ends `session`: its token is refused from now on.
     ///
     /// Deleted from the file first, then refused in memory: a delete that fails throws with the

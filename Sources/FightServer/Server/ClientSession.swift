@@ -67,7 +67,7 @@ struct ClientSession {
         }
         let session: SavedSession
         do {
-            switch try accounts.check(message.token, at: clock.now()) {
+            switch try await accounts.check(message.token, at: clock.now(), waitingOn: hub.databaseThreads) {
             case .valid(let valid):
                 session = valid
             case .unknown:
@@ -91,7 +91,7 @@ struct ClientSession {
         let fighter = session.fighter
         let allowed: Bool
         do {
-            allowed = try await fighterLimits.allowWithoutBlocking(fighter)
+            allowed = try await fighterLimits.allowWithoutBlocking(fighter, waitingOn: hub.databaseThreads)
         } catch {
             return failed("rate lookup", error, answering: message.ref, "could not count the message; try again")
         }

@@ -1,14 +1,13 @@
 import FightEngine
 import FightProtocol
 import FightStore
-import NIOPosix
 
 // MARK: - Requests that only read
 
 extension FightHub {
     /// Answers `request` when it only reads (`hello`, `profile`, `fight`, `replay`, `history`,
-    /// `statistics`); `nil` for any other, which `handle` takes. The store is read on NIO's pool of
-    /// threads for blocking work, not the hub's: the hub takes commands one at a time, and a
+    /// `statistics`); `nil` for any other, which `handle` takes. The store is read on the
+    /// server's threads for waiting on the database (`DatabaseThreads`), not the hub's: the hub takes commands one at a time, and a
     /// thousand clients saying hello at once (a server's start, or another's outage sending its
     /// clients here) would hold up every punch behind them. Only who is connected, for `welcome`,
     /// is asked of the hub. A reply may then leave after an event pushed meanwhile, as one
@@ -59,9 +58,9 @@ extension FightHub {
         }
     }
 
-    /// Runs `read` on NIO's pool of threads for blocking work: a database that is slow to answer
-    /// holds one of its threads, not the hub's or one of Swift's few.
+    /// Runs `read` on the threads for waiting on the database: a database that is slow to answer
+    /// holds one of them, not the hub's or one of Swift's few.
     private nonisolated func blocking<T: Sendable>(_ read: @escaping @Sendable () throws -> T) async throws -> T {
-        try await NIOThreadPool.singleton.runIfActive(read)
+        try await databaseThreads.run(read)
     }
 }

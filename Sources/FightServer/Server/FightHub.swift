@@ -52,6 +52,8 @@ actor FightHub {
     }
     /// This server's name in the table of leases, for this run.
     let serverName: String
+    /// Where the requests that only read wait for the store (`answerReading`).
+    let databaseThreads: DatabaseThreads
     /// When this server last renewed its lease, by its clock.
     private var leaseRenewedAt: Timestamp?
 
@@ -125,7 +127,7 @@ actor FightHub {
     /// store's indexed queries, so that starting does not read the history, however long.
     init(
         store: FightStore, clock: ServerClock, logger: Logger, eventLoop: any EventLoop,
-        motionSamples: FighterAllowance, serverName: String
+        motionSamples: FighterAllowance, serverName: String, databaseThreads: DatabaseThreads
     ) {
         self.store = store
         self.clock = clock
@@ -133,6 +135,7 @@ actor FightHub {
         self.eventLoop = eventLoop
         self.motionSamples = motionSamples
         self.serverName = serverName
+        self.databaseThreads = databaseThreads
         (presenceChanged, ringPresence) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 

@@ -143,6 +143,7 @@ public final class FightServer: Sendable {
     private let hub: FightHub
     private let hubLoop: MultiThreadedEventLoopGroup
     private let passwordHashing: PasswordHashing
+    private let databaseThreads: DatabaseThreads
 
     /// Reads the TLS files and the page, opens the database and prepares the server; `run()`
     /// starts it.
@@ -160,25 +161,27 @@ public final class FightServer: Sendable {
             durability: configuration.durability)
         let accounts = Accounts(store: store, sessionLifetime: configuration.sessionLifetime)
         let hubLoop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let databaseThreads = DatabaseThreads()
+        self.databaseThreads = databaseThreads
         let hub = FightHub(
             store: store, clock: configuration.clock, logger: logger, eventLoop: hubLoop.next(),
             motionSamples: FighterAllowance(
                 "motion", perSecond: configuration.motionSamplesPerSecond, burst: configuration.motionSampleBurst,
                 store: store, clock: configuration.clock),
-            serverName: Self.serverName())
+            serverName: Self.serverName(), databaseThreads: databaseThreads)
         self.hub = hub
         self.hubLoop = hubLoop
         passwordHashing = PasswordHashing()
         let gatekeeper = Gatekeeper(
             hub: hub, store: store, accounts: accounts, clock: configuration.clock,
-            passwordRounds: configuration.passwordRounds, hashing: passwordHashing)
+            passwordRounds: configuration.passwordRounds, hashing: passwordHashing, database: databaseThreads)
 
         let router = Router(context: AddressedRequestContext.self)
         page.route(on: router)
         router.get("health") { _, _ in
-            // On NIO's pool of threads for blocking work: a PostgreSQL server that does not answer
+            // On the threads for waiting on the database: a PostgreSQL server that does not answer
             // holds one of them (until the connection times out), not one of Swift's few.
-            let reachable = (try? await NIOThreadPool.singleton.runIfActive { try store.checkReachable() }) != nil
+            let reachable = (try? await databaseThreads.run { try store.checkReachable() }) != nil
             return Self.response(
                 reachable ? .ok : .serviceUnavailable,
                 ServerMessage(
@@ -282,6 +285,7 @@ public final class FightServer: Sendable {
 
     private func stopThreads() async throws {
         try await passwordHashing.shutdown()
+        try await databaseThreads.shutdown()
         try await hubLoop.shutdownGracefully()
     }
 

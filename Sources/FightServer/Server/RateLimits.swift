@@ -176,12 +176,13 @@ final class FighterAllowance: Sendable {
         }
     }
 
-    /// `allow`, with the database's wait on NIO's pool of threads for blocking work rather than
-    /// on one of Swift's few: for a connection's task. A message the reserve pays for waits for
-    /// no thread.
-    func allowWithoutBlocking(_ fighter: FighterID, cost: Int = 1) async throws -> Bool {
+    /// `allow`, with the database's wait on `threads` rather than on one of Swift's few: for a
+    /// connection's task. A message the reserve pays for waits for no thread.
+    func allowWithoutBlocking(_ fighter: FighterID, cost: Int = 1, waitingOn threads: DatabaseThreads) async throws
+        -> Bool
+    {
         guard case .inDatabase(_, let reserves) = keeper else { return try allow(fighter, cost: cost) }
         if spend(cost, of: fighter, from: reserves, at: clock.elapsed()) == nil { return true }
-        return try await NIOThreadPool.singleton.runIfActive { try self.allow(fighter, cost: cost) }
+        return try await threads.run { try self.allow(fighter, cost: cost) }
     }
 }
