@@ -9,7 +9,7 @@ import Testing
 /// Two servers on one PostgreSQL database (issue 30), in this process: what one commits is pushed
 /// live to the players on the other, once and in order; a logout on one closes the session on the
 /// other; a fighter's messages are counted over both; a server starting beside another leaves its
-/// turns alone.
+/// turns alone; a server whose lease lapsed notes its fighters again.
 @Suite(
     .enabled(
         if: StoreBackend.available.contains(.postgres), "HITTHAT_POSTGRES_URL is not set: no PostgreSQL to share"))
@@ -139,6 +139,35 @@ struct SharedDatabaseServersTests {
         for player in [bob, back] {
             #expect(player.taken { if case .presence = $0.body { true } else { false } }.isEmpty)
         }
+        try await a.stop()
+        try await b.stop()
+    }
+
+    /// A server whose lease lapses (its clock or its database stopped for longer than the lease)
+    /// is taken for gone by the others: bob, on B, is told that alice, on A, went. When A renews
+    /// its lease it notes every fighter connected to it again, and bob is told she is there. Each
+    /// server has a clock of its own here, so that B's moves on while A's stands still.
+    @Test func aServerWhoseLeaseLapsedNotesItsFightersAgain() async throws {
+        let database = try TestServer.temporaryDatabase(.postgres)
+        let clockA = TestClock(), clockB = TestClock()
+        let a = try await TestServer.start(databasePath: database, clock: clockA)
+        let b = try await TestServer.start(databasePath: database, clock: clockB)
+        let (alice, bob, fight) = try await Self.fight(aliceOn: a, bobOn: b)
+        #expect(try await bob.presence(in: fight).state == .known(.connected))
+        // Longer than a lease (15 s) on B's clock: A's lease has lapsed there.
+        clockB.advance(by: 16)
+        let gone = try await bob.presence(in: fight)
+        #expect(gone.fighter == alice.id && gone.state == .known(.gone))
+        // A renews: alice, still connected to it, is noted again, and B tells bob.
+        clockA.advance(by: 16)
+        let back = try await bob.presence(in: fight)
+        #expect(back.fighter == alice.id && back.state == .known(.connected))
+        // Bob's server never lapsed for A: alice was told nothing.
+        _ = try await alice.request(.fight(FightRef(fight: fight)))
+        let toldGone = alice.taken { message in
+            if case .presence(let presence) = message.body { presence.state != .known(.connected) } else { false }
+        }
+        #expect(toldGone.isEmpty)
         try await a.stop()
         try await b.stop()
     }
