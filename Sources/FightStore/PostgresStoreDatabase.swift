@@ -541,23 +541,15 @@
             arguments.map { $0?.sqlValue ?? .null }
         }
 
-        /// `values` as an unnamed statement binds them, each with its type.
+        /// `values` as an unnamed statement binds them, each with its type (which its `Parse` names).
         private static func bindings(_ values: [SQLValue]) -> PostgresBindings {
             var binds = PostgresBindings(capacity: values.count)
-            for value in values {
-                switch value {
-                case .null: binds.appendNull()
-                case .integer(let value): binds.append(value)
-                case .real(let value): binds.append(value)
-                // PostgreSQL binds text by its length: no `WholeText` trick is needed.
-                case .text(let value), .wholeText(let value): binds.append(value)
-                case .bool(let value): binds.append(value)
-                }
-            }
+            for value in values { binds.append(data(value)) }
             return binds
         }
 
-        /// `value` as a prepared statement binds it.
+        /// `value` as bound: in binary, typed BIGINT, DOUBLE PRECISION, TEXT or BOOLEAN (PostgreSQL
+        /// binds text by its length: no `WholeText` trick is needed).
         private static func data(_ value: SQLValue) -> PostgresData {
             switch value {
             case .null: .null
