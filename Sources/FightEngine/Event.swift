@@ -88,6 +88,16 @@ public struct FightEvent: Hashable, Sendable, Codable {
         /// The fight ended; both records changed.
         case ended(FightResult)
 
+        /// The fight's challenger and opponent, when this change is the one that makes the fight
+        /// (a challenge, a room joined).
+        public var corners: Both<FighterID>? {
+            switch self {
+            case .challenged(let challenger, let opponent, _), .matched(let challenger, let opponent, _):
+                Both(challenger, opponent)
+            case .accepted, .declined, .expired, .punched, .turnPassed, .ended: nil
+            }
+        }
+
         /// Whether this change starts the fighting (a challenge accepted, a room joined).
         public var beginsFight: Bool {
             switch self {

@@ -108,6 +108,21 @@ public enum ClientRequest: Hashable, Sendable {
     /// The message type on the wire.
     public var type: String { kind.rawValue }
 
+    /// The fight the request acts in, if it names one.
+    public var fight: FightID? {
+        switch self {
+        case .accept(let ref), .decline(let ref), .forfeit(let ref), .fight(let ref): ref.fight
+        case .windUp(let request): request.fight
+        case .punch(let request): request.fight
+        case .motion(let batch): batch.fight
+        case .raiseGuard(let request): request.fight
+        case .replay(let request): request.fight
+        case .hello, .profile, .updateProfile, .move, .nextOpponent, .backDown, .challenge, .quickMatch,
+            .leaveQuickMatch, .history, .statistics, .logout:
+            nil
+        }
+    }
+
     /// Every message type a client may send.
     public static let types = Kind.allCases.map(\.rawValue)
 }

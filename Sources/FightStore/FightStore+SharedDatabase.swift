@@ -41,6 +41,15 @@ public struct PresenceChange: Hashable, Sendable {
     }
 }
 
+/// A fight's events that a server has not pushed yet (`FightStore.events(after:)`), and whom to
+/// push them to.
+public struct FightNews: Hashable, Sendable {
+    /// The fight's challenger and opponent.
+    public var corners: Both<FighterID>
+    /// The events, in sequence order.
+    public var events: [FightEvent]
+}
+
 /// How a server's start found the others sharing its database (`FightStore.startServing`).
 public enum ServingStart: Hashable, Sendable {
     /// No other server was serving (or the database is only this one's): every turn under way
@@ -60,6 +69,34 @@ extension FightStore {
     /// listens again (after `.resynchronize`) whenever its connection is lost and back.
     public func changes() -> AsyncStream<StoreChange>? {
         database.changes()
+    }
+
+    /// The events of each fight in `sequences` after its sequence there, in sequence order, with
+    /// the fight's corners: what a server following fights that other servers commit to has not
+    /// pushed yet, however many fights it hears of at once, in one statement for each
+    /// `largestBatch / 2` fights (through the log's index by fight and sequence). A fight with no
+    /// such event is missing.
+    public func events(after sequences: [FightID: Int]) throws -> [FightID: FightNews] {
+        var news: [FightID: FightNews] = [:]
+        for batch in sequences.sorted(by: { $0.key < $1.key }).chunked(Self.largestBatch / 2) {
+            let condition = Array(repeating: "(e.fight_id = ? AND e.sequence > ?)", count: batch.count)
+                .joined(separator: " OR ")
+            let rows = try database.readStatement { db in
+                try db.fetch(
+                    """
+                    SELECT e.id, e.body, f.challenger_id, f.opponent_id FROM events e JOIN fights f ON f.id = e.fight_id
+                    WHERE \(condition) ORDER BY e.fight_id, e.sequence
+                    """,
+                    batch.flatMap { fight, after -> SQLArguments in [fight.rawValue, after] })
+            }
+            for row in rows {
+                let event = try JSON.decode(Event.self, from: row.get("body"), table: "events", rowID: row.get("id"))
+                guard case .fight(let fightEvent) = event else { continue }
+                let corners = Both(FighterID(try row.get("challenger_id")), FighterID(try row.get("opponent_id")))
+                news[fightEvent.fight, default: FightNews(corners: corners, events: [])].events.append(fightEvent)
+            }
+        }
+        return news
     }
 
     /// The announcements of what `events` changed: one per fight, one per fighter event.

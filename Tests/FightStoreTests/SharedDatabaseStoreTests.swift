@@ -211,6 +211,32 @@ import Testing
         #expect(try b.sweepLapsedServers(at: start + 16).count == many.count + 1, "and bob")
     }
 
+    /// What a server following fights reads after hearing of many at once: each fight's events
+    /// after its own sequence, in order, with its corners; fights with nothing new are missing,
+    /// and more fights than one statement names are read in several.
+    @Test(arguments: Backend.available)
+    func theNewEventsOfManyFightsAreReadAfterEachOnesSequence(backend: Backend) throws {
+        let database = try TestDatabase(backend)
+        let store = try database.open()
+        let a = try store.register("alice"), b = try store.register("bob"), c = try store.register("carol")
+        let ab = FightID(1), cb = FightID(2)
+        try store.run(.challenge(a, opponent: b))
+        try store.run(.challenge(c, opponent: b))
+        try store.run(.accept(ab, by: b))
+        try store.run(.punch(ab, by: a, kind: .jab, damage: 7), at: start + 1)
+        try store.run(.accept(cb, by: b))
+        // Unknown fights between the two, so that fight 2 is read in a second statement.
+        let unknown = (3..<Int64(3 + FightStore.largestBatch / 2)).map { (FightID($0), 0) }
+        let news = try store.events(after: Dictionary(uniqueKeysWithValues: [(ab, 1), (cb, 0)] + unknown))
+        #expect(news.keys.sorted() == [ab, cb])
+        #expect(news[ab]?.corners == Both(a, b))
+        #expect(news[ab]?.events.map(\.sequence) == [2, 3])
+        #expect(news[ab]?.events == (try store.events(ofFight: ab, after: 1)))
+        #expect(news[cb]?.corners == Both(c, b))
+        #expect(news[cb]?.events.map(\.sequence) == [1, 2])
+        #expect(try store.events(after: [ab: 3, cb: 2]).isEmpty)
+    }
+
     @Test(arguments: Backend.available)
     func anAllowanceIsOneBucketPerFighterAndKind(backend: Backend) throws {
         let database = try TestDatabase(backend)

@@ -60,7 +60,7 @@ extension FightHub {
 
     /// Runs `read` on the threads for waiting on the database: a database that is slow to answer
     /// holds one of them, not the hub's or one of Swift's few.
-    private nonisolated func blocking<T: Sendable>(_ read: @escaping @Sendable () throws -> T) async throws -> T {
+    nonisolated func blocking<T: Sendable>(_ read: @escaping @Sendable () throws -> T) async throws -> T {
         try await databaseThreads.run(read)
     }
 }

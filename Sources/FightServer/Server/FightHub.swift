@@ -54,6 +54,11 @@ actor FightHub {
     let serverName: String
     /// Where the requests that only read wait for the store (`answerReading`).
     let databaseThreads: DatabaseThreads
+    /// The fights with a request under way here, and the requests waiting for it to end, in
+    /// the order they came (`takingTurns(in:)`).
+    private var waitingForFight: [FightID: [CheckedContinuation<Void, Never>]] = [:]
+    /// What the other servers committed, heard and not yet acted on (`hear`).
+    private var heard: [StoreChange] = []
     /// When this server last renewed its lease, by its clock.
     private var leaseRenewedAt: Timestamp?
 
@@ -146,20 +151,31 @@ actor FightHub {
     /// the other fighter of each of their fights under way that they came, once it is noted
     /// (`notePresence`). (The turn owed after a restart follows the connection's first answer:
     /// `resumeOwedTurns(of:)`.)
-    func connect(_ fighter: FighterID, session: String, outbox: Outbox) -> Int {
+    func connect(_ fighter: FighterID, session: String, outbox: Outbox) async -> Int {
         lastConnection += 1
+        let id = lastConnection
         let arriving = connections[fighter] == nil
-        connections[fighter, default: [:]][lastConnection] = Connection(outbox: outbox, session: session)
+        connections[fighter, default: [:]][id] = Connection(outbox: outbox, session: session)
         if arriving {
             changePresence(of: fighter)
             // What the fighter's client learns by `hello` and `replay` from here on is pushed from
             // this sequence on: the baseline a catch-up after an outage of the listener reads from.
-            for fight in openFights(of: fighter) where pushed[fight.id] == nil {
+            // Read off the hub's thread (a thousand clients coming at once, at a start or from a
+            // server gone, are a thousand reads); a fight pushed to meanwhile is followed already.
+            let open: [Fight]
+            do {
+                open = try await blocking { [store] in try store.openFights(of: fighter) }
+            } catch {
+                logger.error(
+                    "could not read a fighter's open fights", metadata: ["fighter": "\(fighter.rawValue)", "error": "\(error)"])
+                open = []
+            }
+            for fight in open where pushed[fight.id] == nil && isConnected(Both(fight.challenger, fight.opponent)) {
                 pushed[fight.id] = PushedFight(
                     corners: Both(fight.challenger, fight.opponent), sequence: fight.lastSequence)
             }
         }
-        return lastConnection
+        return id
     }
 
     /// Stops pushing to connection `id`. The fighter's last connection tells the other fighter of
@@ -205,9 +221,23 @@ actor FightHub {
     /// Acts on `request` from `fighter` (already authenticated) on connection `connection`.
     /// - Returns: the reply for the sender; `nil` when the request's events were pushed instead
     ///   (the sender's copies carry `ref`).
-    func handle(_ request: ClientRequest, by fighter: FighterID, ref: Int?, connection: Int?) -> ServerMessage? {
+    ///
+    /// The hub waits for the store off its thread (`blocking`), taking other requests meanwhile:
+    /// a thread that waited for each round trip to the database in turn held every push behind
+    /// the slowest command. Requests in one fight still take turns (`takingTurns(in:)`): "the
+    /// punch was thrown at sequence N" is checked before the punch lands, with no other command of
+    /// the fight from this server in between.
+    func handle(_ request: ClientRequest, by fighter: FighterID, ref: Int?, connection: Int?) async -> ServerMessage? {
         do {
-            return try answer(request, by: fighter, ref: ref, connection: connection).map { ServerMessage(ref: ref, $0) }
+            let body: ServerBody?
+            if let fight = request.fight {
+                body = try await takingTurns(in: fight) {
+                    try await answer(request, by: fighter, ref: ref, connection: connection)
+                }
+            } else {
+                body = try await answer(request, by: fighter, ref: ref, connection: connection)
+            }
+            return body.map { ServerMessage(ref: ref, $0) }
         } catch {
             return refusal(error, of: request, by: fighter, ref: ref)
         }
@@ -224,14 +254,18 @@ actor FightHub {
         return ServerMessage(ref: ref, .error(ProtocolError(.internalError, "the server could not do this; try again")))
     }
 
-    private func answer(_ request: ClientRequest, by me: FighterID, ref: Int?, connection: Int?) throws -> ServerBody? {
+    private func answer(_ request: ClientRequest, by me: FighterID, ref: Int?, connection: Int?) async throws
+        -> ServerBody?
+    {
         let command: Command
         switch request {
         case .hello, .profile, .fight, .replay, .history, .statistics:
             // Read off the hub's thread (`answerReading`); they never come this far.
             throw ProtocolError(.internalError, "a request that only reads reached the hub")
         case .nextOpponent, .backDown:
-            let matchup = try store.nextOpponent(for: me, at: clock.now()).mapError { ProtocolError($0) }.get()
+            let now = clock.now()
+            let matchup = try await blocking { [store] in try store.nextOpponent(for: me, at: now) }
+                .mapError { ProtocolError($0) }.get()
             return .opponent(OpponentReply(matchup: matchup.map(WireMatchup.init)))
         case .updateProfile(let update):
             let stats = ProfileStats(heightCm: update.heightCm, weightKg: update.weightKg, reachCm: update.reachCm)
@@ -249,13 +283,13 @@ actor FightHub {
             // The connection ends sessions (`ClientSession`); a logout never comes this far.
             throw ProtocolError(.internalError, "logout reached the hub")
         case .windUp(let request):
-            let fight = try fight(request.fight, of: me)
+            let fight = try await blocking { [self] in try self.fight(request.fight, of: me) }
             try checkSequence(request.after, of: fight, for: "wind-up")
             do { _ = try fight.cornerAwaitingPunch(by: me) } catch { throw ProtocolError(error) }
             windUps[me] = WindUp(fight: fight.id, after: request.after, at: clock.elapsed())
             return .meter(MeterReply(fight: fight.id, after: request.after, meter: store.referee.rules.meter))
         case .punch(let punch):
-            let fight = try fight(punch.fight, of: me)
+            let fight = try await blocking { [self] in try self.fight(punch.fight, of: me) }
             try checkSequence(punch.after, of: fight, for: "punch")
             // Out of turn is the reason to give, not the wind-up that could not have come.
             do { _ = try fight.cornerAwaitingPunch(by: me) } catch { throw ProtocolError(error) }
@@ -269,12 +303,13 @@ actor FightHub {
                 fight.id, by: me, kind: punch.kind,
                 stoppedAfterMilliseconds: PowerMeter.milliseconds(in: clock.elapsed() - windUp.at))
         case .motion(let batch):
-            return try motion(batch, by: me, ref: ref, connection: connection)
+            return try await motion(batch, by: me, ref: ref, connection: connection)
         case .raiseGuard(let request):
-            try execute(.raiseGuard(request.fight, by: me, request.guard), ref: ref, sender: connection)
-            return .fight(FightReply(fight: FightView(try fight(request.fight, of: me), seenBy: me)))
+            try await execute(.raiseGuard(request.fight, by: me, request.guard), ref: ref, sender: connection)
+            let fight = try await blocking { [self] in try self.fight(request.fight, of: me) }
+            return .fight(FightReply(fight: FightView(fight, seenBy: me)))
         }
-        try execute(command, ref: ref, sender: connection)
+        try await execute(command, ref: ref, sender: connection)
         return nil
     }
 
@@ -285,16 +320,24 @@ actor FightHub {
     /// `holdEnded`; anything else, nothing. A batch that is refused (the fight's rules, its
     /// sequence, the sample budget, the hold's bounds) ends its hold, and later batches of a hold
     /// that is over are dropped.
-    private func motion(_ batch: MotionBatch, by me: FighterID, ref: Int?, connection: Int?) throws -> ServerBody? {
+    private func motion(_ batch: MotionBatch, by me: FighterID, ref: Int?, connection: Int?) async throws
+        -> ServerBody?
+    {
         let key = HoldKey(fight: batch.fight, hold: batch.hold)
         if case .over(key, _)? = holds[me] { return nil }
         do {
             let reading: (hold: MotionHold, fight: Fight)?
             if case .reading(key, _, let hold, let fight)? = holds[me] { reading = (hold, fight) } else { reading = nil }
-            let fight = try reading?.fight ?? fight(batch.fight, of: me)
+            let fight: Fight
+            if let reading {
+                fight = reading.fight
+            } else {
+                fight = try await blocking { [self] in try self.fight(batch.fight, of: me) }
+            }
             try checkSequence(batch.after, of: fight, for: "motion")
             do { _ = try fight.cornerAwaitingPunch(by: me) } catch { throw ProtocolError(error) }
-            guard try motionSamples.allow(me, cost: batch.samples.count) else {
+            guard try await motionSamples.allowWithoutBlocking(me, cost: batch.samples.count, waitingOn: databaseThreads)
+            else {
                 throw ProtocolError(
                     .rateLimited,
                     "samples: more than \(motionSamples.perSecond) motion samples a second from fighter \(me.rawValue); stream the sensor as it comes",
@@ -326,7 +369,7 @@ actor FightHub {
             }
             // The detector's damage on its own scale, brought into the fight's: the engine caps it
             // at the kind's ceiling and the defender's guard, as for any sensor's punch.
-            try execute(
+            try await execute(
                 .punch(fight.id, by: me, kind: kind, damage: Rules.clampedDamage(punch.damage)), ref: ref,
                 sender: connection)
             return nil
@@ -346,15 +389,37 @@ actor FightHub {
 
     /// Applies `command` now and pushes its events; returns them.
     @discardableResult
-    private func execute(_ command: Command, ref: Int?, sender: Int?) throws -> [Event] {
-        let events = try store.execute(command, at: clock.now()).mapError { ProtocolError($0) }.get()
+    private func execute(_ command: Command, ref: Int?, sender: Int?) async throws -> [Event] {
+        let now = clock.now()
+        let events = try await blocking { [store] in try store.execute(command, at: now) }
+            .mapError { ProtocolError($0) }.get()
         publish(events, ref: ref, sender: sender)
         return events
     }
 
+    /// Runs `work` when no other request in fight `fight` is under way here, and the next one
+    /// after it: in the order they came.
+    private func takingTurns<T>(in fight: FightID, _ work: () async throws -> T) async throws -> T {
+        if waitingForFight[fight] == nil {
+            waitingForFight[fight] = []
+        } else {
+            await withCheckedContinuation { waitingForFight[fight, default: []].append($0) }
+        }
+        defer {
+            if let next = waitingForFight[fight]?.first {
+                waitingForFight[fight]?.removeFirst()
+                next.resume()
+            } else {
+                waitingForFight[fight] = nil
+            }
+        }
+        return try await work()
+    }
+
     /// Registers a fighter (the account is the gatekeeper's business).
-    func register(_ registration: Registration) throws -> Result<Fighter, Refusal> {
-        switch try store.execute(.register(registration), at: clock.now()) {
+    func register(_ registration: Registration) async throws -> Result<Fighter, Refusal> {
+        let now = clock.now()
+        switch try await blocking({ [store] in try store.execute(.register(registration), at: now) }) {
         case .failure(let refusal):
             return .failure(refusal)
         case .success(let events):
@@ -452,12 +517,12 @@ actor FightHub {
     /// Called once the connection's first message is answered, not as it connects: that answer
     /// is `welcome`, which a client waits for before it punches, so the turn it is given comes
     /// after it, when the client can act on it.
-    func resumeOwedTurns(of fighter: FighterID) {
+    func resumeOwedTurns(of fighter: FighterID) async {
         guard let owed = owedTurns.removeValue(forKey: fighter) else { return }
         for (fight, sequence) in owed.sorted(by: { $0.key < $1.key }) {
             do {
-                guard try store.fight(fight)?.lastSequence == sequence else { continue }
-                try execute(.resumeTurn(fight, of: fighter), ref: nil, sender: nil)
+                guard try await blocking({ [store] in try store.fight(fight)?.lastSequence }) == sequence else { continue }
+                try await execute(.resumeTurn(fight, of: fighter), ref: nil, sender: nil)
             } catch {
                 logger.error(
                     "resuming a turn failed",
@@ -468,10 +533,12 @@ actor FightHub {
 
     /// Passes every turn and expires every challenge whose deadline has come, and pushes what
     /// that caused. Called by the deadline service on each tick.
-    func settleDeadlines() {
+    func settleDeadlines() async {
         do {
-            guard let next = try store.nextDeadline(), next <= clock.now() else { return }
-            try execute(.settleDeadlines, ref: nil, sender: nil)
+            guard let next = try await blocking({ [store] in try store.nextDeadline() }), next <= clock.now() else {
+                return
+            }
+            try await execute(.settleDeadlines, ref: nil, sender: nil)
         } catch {
             logger.error("settling deadlines failed", metadata: ["error": "\(error)"])
         }
@@ -516,7 +583,7 @@ actor FightHub {
                     // A fight followed here knows its corners; the store is asked only of the others.
                     corners =
                         try cornersOf[fightEvent.fight] ?? pushed[fightEvent.fight]?.corners
-                        ?? store.corners(ofFight: fightEvent.fight)
+                        ?? fightEvent.change.corners ?? store.corners(ofFight: fightEvent.fight)
                 } catch {
                     // The command is saved and stays so; its fighters find the event by `replay`.
                     logger.error(
@@ -596,56 +663,102 @@ actor FightHub {
 
     // MARK: - Other servers' changes
 
-    /// Hears each of `changes` (`hear(_:)`), after `first` has seen it, until the stream ends.
-    /// The stream is read on the hub's own thread: read on Swift's shared threads, which decoding
-    /// the clients' messages keeps busy, each change waited there for a thread before the hub saw it.
-    func hear(_ changes: AsyncStream<StoreChange>, first: @Sendable (StoreChange) -> Void) async {
-        for await change in changes {
-            first(change)
-            hear(change)
+    /// Hears `changes` until the stream ends: `first` sees each as it comes, and the hub acts on
+    /// them in batches (`actOnHeard`), each batch all that came while the last one's events were
+    /// read. Under load a read is for hundreds of changes, off the hub's thread; a read for each
+    /// change on the hub's thread, while every command waited behind it, held the pushes across
+    /// servers up for seconds. Both loops run on the hub's own thread: on Swift's shared threads,
+    /// which decoding the clients' messages keeps busy, each change waited for a thread first.
+    nonisolated func hear(_ changes: AsyncStream<StoreChange>, first: @escaping @Sendable (StoreChange) -> Void) async {
+        // One ring stands for any number of changes come.
+        let (rings, ring) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.collect(changes, first: first, ringing: ring) }
+            group.addTask { await self.actOnHeard(rung: rings) }
         }
     }
 
-    /// Acts on what another server sharing the database committed: pushes a fight's new events to
-    /// the connections here of its fighters (read from the log after the last pushed), a fighter
-    /// event to that fighter's connections, closes a session's connections, and after a gap in
-    /// listening, catches every fight of the fighters connected here up by sequence.
-    func hear(_ change: StoreChange) {
-        switch change {
-        case .fight(let id, let first, let last):
-            if let known = pushed[id] {
-                guard last > known.sequence else { return }
-                catchUp(id, corners: known.corners, after: known.sequence)
-            } else {
-                // Not followed here: a new fight (a challenge made on another server) is, from its
-                // first event, if a fighter of it is connected here.
-                let corners: Both<FighterID>?
-                do { corners = try store.corners(ofFight: id) } catch {
-                    logger.error(
-                        "could not find whom to push to", metadata: ["fight": "\(id.rawValue)", "error": "\(error)"])
-                    return
-                }
-                guard let corners, isConnected(corners) else { return }
-                catchUp(id, corners: corners, after: first - 1)
+    private func collect(
+        _ changes: AsyncStream<StoreChange>, first: @Sendable (StoreChange) -> Void,
+        ringing ring: AsyncStream<Void>.Continuation
+    ) async {
+        for await change in changes {
+            first(change)
+            heard.append(change)
+            ring.yield()
+        }
+        ring.finish()
+    }
+
+    /// Acts on the changes heard each time `rings` rings: at once on those that need no reading,
+    /// then pushes the fights' new events, read in one go on the threads for waiting on the
+    /// database. Commands run meanwhile: what they push first is not pushed again.
+    private func actOnHeard(rung rings: AsyncStream<Void>) async {
+        for await _ in rings {
+            let batch = heard
+            heard = []
+            let sequences = act(on: batch)
+            guard !sequences.isEmpty else { continue }
+            do {
+                let news = try await databaseThreads.run { [store] in try store.events(after: sequences) }
+                push(news)
+            } catch {
+                // Their fighters find the events by `replay`; the next change to a fight tries again.
+                logger.error("could not read the events to push", metadata: ["error": "\(error)"])
             }
-        case .fighter(let event):
-            deliver(.fighter(event), to: [event.fighter], ref: nil, sender: nil)
-        case .sessionEnded(let key, let fighter):
-            endSession(key, of: fighter, except: nil)
-        case .presence(let fighter, _, let since):
-            // Connected here, the fighter is here whatever another server saw.
-            guard connections[fighter] == nil else { return }
-            presenceSince[fighter] = since
-            tellPresence(of: [fighter])
-        case .resynchronize:
-            // Fights begun while not listening are pushed whole; those followed, from where they were.
-            for fighter in connections.keys {
-                for fight in openFights(of: fighter) where pushed[fight.id] == nil {
+        }
+    }
+
+    /// Acts on what other servers sharing the database committed, and returns the fights whose
+    /// new events to read, each after the sequence pushed here: a fighter event goes to that
+    /// fighter's connections, a logout closes the session's connections, a presence is told; a
+    /// fight followed here is read after its last event pushed, one not followed (maybe new, a
+    /// challenge made on another server) from the first event announced, its corners to say
+    /// whether anyone here follows it; after a gap in listening, every fight followed is.
+    private func act(on changes: [StoreChange]) -> [FightID: Int] {
+        var sequences: [FightID: Int] = [:]
+        for change in changes {
+            switch change {
+            case .fight(let id, let first, let last):
+                if let known = pushed[id] {
+                    guard last > known.sequence else { continue }
+                    sequences[id] = known.sequence
+                } else {
+                    sequences[id] = min(sequences[id] ?? .max, first - 1)
+                }
+            case .fighter(let event):
+                deliver(.fighter(event), to: [event.fighter], ref: nil, sender: nil)
+            case .sessionEnded(let key, let fighter):
+                endSession(key, of: fighter, except: nil)
+            case .presence(let fighter, _, let since):
+                // Connected here, the fighter is here whatever another server saw.
+                guard connections[fighter] == nil else { continue }
+                presenceSince[fighter] = since
+                tellPresence(of: [fighter])
+            case .resynchronize:
+                // Fights begun while not listening are pushed whole; those followed, from where they were.
+                for fight in openFights(of: Array(connections.keys)) where pushed[fight.id] == nil {
                     pushed[fight.id] = PushedFight(corners: Both(fight.challenger, fight.opponent), sequence: 0)
                 }
+                for (id, fight) in pushed { sequences[id] = fight.sequence }
             }
-            for (id, fight) in pushed.sorted(by: { $0.key < $1.key }) {
-                catchUp(id, corners: fight.corners, after: fight.sequence)
+        }
+        return sequences
+    }
+
+    /// Pushes each fight's events in `news` not pushed here yet, in order, to its fighters
+    /// connected here.
+    private func push(_ news: [FightID: FightNews]) {
+        for (id, fight) in news.sorted(by: { $0.key < $1.key }) {
+            let pushedUpTo: Int
+            if let known = pushed[id] {
+                pushedUpTo = known.sequence
+            } else {
+                guard isConnected(fight.corners) else { continue }
+                pushedUpTo = 0
+            }
+            for event in fight.events where event.sequence > pushedUpTo {
+                push(event, to: fight.corners, ref: nil, sender: nil)
             }
         }
     }
@@ -747,14 +860,14 @@ actor FightHub {
         }
     }
 
-    /// `fighter`'s open fights, or none (logged) when the store cannot say.
-    private func openFights(of fighter: FighterID) -> [Fight] {
+    /// The open fights of `fighters`, or none (logged) when the store cannot say.
+    private func openFights(of fighters: [FighterID]) -> [Fight] {
         do {
-            return try store.openFights(of: fighter)
+            return try store.openFights(of: fighters)
         } catch {
             logger.error(
-                "could not read a fighter's open fights",
-                metadata: ["fighter": "\(fighter.rawValue)", "error": "\(error)"])
+                "could not read fighters' open fights",
+                metadata: ["fighters": "\(fighters.map(\.rawValue))", "error": "\(error)"])
             return []
         }
     }
