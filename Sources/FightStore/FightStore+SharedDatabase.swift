@@ -187,8 +187,9 @@ extension FightStore {
     // MARK: Presence
 
     /// Notes each of `changes` on `server` (a fighter's first connection there opened, or their
-    /// last one there closed; one change a fighter), all in one transaction under the writers'
-    /// lock, so that of two servers seeing a fighter come or go at once, one sees the other's row.
+    /// last one there closed; one change a fighter), all in one transaction, taking turns with
+    /// the other writers of presence (`WriteScope.presence`), so that of two servers seeing a
+    /// fighter come or go at once, one sees the other's row.
     /// A server notes its changes in batches: a thousand clients connecting at once, or leaving,
     /// are a few transactions, not a thousand, which would hold up the punches behind them. Each
     /// fighter then connected to no other live server had their presence change at the change's
@@ -198,7 +199,7 @@ extension FightStore {
     ///   the earliest time they connected there. Those not in it are connected nowhere else.
     public func notePresence(_ changes: [PresenceChange], on server: String) throws -> [FighterID: Timestamp] {
         guard database.isShared, let now = changes.map(\.at).max() else { return [:] }
-        return try database.write { db in
+        return try database.write(.presence) { db in
             var elsewhere: [FighterID: Timestamp] = [:]
             for batch in changes.chunked(Self.largestBatch) {
                 let came = batch.filter(\.connected), went = batch.filter { !$0.connected }
@@ -273,7 +274,7 @@ extension FightStore {
     /// - Returns: the fighters gone, for the caller's own connections to be told.
     public func sweepLapsedServers(at now: Timestamp) throws -> [FighterID] {
         guard database.isShared else { return [] }
-        return try database.write { db in
+        return try database.write(.presence) { db in
             let live = "SELECT server_id FROM server_leases WHERE expires_at > ?"
             let orphaned = try db.fetch(
                 "DELETE FROM presence WHERE server_id NOT IN (\(live)) RETURNING fighter_id", [now.secondsSince1970]

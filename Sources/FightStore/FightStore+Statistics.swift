@@ -26,33 +26,43 @@ extension FightStore {
 }
 
 enum StatisticsRows {
-    /// Applies the engine's statistics entries for `events`, in order, to the saved lines: the
-    /// lines they move are read together (one wait on PostgreSQL for a fight that ends, not one
-    /// for each of its five lines) and each is written once.
+    /// Adds the engine's statistics entries for `events` to the saved lines, each line written
+    /// once and none read: a line is a count and a latest moment, so what a command adds (its
+    /// battles, its wins, its latest ones) is added in SQL to whatever is saved when it commits.
+    /// Two fights that end at once on two servers (whose writers run side by side, `WriteScope`)
+    /// both count on the overall line, which a line read, added to and written back would not.
     static func record(_ events: [Event], in db: any SQLSession) throws {
-        let entries = events.flatMap(Statistics.entries(for:))
-        guard !entries.isEmpty else { return }
+        var added: [StatScope: StatLine] = [:]
         var scopes: [StatScope] = []
-        for entry in entries where !scopes.contains(entry.scope) { scopes.append(entry.scope) }
-        var lines = try fetch(scopes, in: db)
-        for entry in entries {
-            lines[entry.scope] = (lines[entry.scope] ?? StatLine()).recording(battleAt: entry.at, won: entry.won)
+        for entry in events.flatMap(Statistics.entries(for:)) {
+            if added[entry.scope] == nil { scopes.append(entry.scope) }
+            added[entry.scope] = (added[entry.scope] ?? StatLine()).recording(battleAt: entry.at, won: entry.won)
         }
         for scope in scopes {
-            let key = columns(scope), line = lines[scope] ?? StatLine()
+            let key = columns(scope), line = added[scope] ?? StatLine()
             try db.send(
                 """
                 INSERT INTO statistics (scope, fighter_id, versus_id, qty_battles, qty_wins, last_battle, last_win)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (scope, fighter_id, versus_id) DO UPDATE SET
-                    qty_battles = excluded.qty_battles, qty_wins = excluded.qty_wins,
-                    last_battle = excluded.last_battle, last_win = excluded.last_win
+                    qty_battles = statistics.qty_battles + excluded.qty_battles,
+                    qty_wins = statistics.qty_wins + excluded.qty_wins,
+                    last_battle = \(later("last_battle")), last_win = \(later("last_win"))
                 """,
                 [
                     key.scope, key.fighter, key.versus, line.qtyBattles, line.qtyWins,
                     line.lastBattle?.secondsSince1970, line.lastWin?.secondsSince1970,
                 ])
         }
+    }
+
+    /// The later of the saved and the added moment in `column`, either of which may be NULL (as
+    /// `StatLine.recording` takes the later one), in words both databases read alike.
+    private static func later(_ column: String) -> String {
+        """
+        CASE WHEN excluded.\(column) IS NULL OR statistics.\(column) >= excluded.\(column) \
+        THEN statistics.\(column) ELSE excluded.\(column) END
+        """
     }
 
     /// The saved lines of `scopes` (those never saved are missing), read by their keys, a

@@ -51,8 +51,24 @@ public final class FightStore: Sendable {
 
     /// Applies `command` at `now` and saves the result: the events it caused, or why it was refused
     /// (then nothing was saved). Throws only when the database fails.
+    ///
+    /// On PostgreSQL it waits only for the writers of what it may change (`scope(of:)`).
     public func execute(_ command: Command, at now: Timestamp) throws -> Result<[Event], Refusal> {
-        try database.write { db in try apply(command, at: now, in: db) }
+        try database.write(Self.scope(of: command)) { db in try apply(command, at: now, in: db) }
+    }
+
+    /// What `command` may change: a command in one fight (a punch, an answer to a challenge, a
+    /// forfeit) that fight and its two fighters (`slice(for:at:in:)` reads no more); a quick
+    /// match the rooms and the fight it starts; a registration the new fighter; any other,
+    /// anything (a challenge starts a fight of its own, a move or profile is a fighter's row
+    /// saved whole, the deadlines are every fight's).
+    static func scope(of command: Command) -> WriteScope {
+        if let fight = command.fight { return .fight(fight) }
+        switch command {
+        case .quickMatch, .leaveQuickMatch: return .rooms
+        case .register: return .registrations
+        default: return .everything
+        }
     }
 
     /// Applies `commands` in order at `now` in one transaction, each judged on the state the ones

@@ -1,4 +1,5 @@
 #if PostgreSQL
+    import FightEngine
     import Foundation
     import Logging
     import NIOConcurrencyHelpers
@@ -10,15 +11,21 @@
 
     /// The store's tables on a PostgreSQL server, which several servers may share.
     ///
-    /// **Writers take turns, across servers.** Every write transaction first takes one
-    /// transaction-scoped advisory lock (per schema), as SQLite's `BEGIN IMMEDIATE` takes the
-    /// file's write lock: a command's load → reduce → save sees every commit before it and is
-    /// seen whole by every one after, whichever server runs it, so two punches sent at once to two
-    /// servers never both land, and the next identifiers (`max(id) + 1`) never collide. The
-    /// transactions are READ COMMITTED, so each statement after the lock reads what was committed
-    /// before it was granted (a REPEATABLE READ transaction would read the snapshot taken before it
-    /// waited). The database refuses a second open fight per pair by itself as well (a partial
-    /// unique index). Reads run in a REPEATABLE READ READ ONLY transaction: one snapshot, no lock.
+    /// **Writers take turns, across servers.** Every write transaction first takes the writers'
+    /// transaction-scoped advisory lock (one per schema): alone for a writer of `everything`, as
+    /// SQLite's `BEGIN IMMEDIATE` takes the file's write lock, so that a command's load → reduce
+    /// → save sees every commit before it and is seen whole by every one after, whichever server
+    /// runs it. A writer of less (`WriteScope`) shares it with the others, then takes the locks
+    /// of what it writes: a command in one fight those of the fight's two fighters, so that two
+    /// punches sent at once to two servers take turns and never both land, two fights of one
+    /// fighter take turns, and fights of other fighters run side by side; a quick match the
+    /// rooms', whose holders alone start fights besides `everything`, so the next identifier
+    /// (`max(id) + 1`) never collides. What they all add to, the statistics, is added in SQL. The
+    /// transactions are READ COMMITTED, so each statement after the locks reads what was committed
+    /// before they were granted (a REPEATABLE READ transaction would read the snapshot taken
+    /// before it waited). The database refuses a second open fight per pair by itself as well (a
+    /// partial unique index). Reads run in a REPEATABLE READ READ ONLY transaction: one snapshot,
+    /// no lock.
     ///
     /// **The calling thread waits**, as it waits for SQLite's disk: the store's API is synchronous
     /// and the server calls it from a thread of its own. The connections run on an event loop of
@@ -38,6 +45,11 @@
         /// The advisory lock writers take: one per schema, so that stores in different schemas
         /// of one database (the tests') do not wait for each other.
         let writeLock: Int64
+        /// The first half of the key of the advisory locks of writers' scopes (`locks(for:)`; the
+        /// second is a fighter's identifier, or a scope's own number): the writers' lock's lower
+        /// 32 bits, so one schema's are apart from another's as its writers' lock is. (Locks keyed
+        /// by two integers are apart from those keyed by one.)
+        var scopeLockSpace: Int { Int(Int32(truncatingIfNeeded: writeLock)) }
         /// The channel the servers of one schema announce their changes on (`NOTIFY`): named after
         /// the schema, as the lock is, since channels are the database's, not the schema's.
         let channel: String
@@ -102,11 +114,42 @@
 
         // MARK: Transactions
 
-        func write<T>(_ work: (any SQLSession) throws -> T) throws -> T {
+        func write<T>(_ scope: WriteScope, _ work: (any SQLSession) throws -> T) throws -> T {
             try transaction("BEGIN ISOLATION LEVEL READ COMMITTED") { session in
-                // Sent with BEGIN, unanswered: the command's first read waits for both.
-                try session.send("SELECT pg_advisory_xact_lock(?)", [writeLock])
+                // Sent with BEGIN, unanswered, in order: the command's first read waits for them.
+                for (sql, arguments) in locks(for: scope) { try session.send(sql, arguments) }
                 return try work(session)
+            }
+        }
+
+        /// The advisory locks a writer in `scope` takes, in the order every writer takes them: the
+        /// writers' lock (alone for `everything`, shared otherwise), then those of what the scope
+        /// writes: a fight's two fighters by their keys, the lower first, or the scope's own. No
+        /// writer takes locks of two kinds, so two writers never each hold a lock the other waits
+        /// for. A fight that is not there locks no fighter (the lock functions skip NULL), and
+        /// its command is refused.
+        private func locks(for scope: WriteScope) -> [(String, SQLArguments)] {
+            let shared = ("SELECT pg_advisory_xact_lock_shared(?)", [writeLock] as SQLArguments)
+            let named = "SELECT pg_advisory_xact_lock(CAST(? AS INTEGER), CAST(? AS INTEGER))"
+            switch scope {
+            case .everything:
+                return [("SELECT pg_advisory_xact_lock(?)", [writeLock])]
+            case .fight(let id):
+                return [shared]
+                    + ["least", "greatest"].map { key in
+                        (
+                            """
+                            SELECT pg_advisory_xact_lock(CAST(? AS INTEGER), \(key)(a, b)) FROM (
+                                SELECT CAST(challenger_id % 2147483647 AS INTEGER) AS a,
+                                    CAST(opponent_id % 2147483647 AS INTEGER) AS b
+                                FROM fights WHERE id = ?) AS corners
+                            """, [scopeLockSpace, id.rawValue]
+                        )
+                    }
+            // Below the fighters' keys (identifiers, never negative).
+            case .rooms: return [shared, (named, [scopeLockSpace, -1])]
+            case .registrations: return [shared, (named, [scopeLockSpace, -2])]
+            case .presence: return [shared, (named, [scopeLockSpace, -3])]
             }
         }
 

@@ -1,3 +1,4 @@
+import FightEngine
 import Foundation
 
 // MARK: - The store's SQL, apart from the database that runs it
@@ -157,10 +158,11 @@ protocol StoreDatabase: Sendable {
     /// The language it speaks where the two differ.
     var dialect: SQLDialect { get }
 
-    /// Runs `work` in a transaction that no other writer can interleave with, from whichever
-    /// process: it sees every commit before it and writes as if alone. Commits when `work`
-    /// returns, rolls back when it throws.
-    func write<T>(_ work: (any SQLSession) throws -> T) throws -> T
+    /// Runs `work`, which writes only what `scope` says, in a transaction that no other writer
+    /// of it can interleave with, from whichever process: it sees every commit of theirs before
+    /// it and writes as if alone. Commits when `work` returns, rolls back when it throws. Where
+    /// there is one writer anyway (SQLite), every scope is `everything`.
+    func write<T>(_ scope: WriteScope, _ work: (any SQLSession) throws -> T) throws -> T
 
     /// Runs `work` on one snapshot of the database, without blocking writers.
     func read<T>(_ work: (any SQLSession) throws -> T) throws -> T
@@ -191,6 +193,32 @@ protocol StoreDatabase: Sendable {
     /// What the other servers commit, as they commit it; `nil` where no other server can share
     /// the database.
     func changes() -> AsyncStream<StoreChange>?
+}
+
+extension StoreDatabase {
+    /// Runs `work` in a transaction that no other writer can interleave with (`everything`).
+    func write<T>(_ work: (any SQLSession) throws -> T) throws -> T {
+        try write(.everything, work)
+    }
+}
+
+/// What a write transaction may change, and so which other writers it waits for: on PostgreSQL
+/// those of other scopes (fights of other fighters, the rooms, registrations, presence) run side
+/// by side, on any server. What every scope adds to (the log, the statistics) is added in SQL,
+/// whatever the others added meanwhile.
+enum WriteScope: Hashable {
+    /// Anything: waits for every other writer, and every other writer waits for it.
+    case everything
+    /// Fight `id` and its two fighters, and the events and statistics lines it adds: a command
+    /// in one fight (`Command.fight`). Waits for the writers of those fighters' fights.
+    case fight(FightID)
+    /// The quick-match rooms and the fights they start: the only writers of fights besides
+    /// `everything`'s challenges, so the next fight's identifier is theirs alone.
+    case rooms
+    /// New fighters: the next fighter's identifier, and usernames.
+    case registrations
+    /// Which servers each fighter is connected to.
+    case presence
 }
 
 /// The rows of a statement started ahead (`SQLSession.prefetch`).

@@ -1,3 +1,4 @@
+import FightEngine
 import Foundation
 import GRDB
 
@@ -15,8 +16,8 @@ struct SQLiteDatabase: StoreDatabase {
     }
 
     /// `BEGIN IMMEDIATE` takes the write lock up front, so that another process cannot slip a
-    /// write between this one's read and write.
-    func write<T>(_ work: (any SQLSession) throws -> T) throws -> T {
+    /// write between this one's read and write. One writer at a time, whatever its scope.
+    func write<T>(_ scope: WriteScope, _ work: (any SQLSession) throws -> T) throws -> T {
         try pool.writeWithoutTransaction { db in
             try db.cachedStatement(sql: "BEGIN IMMEDIATE").execute()
             do {

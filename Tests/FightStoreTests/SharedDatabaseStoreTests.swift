@@ -211,6 +211,68 @@ import Testing
         #expect(try b.sweepLapsedServers(at: start + 16).count == many.count + 1, "and bob")
     }
 
+    /// Two servers' writers: a fight of other fighters, and a quick match, are written while one
+    /// fight's transaction is open; a fight of one of its fighters waits for it, as does a
+    /// command that may change anyone. Two fights that end at once both count on the overall line: the second to add to
+    /// it waits for the first to commit, and adds to what that saved.
+    @Test(postgres) func fightsOfOtherFightersAreWrittenSideBySide() throws {
+        let database = try TestDatabase(.postgres)
+        let one = try database.open(), other = try database.open()
+        let a = try one.register("alice"), b = try one.register("bob"), c = try one.register("carol")
+        let d = try one.register("dave"), e = try one.register("erin")
+        let ab = FightID(1), cd = FightID(2), ae = FightID(3)
+        for (challenger, opponent, fight) in [(a, b, ab), (c, d, cd), (a, e, ae)] {
+            try one.run(.challenge(challenger, opponent: opponent))
+            try one.run(.accept(fight, by: opponent))
+        }
+        /// Runs `command` on `one` in a transaction kept open until `release` is signalled.
+        func holding(_ command: Command, release: DispatchSemaphore) -> InThread<Result<[Event], Refusal>> {
+            let applied = DispatchSemaphore(value: 0)
+            let held = InThread {
+                try one.database.write(FightStore.scope(of: command)) { db in
+                    let outcome = try one.apply(command, at: start + 1, in: db)
+                    applied.signal()
+                    release.wait()
+                    return outcome
+                }
+            }
+            applied.wait()
+            return held
+        }
+        func expectDone(_ threads: [(InThread<Result<[Event], Refusal>>, String)]) throws {
+            for (thread, what) in threads {
+                #expect(thread.finished(within: .seconds(10)), "\(what)")
+                #expect(try !#require(thread.result).get().get().isEmpty, "\(what)")
+            }
+        }
+
+        let release = DispatchSemaphore(value: 0)
+        let punch = holding(.punch(ab, by: a, kind: .jab, damage: 7), release: release)
+        let beside = InThread { try other.execute(.punch(cd, by: c, kind: .jab, damage: 7), at: start + 1) }
+        #expect(beside.finished(within: .seconds(10)), "another pair's fight waited")
+        let room = InThread { try other.execute(.quickMatch(e), at: start + 1) }
+        #expect(room.finished(within: .seconds(10)), "a quick match waited")
+        let sameFighter = InThread { try other.execute(.forfeit(ae, by: a), at: start + 1) }
+        let anyone = InThread { try other.execute(.move(e, to: Coordinate(latitude: 1, longitude: 2)), at: start + 1) }
+        #expect(!sameFighter.finished(within: .milliseconds(300)), "alice's other fight did not wait")
+        #expect(!anyone.finished(within: .milliseconds(1)), "a command that may change anyone did not wait")
+        release.signal()
+        try expectDone([
+            (punch, "punch"), (beside, "beside"), (room, "room"), (sameFighter, "same fighter"), (anyone, "anyone"),
+        ])
+
+        let secondRelease = DispatchSemaphore(value: 0)
+        let ending = holding(.forfeit(ab, by: b), release: secondRelease)
+        let endingBeside = InThread { try other.execute(.forfeit(cd, by: d), at: start + 2) }
+        #expect(!endingBeside.finished(within: .milliseconds(300)), "the overall line was added to twice at once")
+        secondRelease.signal()
+        try expectDone([(ending, "ending"), (endingBeside, "ending beside")])
+        let saved = try other.statistics()
+        #expect(saved[.overall].qtyBattles == 3)
+        #expect(saved[.fighter(a)].qtyBattles == 2)
+        #expect(try other.rebuildStatistics() == saved)
+    }
+
     /// What a server following fights reads after hearing of many at once: each fight's events
     /// after its own sequence, in order, with its corners; fights with nothing new are missing,
     /// and more fights than one statement names are read in several.
@@ -273,6 +335,30 @@ import Testing
         #expect(try takeAhead(wanting: 4, atLeast: 3, at: t) == 0, "two left, three needed")
         #expect(try takeAhead(wanting: 4, atLeast: 1, at: t + 250) == 2, "2.5 held: the two whole ones")
         #expect(try takeAhead(wanting: 1, atLeast: 1, at: t + 500) == 1, "the half left and half a token more")
+    }
+}
+
+/// Work on a thread of its own, waited for with a timeout: a store's calls block their thread,
+/// and a test that waits for one that is stuck must fail, not hang.
+final class InThread<T>: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    /// Set once before `done` is signalled; read only after.
+    private(set) var result: Result<T, any Error>?
+
+    init(_ work: @escaping @Sendable () throws -> T) {
+        Thread {
+            self.result = Result { try work() }
+            self.done.signal()
+        }.start()
+    }
+
+    /// Whether the work finished within `timeout` (or had already).
+    func finished(within timeout: Duration) -> Bool {
+        if result != nil { return true }
+        let nanoseconds = Int(timeout.components.seconds) * 1_000_000_000 + Int(timeout.components.attoseconds / 1_000_000_000)
+        guard done.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success else { return false }
+        done.signal()  // for the next call
+        return true
     }
 }
 
