@@ -54,9 +54,28 @@ actor FightHub {
     let serverName: String
     /// Where the requests that only read wait for the store (`answerReading`).
     let databaseThreads: DatabaseThreads
-    /// The fights with a request under way here, and the requests waiting for it to end, in
-    /// the order they came (`takingTurns(in:)`).
-    private var waitingForFight: [FightID: [CheckedContinuation<Void, Never>]] = [:]
+    /// What has a request under way here, and the requests waiting for it to end, in the order
+    /// they came (`takingTurns(over:)`).
+    private var waitingForTurn: [Turns: [CheckedContinuation<Void, Never>]] = [:]
+
+    /// What requests take turns over: one fight, or the quick-match rooms.
+    private enum Turns: Hashable {
+        case fight(FightID)
+        case rooms
+
+        /// What `request` takes turns over, if anything.
+        init?(of request: ClientRequest) {
+            if let fight = request.fight {
+                self = .fight(fight)
+            } else if case .quickMatch = request {
+                self = .rooms
+            } else if case .leaveQuickMatch = request {
+                self = .rooms
+            } else {
+                return nil
+            }
+        }
+    }
     /// What the other servers committed, heard and not yet acted on (`hear`).
     private var heard: [StoreChange] = []
     /// When this server last renewed its lease, by its clock.
@@ -224,14 +243,17 @@ actor FightHub {
     ///
     /// The hub waits for the store off its thread (`blocking`), taking other requests meanwhile:
     /// a thread that waited for each round trip to the database in turn held every push behind
-    /// the slowest command. Requests in one fight still take turns (`takingTurns(in:)`): "the
+    /// the slowest command. Requests in one fight still take turns (`takingTurns(over:)`): "the
     /// punch was thrown at sequence N" is checked before the punch lands, with no other command of
-    /// the fight from this server in between.
+    /// the fight from this server in between. So do requests for the rooms, which the database
+    /// takes one at a time anyway: their events are pushed in the order they were saved (a room
+    /// opened, then the match into it, pushed the other way round, left its owner sure they were
+    /// still waiting).
     func handle(_ request: ClientRequest, by fighter: FighterID, ref: Int?, connection: Int?) async -> ServerMessage? {
         do {
             let body: ServerBody?
-            if let fight = request.fight {
-                body = try await takingTurns(in: fight) {
+            if let turns = Turns(of: request) {
+                body = try await takingTurns(over: turns) {
                     try await answer(request, by: fighter, ref: ref, connection: connection)
                 }
             } else {
@@ -397,20 +419,20 @@ actor FightHub {
         return events
     }
 
-    /// Runs `work` when no other request in fight `fight` is under way here, and the next one
-    /// after it: in the order they came.
-    private func takingTurns<T>(in fight: FightID, _ work: () async throws -> T) async throws -> T {
-        if waitingForFight[fight] == nil {
-            waitingForFight[fight] = []
+    /// Runs `work` when no other request over `turns` is under way here, and the next one after
+    /// it: in the order they came.
+    private func takingTurns<T>(over turns: Turns, _ work: () async throws -> T) async throws -> T {
+        if waitingForTurn[turns] == nil {
+            waitingForTurn[turns] = []
         } else {
-            await withCheckedContinuation { waitingForFight[fight, default: []].append($0) }
+            await withCheckedContinuation { waitingForTurn[turns, default: []].append($0) }
         }
         defer {
-            if let next = waitingForFight[fight]?.first {
-                waitingForFight[fight]?.removeFirst()
+            if let next = waitingForTurn[turns]?.first {
+                waitingForTurn[turns]?.removeFirst()
                 next.resume()
             } else {
-                waitingForFight[fight] = nil
+                waitingForTurn[turns] = nil
             }
         }
         return try await work()
