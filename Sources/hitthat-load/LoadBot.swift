@@ -355,7 +355,9 @@ actor LoadBot {
                 await send(.forfeit(FightRef(fight: fight.id)), as: nil, through: driver)
             }
         }
-        if fights, matchAsked == nil, open.isEmpty {
+        // A fight heard of whose state has not come yet (the one a quick match just started, say)
+        // is open too: a bot that asked again meanwhile was matched twice.
+        if fights, matchAsked == nil, open.isEmpty, follower.awaitingState.isEmpty {
             if now < plan.stopMatching, inRoom != true {
                 matchAsked = now
                 await send(.quickMatch, as: .quickMatch, through: driver)
