@@ -305,6 +305,8 @@ def main():
                 json.dump(results, f, indent=1)
     finally:
         if folder:
+            # Its log kept with the runs' (HITTHAT_POSTGRES_OPTIONS may have it log more).
+            subprocess.run(["cp", os.path.join(folder, "server.log"), os.path.join(work, "postgres.log")])
             subprocess.run([os.path.join(ROOT, "tools", "postgres-test-server.sh"), "stop", folder])
     print(f"{args.clients} clients ({args.fighting} fighting), {args.seconds:.0f} s of matching, a punch every "
           f"{args.think_ms / 2000:.1f}–{args.think_ms * 1.5 / 1000:.1f} s; machine load is the 1-minute load average "

@@ -21,11 +21,12 @@ if [ "$(id -u)" = 0 ]; then
     as=(runuser -u "$owner" --)
 fi
 
-# fsync off: a test server's data is thrown away, and no test cuts its power; the tests kill the
+# HITTHAT_POSTGRES_OPTIONS adds settings (e.g. "-c log_min_duration_statement=50" to see what is
+# slow under load). fsync off: a test server's data is thrown away, and no test cuts its power; the tests kill the
 # store's process, or stop the server cleanly, never cut the server's power.
 start_server() {
     "${as[@]}" "$bin/pg_ctl" -D "$1/data" -l "$1/server.log" -w \
-        -o "-k $1 -c listen_addresses= -c fsync=off -c max_connections=200" start >/dev/null
+        -o "-k $1 -c listen_addresses= -c fsync=off -c max_connections=200 ${HITTHAT_POSTGRES_OPTIONS:-}" start >/dev/null
 }
 
 case "${1:-}" in
