@@ -2,9 +2,9 @@ import NIOPosix
 
 // MARK: - DatabaseThreads
 
-/// Where the server waits for its database outside the hub: the requests that only read, sign-ins
-/// and registrations, the first message of a session not seen here yet, the allowances taken from
-/// the database, `/health`.
+/// Where the server waits for its database: the hub's commands and reads, the requests that only
+/// read, sign-ins and registrations, the first message of a session not seen here yet, the
+/// allowances taken from the database, `/health`.
 ///
 /// Each call holds its thread until the database answers (on PostgreSQL a round trip; on SQLite
 /// the disk), so there are more threads than cores: a thousand players signing in at once (a

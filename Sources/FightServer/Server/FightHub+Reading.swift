@@ -7,10 +7,10 @@ import FightStore
 extension FightHub {
     /// Answers `request` when it only reads (`hello`, `profile`, `fight`, `replay`, `history`,
     /// `statistics`); `nil` for any other, which `handle` takes. The store is read on the
-    /// server's threads for waiting on the database (`DatabaseThreads`), not the hub's: the hub takes commands one at a time, and a
+    /// server's threads for waiting on the database (`DatabaseThreads`), without the hub: a
     /// thousand clients saying hello at once (a server's start, or another's outage sending its
-    /// clients here) would hold up every punch behind them. Only who is connected, for `welcome`,
-    /// is asked of the hub. A reply may then leave after an event pushed meanwhile, as one
+    /// clients here) need nothing of its state. Only who is connected, for `welcome`, is asked of
+    /// the hub. A reply may then leave after an event pushed meanwhile, as one
     /// answered on the hub may: a client takes both in either order.
     nonisolated func answerReading(_ request: ClientRequest, by me: FighterID, ref: Int?) async -> ServerMessage? {
         do {

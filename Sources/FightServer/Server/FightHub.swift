@@ -8,12 +8,13 @@ import PunchKit
 
 // MARK: - FightHub
 
-/// The server's authority: every command goes through here, one at a time, to the engine and the
-/// store, and every event that comes out is pushed to each connection of the fighters it concerns.
+/// The server's authority: every command goes through here to the engine and the store, and every
+/// event that comes out is pushed to each connection of the fighters it concerns.
 ///
-/// Commands run one after another on the hub's own thread (an event loop of its own, so SQLite's
-/// waits for the disk hold up neither the network nor Swift's shared threads). One at a time is
-/// also what makes "the punch was thrown at sequence N" checkable before the punch lands.
+/// The hub's state lives on a thread of its own (an event loop of its own, so that neither the
+/// network nor Swift's shared threads wait for it); it waits for the store on `DatabaseThreads`,
+/// taking other requests meanwhile. A fight's requests take turns (`handle`), which is what makes
+/// "the punch was thrown at sequence N" checkable before the punch lands.
 actor FightHub {
     let store: FightStore
     let clock: ServerClock
