@@ -53,7 +53,7 @@ actor FightHub {
     }
     /// This server's name in the table of leases, for this run.
     let serverName: String
-    /// Where the requests that only read wait for the store (`answerReading`).
+    /// Where the hub waits for the store (`blocking`), as do the requests that only read.
     let databaseThreads: DatabaseThreads
     /// What has a request under way here, and the requests waiting for it to end, in the order
     /// they came (`takingTurns(over:)`).
@@ -68,12 +68,11 @@ actor FightHub {
         init?(of request: ClientRequest) {
             if let fight = request.fight {
                 self = .fight(fight)
-            } else if case .quickMatch = request {
-                self = .rooms
-            } else if case .leaveQuickMatch = request {
-                self = .rooms
-            } else {
-                return nil
+                return
+            }
+            switch request {
+            case .quickMatch, .leaveQuickMatch: self = .rooms
+            default: return nil
             }
         }
     }
