@@ -212,8 +212,8 @@ enum WriteScope: Hashable {
     /// Fight `id` and its two fighters, and the events and statistics lines it adds: a command
     /// in one fight (`Command.fight`). Waits for the writers of those fighters' fights.
     case fight(FightID)
-    /// The quick-match rooms and the fights they start: the only writers of fights besides
-    /// `everything`'s challenges, so the next fight's identifier is theirs alone.
+    /// The quick-match rooms and the fights they start: with `everything`'s challenges, the only
+    /// writers that start fights, so the next fight's identifier is theirs alone.
     case rooms
     /// New fighters: the next fighter's identifier, and usernames.
     case registrations
