@@ -181,17 +181,8 @@ actor FightHub {
             // this sequence on: the baseline a catch-up after an outage of the listener reads from.
             // Read off the hub's thread (a thousand clients coming at once, at a start or from a
             // server gone, are a thousand reads); a fight pushed to meanwhile is followed already.
-            let open: [Fight]
-            do {
-                open = try await blocking { [store] in try store.openFights(of: fighter) }
-            } catch {
-                logger.error(
-                    "could not read a fighter's open fights", metadata: ["fighter": "\(fighter.rawValue)", "error": "\(error)"])
-                open = []
-            }
-            for fight in open where pushed[fight.id] == nil && isConnected(Both(fight.challenger, fight.opponent)) {
-                pushed[fight.id] = PushedFight(
-                    corners: Both(fight.challenger, fight.opponent), sequence: fight.lastSequence)
+            for fight in await openFights(of: [fighter]) {
+                follow(fight, from: fight.lastSequence)
             }
         }
         return id
@@ -719,7 +710,7 @@ actor FightHub {
         for await _ in rings {
             let batch = heard
             heard = []
-            let sequences = act(on: batch)
+            let sequences = await act(on: batch)
             guard !sequences.isEmpty else { continue }
             do {
                 let news = try await databaseThreads.run { [store] in try store.events(after: sequences) }
@@ -737,7 +728,7 @@ actor FightHub {
     /// fight followed here is read after its last event pushed, one not followed (maybe new, a
     /// challenge made on another server) from the first event announced, its corners to say
     /// whether anyone here follows it; after a gap in listening, every fight followed is.
-    private func act(on changes: [StoreChange]) -> [FightID: Int] {
+    private func act(on changes: [StoreChange]) async -> [FightID: Int] {
         var sequences: [FightID: Int] = [:]
         for change in changes {
             switch change {
@@ -759,13 +750,19 @@ actor FightHub {
                 tellPresence(of: [fighter])
             case .resynchronize:
                 // Fights begun while not listening are pushed whole; those followed, from where they were.
-                for fight in openFights(of: Array(connections.keys)) where pushed[fight.id] == nil {
-                    pushed[fight.id] = PushedFight(corners: Both(fight.challenger, fight.opponent), sequence: 0)
-                }
+                for fight in await openFights(of: Array(connections.keys)) { follow(fight, from: 0) }
                 for (id, fight) in pushed { sequences[id] = fight.sequence }
             }
         }
         return sequences
+    }
+
+    /// Follows `fight` from sequence `sequence` on, unless it is followed already or (the store was
+    /// read while the hub did other work) neither of its fighters is connected here any more.
+    private func follow(_ fight: Fight, from sequence: Int) {
+        let corners = Both(fight.challenger, fight.opponent)
+        guard pushed[fight.id] == nil, isConnected(corners) else { return }
+        pushed[fight.id] = PushedFight(corners: corners, sequence: sequence)
     }
 
     /// Pushes each fight's events in `news` not pushed here yet, in order, to its fighters
@@ -882,10 +879,11 @@ actor FightHub {
         }
     }
 
-    /// The open fights of `fighters`, or none (logged) when the store cannot say.
-    private func openFights(of fighters: [FighterID]) -> [Fight] {
+    /// The open fights of `fighters`, read off the hub's thread, or none (logged) when the store
+    /// cannot say.
+    private func openFights(of fighters: [FighterID]) async -> [Fight] {
         do {
-            return try store.openFights(of: fighters)
+            return try await blocking { [store] in try store.openFights(of: fighters) }
         } catch {
             logger.error(
                 "could not read fighters' open fights",
