@@ -214,3 +214,20 @@ enum BenchmarkInputError: Error, CustomStringConvertible {
         }
     }
 }
+
+/// A profile taught by the first three punches of each kind the default rule finds in a
+/// recording: a player whose own punches the rule reads right.
+func profile(learnedFrom recording: [MotionSample]) -> PunchProfile {
+    var detector = PunchDetector()
+    var taught: [(kind: PunchKind, punch: Punch)] = []
+    for sample in recording {
+        guard let punch = detector.process(sample) else { continue }
+        if taught.count { $0.kind == punch.kind } < PunchProfile.punchesPerKind { taught.append((punch.kind, punch)) }
+        if taught.count == PunchProfile.punchesPerKind * PunchKind.allCases.count { break }
+    }
+    // The simulator throws every kind within its first few hundred punches.
+    guard let profile = try? PunchProfile.learn(from: taught, hand: .right) else {
+        preconditionFailure("the recording taught no profile")
+    }
+    return profile
+}

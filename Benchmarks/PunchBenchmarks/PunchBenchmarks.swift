@@ -97,22 +97,37 @@ func detectorBenchmarks() {
     let counterMetrics: [BenchmarkMetric] = [.wallClock, .cpuTotal, .instructions] + rates
 
     let recordings:
-        [(name: String, metrics: [BenchmarkMetric], bySample: Bool, make: @Sendable (Int) -> [MotionSample])] = [
-            ("Detector-core", allocationMetrics, false, { simulatedRecording(sampleCount: $0) }),
-            ("Detector-core-counters", counterMetrics, false, { simulatedRecording(sampleCount: $0) }),
+        [(
+            name: String, metrics: [BenchmarkMetric], bySample: Bool, profiled: Bool,
+            make: @Sendable (Int) -> [MotionSample]
+        )] = [
+            ("Detector-core", allocationMetrics, false, false, { simulatedRecording(sampleCount: $0) }),
+            ("Detector-core-counters", counterMetrics, false, false, { simulatedRecording(sampleCount: $0) }),
             // As live input feeds it, one `process(_:)` call a sample.
-            ("Detector-core-per-sample", allocationMetrics, true, { simulatedRecording(sampleCount: $0) }),
+            ("Detector-core-per-sample", allocationMetrics, true, false, { simulatedRecording(sampleCount: $0) }),
             // Not a target: the share of the core's time that every sample pays, whatever it holds.
-            ("Detector-core-calm", allocationMetrics, false, { calmRecording(sampleCount: $0) }),
+            ("Detector-core-calm", allocationMetrics, false, false, { calmRecording(sampleCount: $0) }),
             // The same recording with a gyroscope: the orientation filter follows up at every
             // sample, and each punch's turn is added up. The ratio to Detector-core, in the same
             // run, is what the fusion costs.
-            ("Detector-core-gyroscope", allocationMetrics, false, { withRotation(simulatedRecording(sampleCount: $0)) }),
+            (
+                "Detector-core-gyroscope", allocationMetrics, false, false,
+                { withRotation(simulatedRecording(sampleCount: $0)) }
+            ),
+            // And each punch typed by a player's profile as well: the ratio to the one before is
+            // what the profile costs.
+            (
+                "Detector-core-gyroscope-profile", allocationMetrics, false, true,
+                { withRotation(simulatedRecording(sampleCount: $0)) }
+            ),
         ]
-    for (name, metrics, bySample, make) in recordings {
+    for (name, metrics, bySample, profiled, make) in recordings {
         Benchmark(name, configuration: configuration(metrics, maxIterations: 10)) { benchmark, recording in
-            // Made before the measured region: the detector's one allocation is its ring of recent samples.
-            var detector = PunchDetector()
+            // Made before the measured region: the detector's one allocation is its ring of
+            // recent samples (and, with a profile, its kinds' means).
+            var settings = DetectorConfiguration()
+            if profiled { settings.profile = profile(learnedFrom: recording) }
+            var detector = PunchDetector(configuration: settings)
             var punches = 0
             benchmark.startMeasurement()
             let stopwatch = Stopwatch()

@@ -11,8 +11,8 @@ public enum Hand: String, CaseIterable, Hashable, Sendable {
 // MARK: - DetectorConfiguration
 
 /// The thresholds of the punch detector, each set from real recordings (phones in the hand and
-/// strapped to it, a Joy-Con, a sensor in a glove; 25–100 Hz) rather than from simulation. The
-/// README's "How a punch is found" says why each is where it is.
+/// strapped to it, a Joy-Con, a sensor in a glove; 25–100 Hz) rather than from simulation.
+/// docs/DETECTOR.md ("How a punch is found") says why each is where it is.
 public struct DetectorConfiguration: Hashable, Sendable {
     /// The trigger's floor, in g: the least strength of motion (the mean length of the
     /// acceleration with gravity removed over `strengthWindow`) that can be a punch. Shadow
@@ -81,16 +81,16 @@ public struct DetectorConfiguration: Hashable, Sendable {
     /// Where the source has a gyroscope: how long before the stop's peak the path is followed
     /// for a hook's sideways bend, in seconds (a hook's swing is longer than a jab's thrust).
     public var hookWindow: Double = 0.6
-    /// The sideways share of a punch's acceleration (see the README) above which a punch that
-    /// scores as a jab is a hook. Straight punches bend little (the median jab 0.1–0.2), hooks a
-    /// lot (0.35–0.7); a glove on a bag, whose hooks are short, at the low end. 0.325 finds more
-    /// of the glove's hooks but calls some curved jabs of a strapped phone hooks: 0.40 keeps jabs
-    /// and uppercuts apart (0.94 against 0.93 leaving one set out) for a little of three kinds.
-    public var hookSideways: Double = 0.40
+    /// The sideways share of a punch's acceleration (see docs/DETECTOR.md) above which a punch
+    /// that scores as a jab is a hook. Straight punches bend little (the median jab 0.1–0.2),
+    /// hooks a lot (0.35–0.7); a glove on a bag, whose hooks are short, at the low end. Chosen by
+    /// leaving one person out (docs/DETECTOR.md): every fold chose 0.26–0.32; 0.40, fitted to all
+    /// the people at once, held for them and not for a person left out.
+    public var hookSideways: Double = 0.30
     /// The sideways share, less `hookScoreSlope` × the uppercut score above its threshold, above
     /// which a punch that scores as an uppercut is a hook: most hooks turn about a tilted axis as
     /// uppercuts do, so there the bend must beat how uppercut-like the rest is.
-    public var hookSidewaysOverUppercut: Double = 0.20
+    public var hookSidewaysOverUppercut: Double = 0.15
     /// See `hookSidewaysOverUppercut`.
     public var hookScoreSlope: Double = 0.20
     /// The share of the top level speed below which the path's bend is not counted: a fist at
@@ -120,6 +120,9 @@ public struct DetectorConfiguration: Hashable, Sendable {
     public var fallbackUp = Vector3(0, 1, 0)
     /// A longer silence between samples than this, in seconds, starts the detector afresh.
     public var maximumGap: Double = 0.25
+    /// A player's own punches, learned (`PunchProfile.learn`): where set, punches are typed by it,
+    /// and their damage is measured against the player's usual punch.
+    public var profile: PunchProfile?
 
     /// The default configuration.
     public init() {}

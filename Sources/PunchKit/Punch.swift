@@ -6,7 +6,8 @@ public struct Punch: Hashable, Sendable {
     public var time: Double
     /// What kind of punch it is.
     public var kind: PunchKind
-    /// Hit points: the stop's peak in g times the configured damage per g, at least 1.
+    /// Hit points: the stop's peak in g times the configured damage per g, at least 1; with a
+    /// profile, the peak as a share of the player's usual one, times `PunchProfile.usualPeakG`.
     public var damage: Int
     /// The stop's peak: the length of the acceleration with gravity removed, in g.
     public var peakG: Double
@@ -24,11 +25,16 @@ public struct Punch: Hashable, Sendable {
     /// The angle between the axis of that turn and the vertical, in degrees: 0 a turn round
     /// the vertical (a hook's swing), 90 round a level axis (an uppercut's arc, a jab's twist).
     public var turnAxisFromVertical: Double?
+    /// What the detector measured of the punch's motion: what its kind was told from.
+    public var features: PunchFeatures
+    /// How sure the kind is, from 0 to 1, where a player's profile typed it; nil for the default rule.
+    public var confidence: Double?
 
     /// Creates a punch.
     public init(
         time: Double, kind: PunchKind, damage: Int, peakG: Double, speed: Double, rise: Double,
-        clipped: Bool, decidedAt: Double, turn: Double? = nil, turnAxisFromVertical: Double? = nil
+        clipped: Bool, decidedAt: Double, turn: Double? = nil, turnAxisFromVertical: Double? = nil,
+        features: PunchFeatures = .none, confidence: Double? = nil
     ) {
         self.time = time
         self.kind = kind
@@ -40,5 +46,7 @@ public struct Punch: Hashable, Sendable {
         self.decidedAt = decidedAt
         self.turn = turn
         self.turnAxisFromVertical = turnAxisFromVertical
+        self.features = features
+        self.confidence = confidence
     }
 }

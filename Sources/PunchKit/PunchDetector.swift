@@ -26,6 +26,8 @@
 public struct PunchDetector: ~Copyable, Sendable {
     /// The thresholds in use.
     public let configuration: DetectorConfiguration
+    /// The player's profile, made ready, where the configuration has one.
+    private let learned: LearnedKinds?
     /// The gravity estimate, in g, device frame.
     public private(set) var gravity: GravityTracker
     /// Up through the swing, from the gyroscope and the accelerometer, where the source has a
@@ -55,6 +57,7 @@ public struct PunchDetector: ~Copyable, Sendable {
     /// Creates a detector.
     public init(configuration: DetectorConfiguration = DetectorConfiguration()) {
         self.configuration = configuration
+        self.learned = configuration.profile.map(LearnedKinds.init)
         self.gravity = GravityTracker(timeConstant: configuration.gravityTimeConstant)
         self.orientation = configuration.orientationFilter
     }
@@ -232,16 +235,38 @@ public struct PunchDetector: ~Copyable, Sendable {
 
         let motion = motion(around: peak)
         let turning = gyroscopeMotion(around: peak)
-        let turn = turning?.turn
+        let features = PunchFeatures(
+            rise: motion.rise, stopWidth: motion.stopWidth, bend: motion.bend, stopDirection: direction,
+            thrustDirection: motion.thrust, up: motion.up, turnDegrees: turning?.turn?.degrees,
+            turnAxisFromVertical: turning?.turn?.axisFromVertical, turnAxis: turning?.turn?.axis,
+            sideways: turning?.sideways)
+        var kind = defaultKind(of: features)
+        var confidence: Double?
+        if let learned { (kind, confidence) = learned.kind(of: features, byDefault: kind) }
+        let peakG = recent[peak].magnitude
+        // With a profile, a stop is measured against this player's usual one: a phone strapped
+        // to the wrist reads a quarter of the peak of one held in the hand for the same punch.
+        let scaledG = configuration.profile.map { peakG * PunchProfile.usualPeakG / $0.typicalPeakG } ?? peakG
+        let damage = min(max((scaledG * configuration.damagePerG).rounded(), 1), Double(configuration.maximumDamage))
+        return Punch(
+            time: time, kind: kind, damage: Int(damage),
+            peakG: peakG, speed: motion.speed * standardGravity, rise: motion.rise,
+            clipped: isFullScale(recent[peak].raw), decidedAt: decisionTime, turn: features.turnDegrees,
+            turnAxisFromVertical: features.turnAxisFromVertical, features: features, confidence: confidence)
+    }
+
+    /// The kind the default rule gives a punch of these features.
+    private func defaultKind(of features: PunchFeatures) -> PunchKind {
         var score =
-            motion.rise * abs(motion.rise) + configuration.stopWidthWeight * motion.stopWidth
-            + configuration.bendWeight * motion.bend
-        if let turn {
-            score += configuration.turnAxisWeight * (45 - turn.axisFromVertical) / 45
+            features.rise * abs(features.rise) + configuration.stopWidthWeight * features.stopWidth
+            + configuration.bendWeight * features.bend
+        let turning = features.turnAxisFromVertical
+        if let axis = turning {
+            score += configuration.turnAxisWeight * (45 - axis) / 45
         }
-        let threshold = turn == nil ? configuration.uppercutScore : configuration.turningUppercutScore
+        let threshold = turning == nil ? configuration.uppercutScore : configuration.turningUppercutScore
         var kind: PunchKind = score > threshold ? .uppercut : .jab
-        if turn != nil, let sideways = turning?.sideways {
+        if turning != nil, let sideways = features.sideways {
             // A hook's fist swings round: its path bends sideways. Many hooks also score as
             // uppercuts (they turn about a tilted axis), so the bend must beat the score there.
             let hook =
@@ -250,13 +275,7 @@ public struct PunchDetector: ~Copyable, Sendable {
                 : sideways - configuration.hookScoreSlope * (score - threshold) > configuration.hookSidewaysOverUppercut
             if hook { kind = .hook }
         }
-        let peakG = recent[peak].magnitude
-        let damage = min(max((peakG * configuration.damagePerG).rounded(), 1), Double(configuration.maximumDamage))
-        return Punch(
-            time: time, kind: kind, damage: Int(damage),
-            peakG: peakG, speed: motion.speed * standardGravity, rise: motion.rise,
-            clipped: isFullScale(recent[peak].raw), decidedAt: decisionTime, turn: turn?.degrees,
-            turnAxisFromVertical: turn?.axisFromVertical)
+        return kind
     }
 
     /// What the gyroscope tells of the punch whose stop peaks at entry `peak`, where it and
@@ -277,7 +296,7 @@ public struct PunchDetector: ~Copyable, Sendable {
     ///   changes it. Nil where a sample of that time had no gyroscope.
     private mutating func gyroscopeMotion(
         around peak: Int
-    ) -> (turn: (degrees: Double, axisFromVertical: Double)?, sideways: Double?)? {
+    ) -> (turn: (degrees: Double, axisFromVertical: Double, axis: Vector3)?, sideways: Double?)? {
         guard gravity.seesGravity, recent[peak].up != .zero else { return nil }
         let peakTime = recent[peak].time
         let turnStart = peakTime - configuration.thrustWindow
@@ -321,11 +340,15 @@ public struct PunchDetector: ~Copyable, Sendable {
                 stored += 1
             }
         }
-        var turn: (degrees: Double, axisFromVertical: Double)?
+        var turn: (degrees: Double, axisFromVertical: Double, axis: Vector3)?
         if turnSeen, let start = atTurnStart, start.up != .zero {
             let turned = start.frame.inverse.followed(by: frame)
             let axis = turned.axis
-            turn = (turned.degrees, axis == .zero ? 90 : arcCosine(abs(axis.dot(start.up))) * 180 / Double.pi)
+            let degrees = turned.degrees
+            turn = (
+                degrees, axis == .zero ? 90 : arcCosine(abs(axis.dot(start.up))) * 180 / Double.pi,
+                axis * min(1, degrees / 180)
+            )
         }
         var sideways: Double?
         if sidewaysSeen, let up = sidewaysUp, up != .zero {
@@ -358,10 +381,13 @@ public struct PunchDetector: ~Copyable, Sendable {
     ///   it does at the end of a straight line, near 0 or above when the fist swung an arc. An
     ///   angle between two of the motion's own directions: the grip does not change it.
     /// - `speed`, the hand's speed at its fastest over that time, in g·s.
-    private func motion(around peak: Int) -> (rise: Double, stopWidth: Double, bend: Double, speed: Double) {
+    /// - `thrust`, the thrust's direction, and `up`, up before it (zero without gravity), device frame.
+    private func motion(
+        around peak: Int
+    ) -> (rise: Double, stopWidth: Double, bend: Double, speed: Double, thrust: Vector3, up: Vector3) {
         let peakTime = recent[peak].time
         let span = recent.indices(since: peakTime - configuration.thrustWindow)
-        guard let first = span.first else { return (0, 0, 0, 0) }
+        guard let first = span.first else { return (0, 0, 0, 0, .zero, .zero) }
         let before = gravity.seesGravity ? recent[first].raw - recent[first].linear : .zero
         let up = gravity.seesGravity ? before.normalized : configuration.fallbackUp.normalized
         var upward = 0.0
@@ -381,7 +407,10 @@ public struct PunchDetector: ~Copyable, Sendable {
         let share = energy > 0 ? upward / energy : 0
         let rise = share < 0 ? -(-share).squareRoot() : share.squareRoot()
         let bend = thrust.normalized.dot((recent[peak].raw - before).normalized)
-        return (rise, stopWidth(around: peak), bend, fastest.squareRoot())
+        return (
+            rise, stopWidth(around: peak), bend, fastest.squareRoot(), thrust.normalized,
+            gravity.seesGravity ? up : .zero
+        )
     }
 
     /// How long around the entry `peak` the reading's length stays more than half as far from

@@ -28,6 +28,9 @@ struct Detect: ParsableCommand {
     @Flag(help: "One JSON object a punch, a line each.")
     var json = false
 
+    @Flag(help: "With --json: what the detector measured of each punch's motion too, its kind's features.")
+    var features = false
+
     @OptionGroup var traceOptions: TraceOptions
     @OptionGroup var detectorOptions: DetectorOptions
 
@@ -37,11 +40,11 @@ struct Detect: ParsableCommand {
                 // Nothing would say why the terminal waits.
                 printError("detect: reading a trace from standard input (Ctrl-D ends it); give a FILE to read one")
             }
-            var output = PunchPrinter(json: json)
+            var output = PunchPrinter(json: json, showsFeatures: features)
             var tally = PunchTally()
             var source = try openTrace(trace, options: traceOptions)
             try reportingTraceErrors {
-                try source.punches(configuration: detectorOptions.configuration, seeing: { tally.see($0) }) { punch in
+                try source.punches(configuration: try detectorOptions.configuration(), seeing: { tally.see($0) }) { punch in
                     tally.count(punch)
                     output.write(punch, since: tally.firstTime)
                 }

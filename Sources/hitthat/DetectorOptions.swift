@@ -25,12 +25,24 @@ struct DetectorOptions: ParsableArguments {
     )
     var uppercutScore: Double = DetectorConfiguration().uppercutScore
 
-    /// The detector configuration these options describe.
-    var configuration: DetectorConfiguration {
+    @Option(help: "A player's profile (from `hitthat calibrate`): their punches are typed by it.")
+    var profile: String?
+
+    /// The detector configuration these options describe, with the profile read.
+    /// - Throws: `Reported` after saying why, when the profile cannot be read or used.
+    func configuration() throws -> DetectorConfiguration {
         var configuration = DetectorConfiguration()
         configuration.trigger = trigger
         configuration.damagePerG = damagePerG
         configuration.uppercutScore = uppercutScore
+        if let profile {
+            do {
+                configuration.profile = try PunchProfile.read(from: profile)
+            } catch {
+                printError("\(error)")
+                throw Reported(status: error.cause == .cannotOpen ? .noInput : .dataError)
+            }
+        }
         return configuration
     }
 

@@ -39,7 +39,7 @@ struct Evaluate: ParsableCommand {
                 var found: [(time: Double, kind: PunchKind)] = []
                 var source = try openTrace(trace, options: traceOptions)
                 try reportingTraceErrors {
-                    try source.punches(configuration: detectorOptions.configuration, seeing: { tally.see($0) }) {
+                    try source.punches(configuration: try detectorOptions.configuration(), seeing: { tally.see($0) }) {
                         found.append(($0.time - tally.firstTime, $0.kind))
                     }
                 }

@@ -7,7 +7,7 @@ struct HitThat: ParsableCommand {
         commandName: "hitthat",
         abstract: "Turn arm motion into punches, and punches into fights.",
         subcommands: [
-            Detect.self, Evaluate.self, Plot.self, Simulate.self, Devices.self, Listen.self, Serve.self, Play.self,
+            Detect.self, Evaluate.self, Calibrate.self, Plot.self, Simulate.self, Devices.self, Listen.self, Serve.self, Play.self,
             Audit.self,
         ]
     )

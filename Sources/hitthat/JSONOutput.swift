@@ -49,6 +49,10 @@ struct PunchLine: Encodable {
     var turnAxisDeg: RoundedNumber?
     /// `listen` only: from reading the frame that decided the punch to writing its line, ms.
     var latencyMs: RoundedNumber?
+    /// Where a profile typed the punch: how sure it is, 0 to 1.
+    var confidence: RoundedNumber?
+    /// With `--features`: what the detector measured of the punch's motion.
+    var features: FeaturesLine?
 
     enum CodingKeys: String, CodingKey {
         case t, type, damage
@@ -59,10 +63,11 @@ struct PunchLine: Encodable {
         case turnDeg = "turn_deg"
         case turnAxisDeg = "turn_axis_deg"
         case latencyMs = "latency_ms"
+        case confidence, features
     }
 
     /// `punch`'s line; `origin` is the time of the trace's first sample.
-    init(_ punch: Punch, since origin: Double, latencyMs: Double? = nil) {
+    init(_ punch: Punch, since origin: Double, latencyMs: Double? = nil, features: Bool = false) {
         t = RoundedNumber(value: punch.time - origin, decimals: 4)
         type = punch.kind.rawValue
         damage = punch.damage
@@ -76,6 +81,45 @@ struct PunchLine: Encodable {
             turnAxisDeg = RoundedNumber(value: axis, decimals: 1)
         }
         self.latencyMs = latencyMs.map { RoundedNumber(value: $0, decimals: 3) }
+        confidence = punch.confidence.map { RoundedNumber(value: $0, decimals: 3) }
+        if features { self.features = FeaturesLine(punch.features) }
+    }
+}
+
+/// A punch's features in JSON (`PunchFeatures`): directions as `[x, y, z]`, device frame.
+struct FeaturesLine: Encodable {
+    var rise: RoundedNumber
+    var stopWidth: RoundedNumber
+    var bend: RoundedNumber
+    var stop: [RoundedNumber]
+    var thrust: [RoundedNumber]
+    var up: [RoundedNumber]
+    var turnDeg: RoundedNumber?
+    var turnAxisDeg: RoundedNumber?
+    var turnAxis: [RoundedNumber]?
+    var sideways: RoundedNumber?
+
+    enum CodingKeys: String, CodingKey {
+        case rise, bend, stop, thrust, up, sideways
+        case stopWidth = "stop_width"
+        case turnDeg = "turn_deg"
+        case turnAxisDeg = "turn_axis_deg"
+        case turnAxis = "turn_axis"
+    }
+
+    init(_ features: PunchFeatures) {
+        func number(_ value: Double) -> RoundedNumber { RoundedNumber(value: value, decimals: 4) }
+        func vector(_ value: Vector3) -> [RoundedNumber] { [number(value.x), number(value.y), number(value.z)] }
+        rise = number(features.rise)
+        stopWidth = number(features.stopWidth)
+        bend = number(features.bend)
+        stop = vector(features.stopDirection)
+        thrust = vector(features.thrustDirection)
+        up = vector(features.up)
+        turnDeg = features.turnDegrees.map(number)
+        turnAxisDeg = features.turnAxisFromVertical.map(number)
+        turnAxis = features.turnAxis.map(vector)
+        sideways = features.sideways.map(number)
     }
 }
 

@@ -60,6 +60,8 @@ struct Listen: ParsableCommand {
             printError("\(error)")
             throw ExitCode.failure
         }
+        let configuration: DetectorConfiguration
+        do { configuration = try detectorOptions.configuration() } catch let failure as Reported { throw failure.status }
         let interrupt = InterruptFlag.install()
         var output = PunchPrinter(json: json, showsLatency: true)
         var tally = PunchTally()
@@ -68,7 +70,7 @@ struct Listen: ParsableCommand {
         var failure: Error?
         do {
             try samples.punches(
-                configuration: detectorOptions.configuration,
+                configuration: configuration,
                 seeing: { sample in
                     received = monotonicSeconds()
                     tally.see(sample)

@@ -65,7 +65,7 @@ struct Plot: ParsableCommand {
             let labelsPath = labels ?? (trace != "-" && FileManager.default.fileExists(atPath: sibling) ? sibling : nil)
             let labelList = try labelsPath.map(readLabels) ?? []
 
-            var detector = PunchDetector(configuration: detectorOptions.configuration)
+            var detector = PunchDetector(configuration: try detectorOptions.configuration())
             var tally = PunchTally()
             var times: [Double] = []
             var linear: [Vector3] = []
@@ -117,7 +117,7 @@ struct Plot: ParsableCommand {
             }
             // The strength is the mean of the quarter second that ends at its sample: drawn at that
             // quarter second's middle, as a punch's time is, its hump lines up with the punch.
-            let halfWindow = detectorOptions.configuration.strengthWindow / 2
+            let halfWindow = detector.configuration.strengthWindow / 2
             var later = 0
             let centred = times.indices.map { index in
                 while later + 1 < times.count && times[later] < times[index] + halfWindow { later += 1 }

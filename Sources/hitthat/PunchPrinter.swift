@@ -9,18 +9,21 @@ struct PunchPrinter {
     let json: Bool
     /// Whether the table has `listen`'s latency column.
     let showsLatency: Bool
+    /// Whether a JSON line carries the punch's features.
+    let showsFeatures: Bool
     private var wroteHeader = false
 
-    init(json: Bool, showsLatency: Bool = false) {
+    init(json: Bool, showsLatency: Bool = false, showsFeatures: Bool = false) {
         self.json = json
         self.showsLatency = showsLatency
+        self.showsFeatures = showsFeatures
     }
 
     /// Writes one punch; `origin` is the time of the trace's first sample, `latencyMs` `listen`'s
     /// latency.
     mutating func write(_ punch: Punch, since origin: Double, latencyMs: Double? = nil) {
         if json {
-            emit(jsonText(PunchLine(punch, since: origin, latencyMs: latencyMs)))
+            emit(jsonText(PunchLine(punch, since: origin, latencyMs: latencyMs, features: showsFeatures)))
             return
         }
         if !wroteHeader {

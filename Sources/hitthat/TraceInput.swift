@@ -16,6 +16,8 @@ extension ExitCode {
     static let dataError = ExitCode(65)
     /// `EX_NOINPUT` from sysexits.h: an input file did not exist or could not be opened.
     static let noInput = ExitCode(66)
+    /// `EX_CANTCREAT` from sysexits.h: an output file could not be created.
+    static let cannotCreate = ExitCode(73)
 }
 
 /// A failure already explained to the user on standard error; carries the exit status.

@@ -24,12 +24,15 @@ import Testing
         var punch = Self.example
         punch.turn = 42.26
         punch.turnAxisFromVertical = 71.04
-        let line = jsonText(PunchLine(punch, since: 0, latencyMs: 1.23456))
+        punch.confidence = 0.8126
+        let line = jsonText(PunchLine(punch, since: 0, latencyMs: 1.23456, features: true))
         #expect(Self.keys(of: line) == ((try Self.readmeTableFields()) + ["latency_ms"]).sorted())
         let object = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         #expect(object["turn_deg"] as? Double == 42.3)
         #expect(object["turn_axis_deg"] as? Double == 71)
         #expect(object["latency_ms"] as? Double == 1.235)
+        #expect(object["confidence"] as? Double == 0.813)
+        #expect(object["features"] is [String: Any])
     }
 
     /// Without a gyroscope the turn's fields are left out, not null; a number JSON cannot hold is
@@ -76,6 +79,7 @@ import Testing
 
     /// The keys of a one-line JSON object, in the order written.
     private static func keys(of line: String) -> [String] {
-        line.matches(of: /"([a-z_]+)":/).map { String($0.1) }
+        let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+        return (object?.keys).map { $0.sorted() } ?? []
     }
 }

@@ -18,13 +18,16 @@ let noPunchFalsePunchesCeiling = 0
 // The whole exports of `motion/`, read with their gyroscope and typed with the turn's axis and
 // the path's sideways bend, 26 Nov 2026: macro F1 0.951, jab-vs-uppercut 0.907 (the Joy-Con's
 // 0.707, which has no gyroscope, among them), three kinds over the sets with a gyroscope 0.900
-// (before they were read: 22 of 143 cases unreadable, F1 0.483). Minus 0.01, as above.
+// (before they were read: 22 of 143 cases unreadable, F1 0.483). On 29 Nov the hook's thresholds
+// were chosen by leaving one person out (docs/DETECTOR.md): three kinds 0.910 and jab-vs-uppercut
+// 0.888 here (jabs that bend sideways now count as hooks), better for a person left out on both.
+// Minus 0.01, as above.
 /// The least macro F1 on the whole exports.
 let exportsMacroF1Floor = 0.941
 /// The least macro jab-vs-uppercut accuracy on the whole exports.
-let exportsKindAccuracyFloor = 0.897
+let exportsKindAccuracyFloor = 0.878
 /// The least three-kind accuracy over the exports with a gyroscope.
-let exportsThreeKindsFloor = 0.890
+let exportsThreeKindsFloor = 0.900
 
 // MARK: - The recordings
 

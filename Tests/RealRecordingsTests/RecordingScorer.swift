@@ -34,6 +34,8 @@ struct RecordingTruth: Decodable, Sendable {
     var untyped: Bool?
     /// Whether the recording has a gyroscope (whole exports in `motion/`).
     var gyroscope: Bool?
+    /// The hand that punched, `left` or `right`, where known.
+    var hand: String?
 }
 
 /// A punch as the scorer sees it: `detect --json`'s `t` and `type`.
