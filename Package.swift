@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "FightClient", targets: ["FightClient"]),
         .library(name: "FightServer", targets: ["FightServer"]),
         .executable(name: "hitthat", targets: ["hitthat"]),
+        .executable(name: "punches", targets: ["punches"]),
     ],
     // PostgreSQL is for several servers sharing one database: off by default, so that the SQLite
     // build (`swift run`, `swift test`) does not compile postgres-nio and BoringSSL beside it.
@@ -106,9 +107,24 @@ let package = Package(
         ),
 
         // MARK: - Command line
+        // The commands for motion and punches (detect, evaluate, calibrate, plot, simulate,
+        // devices, listen), apart from the game's, so that `punches` builds them without the
+        // server's and the client's dependencies: a first build in a few minutes.
+        .target(
+            name: "MotionCommands",
+            dependencies: [
+                "PunchKit", "PunchSimulator", "TracePlot", "InputDevices", "MotionInput",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "punches",
+            dependencies: ["MotionCommands", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .executableTarget(
             name: "hitthat",
             dependencies: [
+                "MotionCommands",
                 "PunchKit",
                 "PunchSimulator",
                 "TracePlot",
@@ -214,7 +230,7 @@ let package = Package(
             ]),
         // The CLI's own tests: the built binary on files, pipes and fake nodes, and its parts
         // (`@testable import hitthat`); FightServerTests runs it only as a process against a server.
-        .testTarget(name: "HitThatEndToEndTests", dependencies: ["hitthat", "FightServer", "InputDevicesTestSupport"]),
+        .testTarget(name: "HitThatEndToEndTests", dependencies: ["hitthat", "punches", "MotionCommands", "FightServer", "InputDevicesTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import MotionCommands
 
 // MARK: - Async bodies under a synchronous root
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import FightEngine
 import FightStore
 import Foundation
+import MotionCommands
 
 /// `hitthat audit`: checks a server's SQLite file against its own event log.
 struct Audit: ParsableCommand {

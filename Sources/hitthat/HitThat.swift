@@ -1,4 +1,5 @@
 import ArgumentParser
+import MotionCommands
 
 /// The `hitthat` command: punches from motion, fights from punches.
 @main
@@ -6,9 +7,6 @@ struct HitThat: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hitthat",
         abstract: "Turn arm motion into punches, and punches into fights.",
-        subcommands: [
-            Detect.self, Evaluate.self, Calibrate.self, Plot.self, Simulate.self, Devices.self, Listen.self, Serve.self, Play.self,
-            Audit.self,
-        ]
+        subcommands: motionCommands + [Serve.self, Play.self, Audit.self]
     )
 }

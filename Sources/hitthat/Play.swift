@@ -2,6 +2,7 @@ import ArgumentParser
 import FightClient
 import FightProtocol
 import Foundation
+import MotionCommands
 import MotionInput
 import UnixSignals
 

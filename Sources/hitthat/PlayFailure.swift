@@ -1,5 +1,6 @@
 import ArgumentParser
 import FightClient
+import MotionCommands
 import MotionInput
 
 // MARK: - PlayFailure

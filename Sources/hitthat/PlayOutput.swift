@@ -2,6 +2,7 @@ import FightClient
 import FightEngine
 import FightProtocol
 import Foundation
+import MotionCommands
 import NIOConcurrencyHelpers
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import FightClient
 import FightProtocol
+import MotionCommands
 import MotionInput
 import PunchKit
 

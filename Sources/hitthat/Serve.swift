@@ -3,6 +3,7 @@ import FightProtocol
 import FightServer
 import FightStore
 import Logging
+import MotionCommands
 
 /// `hitthat serve`: the fight server.
 struct Serve: ParsableCommand {

@@ -47,6 +47,21 @@ import Testing
         #expect(fromFile.error.drop { $0 != ":" } == fromPipe.error.drop { $0 != ":" })
     }
 
+    /// `punches`, built without the game, has the motion commands and prints what `hitthat` does.
+    @Test func punchesDetectsAsHitthatDoesWithoutTheGame() throws {
+        let trace = "traces/mixed-phyphox.csv"
+        let full = try hitthat(["detect", "--json", trace])
+        let light = try hitthat(["detect", "--json", trace], executable: "punches")
+        #expect(light.status == 0 && !light.output.isEmpty)
+        #expect(light.output == full.output)
+        let help = try hitthat(["--help"], executable: "punches")
+        for command in ["detect", "evaluate", "calibrate", "plot", "simulate", "devices", "listen"] {
+            #expect(help.output.contains("  \(command)"), "\(command) in \(help.output)")
+        }
+        #expect(!help.output.contains("  serve") && !help.output.contains("  play "))
+        #expect(try hitthat(["serve"], executable: "punches").status == 64)
+    }
+
     @Test func theTableHasAHeaderAndARowAPunch() throws {
         let result = try hitthat(["detect", "traces/mixed-generic-100hz.csv"])
         let lines = result.output.split(separator: "\n")

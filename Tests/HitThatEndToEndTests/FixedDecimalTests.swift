@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import hitthat
+@testable import MotionCommands
 
 /// The CLI's own fixed-decimal formatting, checked against Foundation's `%.Nf`, which it replaces
 /// for speed and must match character for character.

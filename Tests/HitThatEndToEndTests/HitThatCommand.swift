@@ -24,10 +24,11 @@ let productsDirectory: URL = {
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
 
-/// Runs `hitthat` with `arguments`, feeding `input` to its standard input.
-func hitthat(_ arguments: [String], input: Data? = nil) throws -> CommandResult {
+/// Runs `hitthat` (or `executable`, another of the package's) with `arguments`, feeding `input`
+/// to its standard input.
+func hitthat(_ arguments: [String], input: Data? = nil, executable: String = "hitthat") throws -> CommandResult {
     let process = Process()
-    process.executableURL = productsDirectory.appendingPathComponent("hitthat")
+    process.executableURL = productsDirectory.appendingPathComponent(executable)
     process.arguments = arguments
     process.currentDirectoryURL = packageRoot
     let output = Pipe()

@@ -2,7 +2,7 @@ import Foundation
 import PunchKit
 import Testing
 
-@testable import hitthat
+@testable import MotionCommands
 
 /// `detect --json`, `listen --json` and `evaluate --json` as the CLI encodes them: the fields the
 /// README documents, in its order, at its precision.

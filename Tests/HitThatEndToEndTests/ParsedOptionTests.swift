@@ -1,6 +1,7 @@
 import PunchKit
 import Testing
 
+@testable import MotionCommands
 @testable import hitthat
 
 /// The options argument-parser parses into enums: the spellings the help lists.

@@ -6,8 +6,10 @@ import PunchKit
 // MARK: - calibrate
 
 /// `hitthat calibrate`: a player's profile, learned from a few punches of each kind they labelled.
-struct Calibrate: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct Calibrate: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         abstract: "Learn a player's punches from a few labelled ones, into a profile.",
         discussion: """
             Each recording (a trace file, or an app's export as a folder or .zip) has its labels beside \
@@ -28,14 +30,14 @@ struct Calibrate: ParsableCommand {
     @OptionGroup var traceOptions: TraceOptions
     @OptionGroup var detectorOptions: DetectorOptions
 
-    func validate() throws {
+    package func validate() throws {
         guard !recordings.isEmpty else { throw ValidationError("Name at least one recording.") }
         guard detectorOptions.profile == nil else {
             throw ValidationError("--profile has no place here: calibrate learns one from the default rule's findings.")
         }
     }
 
-    func run() throws {
+    package func run() throws {
         try reportingFailures {
             var taught: [(kind: PunchKind, punch: Punch)] = []
             for recording in recordings {

@@ -6,13 +6,13 @@ import PunchKit
 /// A number written to JSON with at most `decimals` decimals, rounded as `formatted(_:decimals:)`
 /// rounds for the tables; JSON has no infinity or NaN, so those (from absurd but finite readings
 /// whose squares overflow) are written as null.
-struct RoundedNumber: Encodable {
+package struct RoundedNumber: Encodable {
     /// The number as measured.
     var value: Double
     /// How many decimals it is written with at the most (trailing zeros are not written).
     var decimals: Int
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         // Through the text, so that the JSON rounds exactly as the table does: the double nearest
         // the rounded text is written as that text.
@@ -28,7 +28,7 @@ struct RoundedNumber: Encodable {
 
 /// One punch of `detect --json` and `listen --json`: one JSON object a line, with the fields the
 /// README's "Output" table lists (`../shared/recordings/score.py` reads `t` and `type`).
-struct PunchLine: Encodable {
+package struct PunchLine: Encodable {
     /// Seconds since the first sample, at the punch.
     var t: RoundedNumber
     /// The punch's kind: `jab`, `uppercut` or `hook`.
@@ -128,7 +128,7 @@ struct FeaturesLine: Encodable {
 /// `value` as one line of JSON, slashes as they are. Keys are sorted: Foundation's encoder on
 /// Linux writes an object's keys in no fixed order otherwise, and the same punch must give the
 /// same line every time (a file and standard input are compared line by line).
-func jsonText(_ value: some Encodable) -> String {
+package func jsonText(_ value: some Encodable) -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     // The types written here have no member that can fail to encode (non-finite numbers are null).

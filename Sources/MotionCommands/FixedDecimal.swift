@@ -9,7 +9,7 @@ import Foundation
 /// Written here because Foundation's formatting cost about 10 µs a call on Linux, a fifth of
 /// `detect --json`'s time on a long trace. Values too large to scale into 52 bits, more than 15
 /// decimals, and infinities and NaN still go to Foundation.
-func formatted(_ value: Double, decimals: Int) -> String {
+package func formatted(_ value: Double, decimals: Int) -> String {
     guard value.isFinite, decimals >= 0, decimals < powersOfTen.count,
         case let scale = powersOfTen[decimals], case let scaled = value.magnitude * scale, scaled < 0x1p52
     else { return String(format: "%.\(decimals)f", value) }

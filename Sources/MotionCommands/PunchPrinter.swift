@@ -5,7 +5,7 @@ import PunchKit
 
 /// Writes punches to standard output as a table or as JSON lines, flushing each one at once so
 /// that a pipe sees it while the trace is still streaming.
-struct PunchPrinter {
+package struct PunchPrinter {
     let json: Bool
     /// Whether the table has `listen`'s latency column.
     let showsLatency: Bool

@@ -5,7 +5,9 @@ import PunchKit
 // MARK: - DetectorOptions
 
 /// The detector's settings, shared by every command that detects punches.
-struct DetectorOptions: ParsableArguments {
+package struct DetectorOptions: ParsableArguments {
+    package init() {}
+
     // Accepted for the scripts that pass it (the recordings' scorer does), and checked; the rule
     // is the same for either hand, hooks being reported as jabs, so it goes no further.
     @Option(help: "The hand holding the sensor: left or right. The rule is the same for either.")
@@ -46,7 +48,7 @@ struct DetectorOptions: ParsableArguments {
         return configuration
     }
 
-    func validate() throws {
+    package func validate() throws {
         guard trigger > 0, trigger.isFinite else { throw ValidationError("--trigger must be a positive number of g.") }
         guard damagePerG > 0, damagePerG.isFinite else { throw ValidationError("--damage-per-g must be positive.") }
         guard uppercutScore.isFinite else { throw ValidationError("--uppercut-score must be a number.") }
@@ -56,7 +58,9 @@ struct DetectorOptions: ParsableArguments {
 // MARK: - TraceOptions
 
 /// How to read a trace, shared by the commands that read traces.
-struct TraceOptions: ParsableArguments {
+package struct TraceOptions: ParsableArguments {
+    package init() {}
+
     @Option(
         help:
             "The trace format, instead of recognising it from the header: \(TraceFormat.allValueStrings.joined(separator: ", "))."
@@ -70,7 +74,7 @@ struct TraceOptions: ParsableArguments {
     var lenient = false
 
     /// The settings these options give.
-    var settings: TraceSettings { TraceSettings(format: format, units: units, lenient: lenient) }
+    package var settings: TraceSettings { TraceSettings(format: format, units: units, lenient: lenient) }
 }
 
 extension Hand: ExpressibleByArgument {}

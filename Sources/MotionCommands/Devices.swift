@@ -9,8 +9,10 @@ import InputDevices
 // MARK: - devices
 
 /// `hitthat devices`: the motion sensors this machine has, and how `listen` would read them.
-struct Devices: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct Devices: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         abstract: "List the motion sensors among the input devices.",
         discussion: """
             Lists every evdev node with the accelerometer property (or matching a known controller) \
@@ -26,7 +28,7 @@ struct Devices: ParsableCommand {
     @Flag(help: "Write the list as one JSON object.")
     var json = false
 
-    func run() throws {
+    package func run() throws {
         let report: InputDeviceDiscovery.Report
         do {
             report = try InputDeviceDiscovery.scan(directory: directory)
@@ -124,7 +126,7 @@ struct Devices: ParsableCommand {
 }
 
 /// A string as a JSON string literal.
-func jsonString(_ text: String) -> String {
+package func jsonString(_ text: String) -> String {
     var out = "\""
     for scalar in text.unicodeScalars {
         switch scalar {

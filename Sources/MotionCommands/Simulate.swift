@@ -7,8 +7,10 @@ import PunchSimulator
 // MARK: - simulate
 
 /// `hitthat simulate`: a simulated boxing session written as a trace, with its labels.
-struct Simulate: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct Simulate: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         abstract: "Write a simulated boxing session as a trace, with its labels.",
         discussion: """
             The session is physical: each punch is a thrust, a sharp stop and a retraction along a \
@@ -79,7 +81,7 @@ struct Simulate: ParsableCommand {
     @Option(help: "The trace file to write (standard output when absent); labels go beside it.")
     var output: String?
 
-    func validate() throws {
+    package func validate() throws {
         guard punches >= 0 else { throw ValidationError("--punches must be zero or more.") }
         guard rate >= 1, rate <= 10_000 else { throw ValidationError("--rate must be 1 to 10000 samples per second.") }
         guard range >= 1 else { throw ValidationError("--range must be at least 1 g.") }
@@ -92,7 +94,7 @@ struct Simulate: ParsableCommand {
         guard gyroScale > 0 else { throw ValidationError("--gyro-scale must be a positive number of units per °/s.") }
     }
 
-    func run() throws {
+    package func run() throws {
         var random = SeededGenerator(seed: seed &* 0x9E37_79B9)
         var sensor = randomSensor ? SensorSettings.random(using: &random) : SensorSettings()
         if !randomSensor {

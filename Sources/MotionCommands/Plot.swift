@@ -7,8 +7,10 @@ import TracePlot
 // MARK: - plot
 
 /// `hitthat plot`: a trace drawn as an SVG picture, with what the detector saw and found in it.
-struct Plot: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct Plot: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         abstract: "Draw a trace, its punches and its labels as an SVG picture.",
         discussion: """
             Draws the acceleration with gravity removed (its length and the x, y and z axes) against \
@@ -39,7 +41,7 @@ struct Plot: ParsableCommand {
     @OptionGroup var traceOptions: TraceOptions
     @OptionGroup var detectorOptions: DetectorOptions
 
-    func validate() throws {
+    package func validate() throws {
         for (name, value) in [("--from", from), ("--to", to)] {
             guard let value else { continue }
             guard value >= 0, value.isFinite else {
@@ -58,7 +60,7 @@ struct Plot: ParsableCommand {
         return (trace.hasSuffix(".csv") ? String(trace.dropLast(4)) : trace) + ".svg"
     }
 
-    func run() throws {
+    package func run() throws {
         try reportingFailures {
             // The labels first: a bad labels file is known before a long trace is read.
             let sibling = PunchLabel.labelsPath(forTrace: trace)

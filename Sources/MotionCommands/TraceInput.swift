@@ -13,30 +13,32 @@ import PunchKit
 
 extension ExitCode {
     /// `EX_DATAERR` from sysexits.h: the input was malformed or could not be read.
-    static let dataError = ExitCode(65)
+    package static let dataError = ExitCode(65)
     /// `EX_NOINPUT` from sysexits.h: an input file did not exist or could not be opened.
-    static let noInput = ExitCode(66)
+    package static let noInput = ExitCode(66)
     /// `EX_CANTCREAT` from sysexits.h: an output file could not be created.
-    static let cannotCreate = ExitCode(73)
+    package static let cannotCreate = ExitCode(73)
 }
 
 /// A failure already explained to the user on standard error; carries the exit status.
-struct Reported: Error {
-    var status: ExitCode
+package struct Reported: Error {
+    package var status: ExitCode
+
+    package init(status: ExitCode) { self.status = status }
 }
 
 /// Writes a line to standard error.
-func printError(_ message: String) {
+package func printError(_ message: String) {
     writeLine(message, to: STDERR_FILENO)
 }
 
 /// Writes a line straight to a file descriptor, unbuffered, so that it is out when this returns.
-func writeLine(_ text: String, to descriptor: Int32) {
+package func writeLine(_ text: String, to descriptor: Int32) {
     writeAll(text + "\n", to: descriptor)
 }
 
 /// Writes `text` straight to a file descriptor, unbuffered, retrying short and interrupted writes.
-func writeAll(_ text: String, to descriptor: Int32) {
+package func writeAll(_ text: String, to descriptor: Int32) {
     var line = text
     line.withUTF8 { bytes in
         var offset = 0
@@ -53,7 +55,7 @@ func writeAll(_ text: String, to descriptor: Int32) {
 
 /// Opens the trace at `path` (standard input for `-`) as the options say.
 /// - Throws: `Reported` after printing the reason, when it cannot be opened.
-func openTrace(_ path: String, options: TraceOptions) throws -> TraceFile {
+package func openTrace(_ path: String, options: TraceOptions) throws -> TraceFile {
     try reportingTraceErrors {
         try TraceFile(path: path, settings: options.settings)
     }
@@ -61,7 +63,7 @@ func openTrace(_ path: String, options: TraceOptions) throws -> TraceFile {
 
 /// Runs `body`, which reads a trace: a trace that cannot be read or is malformed is said on
 /// standard error and ends the command with exit status 65, or 66 when it could not be opened.
-func reportingTraceErrors<Result>(_ body: () throws -> Result) throws -> Result {
+package func reportingTraceErrors<Result>(_ body: () throws -> Result) throws -> Result {
     do {
         return try body()
     } catch let error as TraceInputError {
@@ -73,7 +75,7 @@ func reportingTraceErrors<Result>(_ body: () throws -> Result) throws -> Result 
 /// Reads a labels file (`start,end,type`), as `evaluate` and `plot` take them.
 ///
 /// - Throws: `Reported` after printing the reason, for a missing file or a malformed line.
-func readLabels(_ path: String) throws -> [PunchLabel] {
+package func readLabels(_ path: String) throws -> [PunchLabel] {
     guard let data = FileManager.default.contents(atPath: path) else {
         printError("\(path): cannot open")
         throw Reported(status: .noInput)
@@ -87,7 +89,7 @@ func readLabels(_ path: String) throws -> [PunchLabel] {
 }
 
 /// Runs a command body, turning `Reported` failures into their exit status.
-func reportingFailures(_ body: () throws -> Void) throws {
+package func reportingFailures(_ body: () throws -> Void) throws {
     do {
         try body()
     } catch let failure as Reported {

@@ -10,8 +10,10 @@ import PunchKit
 // MARK: - listen
 
 /// `hitthat listen`: punches from a live motion sensor, a pipe of raw events, or a recording.
-struct Listen: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct Listen: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         abstract: "Detect punches live from a motion sensor.",
         discussion: """
             Reads an evdev node (/dev/input/eventN), a joystick node (/dev/input/jsN), raw input_event \
@@ -35,7 +37,7 @@ struct Listen: ParsableCommand {
 
     @OptionGroup var detectorOptions: DetectorOptions
 
-    func validate() throws {
+    package func validate() throws {
         switch (node, evemu) {
         case (nil, nil):
             throw ValidationError(
@@ -48,7 +50,7 @@ struct Listen: ParsableCommand {
         }
     }
 
-    func run() throws {
+    package func run() throws {
         let source: any MotionFrameSource
         do {
             source = try openSource()
@@ -109,7 +111,7 @@ struct Listen: ParsableCommand {
 
 /// Set by SIGINT and SIGTERM. Installed without SA_RESTART, so a blocked read returns EINTR and
 /// the loop ends with a summary instead of the process dying mid-line.
-final class InterruptFlag: Sendable {
+package final class InterruptFlag: Sendable {
     nonisolated(unsafe) private static var raised: sig_atomic_t = 0
 
     var isRaised: Bool { Self.raised != 0 }
@@ -133,7 +135,7 @@ final class InterruptFlag: Sendable {
 }
 
 /// Seconds on the monotonic clock.
-func monotonicSeconds() -> Double {
+package func monotonicSeconds() -> Double {
     var now = timespec()
     clock_gettime(CLOCK_MONOTONIC, &now)
     return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9

@@ -7,7 +7,9 @@ import MotionInput
 /// How to read a live motion source (an evdev node, a joystick node, raw events), shared by
 /// `listen` and `play` so that both read a controller the same way: the options, parsed into
 /// `MotionInput`'s `MotionSourceSettings`, which opens the source.
-struct MotionSourceOptions: ParsableArguments {
+package struct MotionSourceOptions: ParsableArguments {
+    package init() {}
+
     @Option(name: .customLong("event-size"), help: "Bytes per raw event on a pipe: 24 (64-bit) or 16 (32-bit).")
     var eventSize = InputEventLayout.native.rawValue
 
@@ -24,7 +26,7 @@ struct MotionSourceOptions: ParsableArguments {
     @Option(help: "The device axes as x, y, z, e.g. \"x,-z,y\" (the known device's map otherwise).")
     var axes: String?
 
-    func validate() throws {
+    package func validate() throws {
         guard InputEventLayout(eventSize: eventSize) != nil else {
             throw ValidationError("--event-size must be 24 or 16.")
         }
@@ -35,7 +37,7 @@ struct MotionSourceOptions: ParsableArguments {
 
     /// The settings these options give.
     /// - Throws: `MotionConfigurationError` for an `--axes` that is not a signed permutation.
-    func settings() throws -> MotionSourceSettings {
+    package func settings() throws -> MotionSourceSettings {
         var overrides = try MotionOverrides(axes: axes, scale: nil)
         overrides.unitsPerG = resolution
         return MotionSourceSettings(

@@ -11,8 +11,10 @@ import PunchKit
 // MARK: - detect
 
 /// `hitthat detect`: the punches in a recorded trace, written as soon as each is decided.
-struct Detect: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct Detect: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         abstract: "Detect punches in an accelerometer trace.",
         discussion: """
             Reads a CSV trace (generic t,x,y,z; phyphox; Sensor Logger; Physics Toolbox), or standard \
@@ -34,7 +36,7 @@ struct Detect: ParsableCommand {
     @OptionGroup var traceOptions: TraceOptions
     @OptionGroup var detectorOptions: DetectorOptions
 
-    func run() throws {
+    package func run() throws {
         try reportingFailures {
             if trace == "-" && isatty(STDIN_FILENO) == 1 {
                 // Nothing would say why the terminal waits.
@@ -58,7 +60,7 @@ struct Detect: ParsableCommand {
 // MARK: - Tally
 
 /// Counts what went through the detector, for the summary line.
-struct PunchTally {
+package struct PunchTally {
     /// The samples seen, and the first's and last's times.
     private(set) var span = SampleSpan()
     private(set) var kinds: [PunchKind: Int] = [:]
@@ -89,7 +91,7 @@ struct PunchTally {
 /// What was read of a trace or an export, in a few words: for an export, its sensors and their
 /// rates first ("acceleration 100 Hz + gyroscope 100 Hz"), then what the acceleration's reader
 /// found out.
-func describe(_ file: TraceFile) -> String {
+package func describe(_ file: TraceFile) -> String {
     func hertz(_ span: SampleSpan) -> String {
         span.rate.map { " " + formatted($0, decimals: 0) + " Hz" } ?? ""
     }
@@ -111,7 +113,7 @@ func describe(_ file: TraceFile) -> String {
 }
 
 /// What the reader found out about a trace, in a few words.
-func describe(_ trace: TraceSummary) -> String {
+package func describe(_ trace: TraceSummary) -> String {
     var parts: [String] = []
     if let format = trace.format { parts.append(format.rawValue) }
     if let units = trace.units {

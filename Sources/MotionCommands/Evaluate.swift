@@ -6,8 +6,10 @@ import PunchKit
 // MARK: - evaluate
 
 /// `hitthat evaluate`: precision, recall and F1 of the detector against labelled traces.
-struct Evaluate: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct Evaluate: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         abstract: "Score the detector against labelled traces.",
         discussion: """
             Each trace NAME.csv is scored against its sibling NAME.labels.csv (header start,end,type; \
@@ -28,7 +30,7 @@ struct Evaluate: ParsableCommand {
     @OptionGroup var traceOptions: TraceOptions
     @OptionGroup var detectorOptions: DetectorOptions
 
-    func run() throws {
+    package func run() throws {
         try reportingFailures {
             let traces = try labelledTraces()
             var total = Evaluation()
@@ -51,7 +53,7 @@ struct Evaluate: ParsableCommand {
         }
     }
 
-    func validate() throws {
+    package func validate() throws {
         guard tolerance >= 0, tolerance.isFinite else {
             throw ValidationError("--tolerance must be zero or more seconds.")
         }
