@@ -216,7 +216,7 @@ function tick() {
   while (next < rows.length && rows[next][0] <= elapsed) {
     const r = rows[next++];
     const init = {accelerationIncludingGravity: {x: r[1], y: r[2], z: r[3]}, interval: 10};
-    if (r.length >= 7) init.rotationRate = {beta: r[4], gamma: r[5], alpha: r[6]};
+    if (r.length >= 7) init.rotationRate = {alpha: r[4], beta: r[5], gamma: r[6]};
     window.dispatchEvent(new DeviceMotionEvent('devicemotion', init));
     window.__replayAt = r[0];
     // One event per tick at most, so that each has its own timeStamp.

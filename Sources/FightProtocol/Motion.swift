@@ -50,8 +50,8 @@ public struct MotionRow: Hashable, Sendable {
     public var time: Double
     /// The acceleration in m/s², gravity included, about the device's x, y and z.
     public var acceleration: SIMD3<Double>
-    /// The rotation rate in °/s about the device's x, y and z (`rotationRate`'s `beta`, `gamma`
-    /// and `alpha`), when the client has a gyroscope.
+    /// The rotation rate in °/s about the device's x, y and z (`rotationRate`'s `alpha`, `beta`
+    /// and `gamma`), when the client has a gyroscope.
     public var rotationRate: SIMD3<Double>?
 
     /// Creates a row.
