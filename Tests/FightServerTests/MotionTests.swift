@@ -100,7 +100,8 @@ import Testing
 
     /// A real swing is never refused for its strength: a phone in the hand passes ±16 g in a hard
     /// punch (up to 27 g), and such a hold lands, its damage at the fight's cap; a reading past
-    /// 400 g, which no phone, watch or controller makes, is refused saying so in words.
+    /// 400 g, which no phone, watch or controller makes, is refused saying so in words. A stop at
+    /// a sensor's full scale (a ±16 g phone topped out) lands saying `clipped`, as `detect` says it.
     @Test func aHardSwingPastSixteenGLandsAndOnlyWhatNoSensorReadsIsRefused() async throws {
         let ring = try await FightOverLoopbackTests.ring()
         let hard = Self.punch(stop: 27)
@@ -110,13 +111,20 @@ import Testing
         #expect(landed.kind == .punched && landed.by == ring.alice.id)
         let kind = try #require(landed.punch)
         #expect(landed.damage == Rules().meter.spot(for: kind).ceiling, "a stop past 16 g does the most a punch may")
+        #expect(landed.clipped == nil, "27 g is no sensor's full scale")
 
-        let beyond = try await ring.bob.hold(
-            Self.punch(stop: 401), fight: ring.fight, after: try #require(landed.sequence), hold: 1)
+        let after = try #require(landed.sequence)
+        let beyond = try await ring.bob.hold(Self.punch(stop: 401), fight: ring.fight, after: after, hold: 1)
         let error = try #require(beyond.error, "\(beyond)")
         #expect(error.code == .invalid && error.field == "samples")
         #expect(error.message.contains("400 g: no phone, watch or controller reads more"), "\(error.message)")
         #expect(error.message.contains("(401 g, not a swing's)"), "\(error.message)")
+
+        let toppedOut = try #require(
+            try await ring.bob.hold(Self.punch(stop: 16), fight: ring.fight, after: after, hold: 2).event,
+            "a swing at a ±16 g sensor's full scale lands")
+        #expect(toppedOut.kind == .punched && toppedOut.by == ring.bob.id)
+        #expect(toppedOut.clipped == true, "\(toppedOut)")
     }
 
     // MARK: - Bounds

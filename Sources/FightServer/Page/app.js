@@ -315,7 +315,9 @@ function tell(fight, event, live) {
         // A short buzz for a punch landed, a long one for being hit.
         buzz(mine ? [40] : [180]);
         thump(mine ? 180 : 90);
-        swingStatus(mine ? `Landed: ${event.punch} for ${event.damage}.` : '');
+        // clipped: the phone's sensor topped out at the stop, so the swing was harder than it measured.
+        const toppedOut = event.clipped ? ' Harder than your sensor can measure!' : '';
+        swingStatus(mine ? `Landed: ${event.punch} for ${event.damage}.${toppedOut}` : '');
         // The server reads no more of a hold once its punch landed.
         if (mine) endHold();
         break;
