@@ -116,7 +116,8 @@ extension MotionRow {
         for value in [acceleration.x, acceleration.y, acceleration.z] where abs(value) > MotionLimits.acceleration {
             let g = Int((abs(value) / MotionLimits.standardGravity).rounded())
             throw refuse(
-                "each acceleration within ±\(MotionLimits.acceleration) m/s² (400 g: no phone, watch or controller reads more; a hard punch reads under 30 g)",
+                "each acceleration within ±\(MotionLimits.acceleration) m/s² "
+                    + "(400 g: no phone, watch or controller reads more; a hard punch reads under 30 g)",
                 got: "\(value) m/s² (\(g) g, not a swing's)")
         }
         var rotationRate: SIMD3<Double>?

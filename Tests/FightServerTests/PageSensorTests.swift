@@ -64,13 +64,14 @@ extension PageTests {
             // The first punch detect finds in the same samples from the press on (those before it
             // were the hold's lead-in), as the server reads a hold.
             let detected = try await Self.firstKind(in: file, from: pressed)
-            let decided = swing["landed"] as? Bool == true ? (swing["punch"] as? String)?.split(separator: " ").first : nil
-            #expect(decided.map(String.init) == detected, "\(name): the server decided \(swing), detect \(detected ?? "none")")
+            let landed = swing["landed"] as? Bool == true ? swing["punch"] as? String : nil
+            let decided = landed.map { String($0.split(separator: " ")[0]) }
+            #expect(decided == detected, "\(name): the server decided \(swing), detect \(detected ?? "none")")
             let swapped = folder.appendingPathComponent("\(name)-swapped.csv").path
             try Self.withRotationAsThePageUsedToSendIt(file, to: swapped)
             if try await Self.firstKind(in: swapped, from: pressed) != detected { typedOtherwiseSwapped += 1 }
         }
-        #expect(typedOtherwiseSwapped > 0, "no swing is typed otherwise with the axes swapped: this test could not tell")
+        #expect(typedOtherwiseSwapped > 0, "no swing typed otherwise with the axes swapped: this test cannot tell")
     }
 
     /// A labelled punch of the trace to throw.
@@ -83,13 +84,16 @@ extension PageTests {
     /// One labelled punch of each of `swingKinds` that `detect` finds as its kind, preferring one it
     /// types otherwise with the rotation rate's axes as the page used to send them.
     static func swingsToThrow(_ trace: String, in folder: URL) async throws -> [Swing] {
-        let labels = try String(contentsOfFile: trace.replacingOccurrences(of: ".csv", with: ".labels.csv"), encoding: .utf8)
+        let labelFile = trace.replacingOccurrences(of: ".csv", with: ".labels.csv")
+        let labels = try String(contentsOfFile: labelFile, encoding: .utf8)
             .split(separator: "\n").dropFirst().map { $0.split(separator: ",").map(String.init) }
         let swapped = folder.appendingPathComponent("session-swapped.csv").path
         try withRotationAsThePageUsedToSendIt(trace, to: swapped)
-        let (right, wrong) = (try await ScriptClientTests.detectedPunches(trace), try await ScriptClientTests.detectedPunches(swapped))
+        let right = try await ScriptClientTests.detectedPunches(trace)
+        let wrong = try await ScriptClientTests.detectedPunches(swapped)
         func kind(in punches: [(t: Double, wire: String)], within swing: Swing) -> String? {
-            punches.first { (swing.start - 0.1...swing.end + 0.1).contains($0.t) }.map { String($0.wire.split(separator: " ")[0]) }
+            let near = punches.first { (swing.start - 0.1...swing.end + 0.1).contains($0.t) }
+            return near.map { String($0.wire.split(separator: " ")[0]) }
         }
         let found = labels.compactMap { fields -> Swing? in
             guard fields.count >= 3, let start = Double(fields[0]), let end = Double(fields[1]) else { return nil }
@@ -99,7 +103,7 @@ extension PageTests {
         return try swingKinds.map { wanted in
             let ofKind = found.filter { $0.kind == wanted }
             let telling = ofKind.first { kind(in: wrong, within: $0) != wanted }
-            return try #require(telling ?? ofKind.first, "no \(wanted) in the simulated session that detect finds as one")
+            return try #require(telling ?? ofKind.first, "no \(wanted) in the session that detect finds as one")
         }
     }
 
@@ -113,12 +117,13 @@ extension PageTests {
     /// `trace` (`t,x,y,z,gx,gy,gz`) with its rotation rate as the page sent it before it followed
     /// the spec: `rotationRate`'s beta, gamma, alpha, that is the rates about y, z and x, as gx, gy, gz.
     static func withRotationAsThePageUsedToSendIt(_ trace: String, to path: String) throws {
-        let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: true)
+        let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
         let rows = lines.dropFirst().map { line -> String in
             let fields = line.split(separator: ",", omittingEmptySubsequences: false)
             guard fields.count == 7 else { return String(line) }
             return (fields[0..<4] + [fields[5], fields[6], fields[4]]).joined(separator: ",")
         }
-        try ([String(lines[0])] + rows).joined(separator: "\n").appending("\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let text = ([String(lines[0])] + rows).joined(separator: "\n") + "\n"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
     }
 }
