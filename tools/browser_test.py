@@ -530,8 +530,8 @@ def check_batches(batches, rows, after, released, gyroscope):
     expect(pressed - times[0] <= 2.0, f"a lead-in of at most 2 s, got {pressed - times[0]:.3f} s")
     expect(all(b - a >= 0.005 - 1e-4 for a, b in zip(times, times[1:])), "increasing, at most 200 Hz")
     if released:
-        sent, given = times[-1] - times[0], rows[-1][0] - rows[0][0]
-        expect(sent >= given / 2, f"the swing was sent: {sent:.2f} s of rows of {given:.2f} s")
+        sent_span, replay_span = times[-1] - times[0], rows[-1][0] - rows[0][0]
+        expect(sent_span >= replay_span / 2, f"the swing was sent: {sent_span:.2f} s of rows of {replay_span:.2f} s")
     # Units: the page's rows are the replayed ones (m/s², °/s), in order, rounded; the lead-in may
     # begin with the event that showed the page its sensor.
     given = rows + [[0, 0, 9.8, 0]]
