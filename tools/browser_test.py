@@ -70,6 +70,8 @@ class Browser:
         }
         answer = self.call("POST", "/session", {"capabilities": {"alwaysMatch": {"goog:chromeOptions": options}}})
         self.session = f"/session/{answer['sessionId']}"
+        # Where Chromium serves DevTools ("localhost:PORT"), for a connection of one's own.
+        self.debugger = answer["capabilities"].get("goog:chromeOptions", {}).get("debuggerAddress")
 
     def call(self, method, path, body=None):
         data = json.dumps(body).encode() if body is not None else None
@@ -216,7 +218,7 @@ function tick() {
   while (next < rows.length && rows[next][0] <= elapsed) {
     const r = rows[next++];
     const init = {accelerationIncludingGravity: {x: r[1], y: r[2], z: r[3]}, interval: 10};
-    if (r.length >= 7) init.rotationRate = {beta: r[4], gamma: r[5], alpha: r[6]};
+    if (r.length >= 7) init.rotationRate = {alpha: r[4], beta: r[5], gamma: r[6]};
     window.dispatchEvent(new DeviceMotionEvent('devicemotion', init));
     window.__replayAt = r[0];
     // One event per tick at most, so that each has its own timeStamp.
@@ -230,17 +232,23 @@ tick();
 
 # MARK: - The fight
 
-def main():
+def player_arguments():
+    """The options of a player in the browser against an opponent: the page, who signs up, the browser."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--page", required=True)
     parser.add_argument("--user", required=True)
     parser.add_argument("--password", default="correct horse")
     parser.add_argument("--opponent", required=True, help="the opponent's display name")
+    parser.add_argument("--chromedriver", default="/usr/bin/chromedriver")
+    parser.add_argument("--chromium", default="/usr/bin/chromium")
+    return parser
+
+
+def main():
+    parser = player_arguments()
     parser.add_argument("--trace", required=True, help="a t,x,y,z,gx,gy,gz trace (g, rad/s) with NAME.labels.csv")
     parser.add_argument("--window-out", help="write the swing's samples as sent (t,x,y,z,gx,gy,gz in g and rad/s) here")
     parser.add_argument("--screenshots", required=True)
-    parser.add_argument("--chromedriver", default="/usr/bin/chromedriver")
-    parser.add_argument("--chromium", default="/usr/bin/chromium")
     options = parser.parse_args()
     os.makedirs(options.screenshots, exist_ok=True)
     # A failure's shot from an earlier run is not this run's.
@@ -259,25 +267,13 @@ def main():
         browser.type("#username", options.user)
         browser.type("#password", options.password)
         shot("1-sign-in")
-        browser.click("#register")
+        register(browser, options.user)
 
         # The lobby: where, then the versus card
-        browser.wait("the lobby", lambda: browser.js(
-            "return !document.getElementById('lobby').hidden && document.getElementById('me-name').textContent === arguments[0]",
-            options.user))
-        browser.wait("the connection", lambda: browser.text("#connection") == "Connected")
         check_screen(browser, "lobby", ["#quick", "#next", "#locate", "#location-input", "#motion-status", "#logout"])
         expect(not browser.js("return document.getElementById('sound').checked"), "sound is off by default")
-        # Chromium, as iOS Safari, asks for motion from a tap (DeviceMotionEvent.requestPermission).
-        if browser.js("return document.getElementById('enable-motion').offsetParent !== null"):
-            expect("permission" in browser.text("#motion-status"), "the page says why to tap Enable motion")
-            browser.click("#enable-motion")
-        motion_words = browser.wait("the motion check", lambda: (lambda t: t if "looking" not in t else None)(
-            browser.text("#motion-status")))
-        outcome["motionStatus"] = motion_words
-        browser.type("#location-input", "48.8566, 2.3522")
-        browser.click("#location-form button")
-        browser.wait("the location", lambda: "48.8566" in browser.text("#location-text"))
+        outcome["motionStatus"] = enable_motion(browser)
+        set_location(browser)
         browser.click("#next")
         browser.wait("the versus card", lambda: options.opponent in browser.text("#versus-body"))
         versus = browser.text("#versus-body")
@@ -288,28 +284,17 @@ def main():
 
         # Quick match: the opponent's room is joined, and the opponent throws first.
         browser.js("window.scrollTo(0, 0)")
-        browser.click("#quick")
-        browser.wait("the fight screen", lambda: browser.js("return !document.getElementById('fight').hidden"))
-        browser.wait("the opponent's name", lambda: options.opponent in browser.text("#them-side .name"))
+        join_quick_match(browser, options.opponent)
         check_screen(browser, "fight", ["#me-side .stamina-bar", "#them-side .stamina-bar", "#turn", "#guard",
                                         "#switch-guard", "#forfeit", "#events li"])
         browser.wait("the opponent present", lambda: "connected" in (browser.text("#presence") or ""))
         browser.click("#switch-guard")
         browser.wait("a high guard", lambda: browser.text("#guard") == "high")
 
-        # Every message the page sends from now on, as sent.
-        browser.js("""
-            window.__sent = [];
-            const send = WebSocket.prototype.send;
-            WebSocket.prototype.send = function (data) { window.__sent.push(JSON.parse(data)); return send.call(this, data); };
-        """)
+        record_sent(browser)
         turns, swung, shot_fight = 0, False, False
         while True:
-            state = browser.wait("my turn or the end", lambda: browser.js("""
-                const turn = document.getElementById('turn');
-                if (turn.classList.contains('mine')) return 'mine';
-                if (turn.classList.contains('won') || turn.classList.contains('lost') || turn.classList.contains('draw')) return 'over';
-                return null;"""), seconds=120)
+            state = my_turn_or_the_end(browser)
             if state == "over":
                 break
             expect(re.search(r"\d+ s (to punch|knocked down)", browser.text("#turn")), f"the turn's countdown: {browser.text('#turn')!r}")
@@ -377,6 +362,74 @@ def main():
         print(f"browser test: {failure}", file=sys.stderr)
         sys.exit(1)
     print(json.dumps(outcome))
+
+
+def register(browser, user):
+    """Signs up with what the sign-in form holds, and waits for the lobby, connected."""
+    browser.click("#register")
+    browser.wait("the lobby", lambda: browser.js(
+        "return !document.getElementById('lobby').hidden && document.getElementById('me-name').textContent === arguments[0]",
+        user))
+    browser.wait("the connection", lambda: browser.text("#connection") == "Connected")
+
+
+def enable_motion(browser):
+    """Taps Enable motion where the page asks for it and returns what the page then says of motion."""
+    said = lambda: (lambda t: t if t and "looking" not in t else None)(browser.text("#motion-status"))
+    # Chromium, as iOS Safari, asks for motion from a tap (DeviceMotionEvent.requestPermission).
+    if "tap Enable motion" in browser.wait("the motion check", said):
+        browser.click("#enable-motion")
+        browser.wait("the tap to be taken", lambda: "tap Enable motion" not in browser.text("#motion-status"))
+    return browser.wait("the motion check after the tap", said)
+
+
+def set_location(browser, where="48.8566, 2.3522"):
+    """Types the player's location in, near the opponent's quick-match room."""
+    browser.type("#location-input", where)
+    browser.click("#location-form button")
+    browser.wait("the location", lambda: where.split(",")[0] in browser.text("#location-text"))
+
+
+def join_quick_match(browser, opponent):
+    """Quick match from the lobby: the opponent's room is joined, and the fight screen shows them."""
+    browser.click("#quick")
+    browser.wait("the fight screen", lambda: browser.js("return !document.getElementById('fight').hidden"))
+    browser.wait("the opponent's name", lambda: opponent in browser.text("#them-side .name"))
+
+
+def my_turn_or_the_end(browser, seconds=120):
+    """Waits for the page's turn ('mine') or the fight's end ('over')."""
+    return browser.wait("my turn or the end", lambda: browser.js("""
+        const turn = document.getElementById('turn');
+        if (turn.classList.contains('mine')) return 'mine';
+        if (turn.classList.contains('won') || turn.classList.contains('lost') || turn.classList.contains('draw')) return 'over';
+        return null;"""), seconds=seconds)
+
+
+def record_sent(browser):
+    """From now on, every message the page sends, as sent, in window.__sent."""
+    browser.js("""
+        window.__sent = [];
+        const send = WebSocket.prototype.send;
+        WebSocket.prototype.send = function (data) { window.__sent.push(JSON.parse(data)); return send.call(this, data); };
+    """)
+
+
+def judged(browser, seq):
+    """Waits for the server's answer to a hold thrown at sequence `seq`: 'landed' (the fight moved
+    on), or what the page says when no punch was found."""
+    return browser.wait("the swing judged", lambda: browser.js("""
+        const seq = state.seen.get(state.current);
+        if (seq > arguments[0]) return 'landed';
+        const status = document.getElementById('swing-status').textContent;
+        return status.startsWith('No punch found') ? status : null;""", seq), 30)
+
+
+def my_punch(browser):
+    """The page's own newest punch in the fight's log (newest first): "kind damage"."""
+    return browser.js("""
+        const mine = state.log.get(state.current).find((e) => e.kind === 'punched' && e.by === state.me.id);
+        return mine.punch + ' ' + mine.damage;""")
 
 
 def drop_the_connection(browser, outcome):
@@ -447,16 +500,10 @@ def swing(browser, options, shot):
             for row in samples:
                 raw = [row[0] - samples[0][0]] + [v / G for v in row[1:4]] + [math.radians(v) for v in row[4:7]]
                 file.write(",".join(f"{v:.9f}" for v in raw) + "\n")
-    said = browser.wait("the swing judged", lambda: browser.js("""
-        const seq = state.seen.get(state.current);
-        if (seq > arguments[0]) return 'landed';
-        const status = document.getElementById('swing-status').textContent;
-        return status.startsWith('No punch found') ? status : null;""", seq), 30)
+    said = judged(browser, seq)
     result["landed"] = said == "landed"
     if result["landed"]:
-        result["punch"] = browser.js("""
-            const mine = state.log.get(state.current).find((e) => e.kind === 'punched' && e.by === state.me.id);
-            return mine.punch + ' ' + mine.damage;""")
+        result["punch"] = my_punch(browser)
     else:
         result["said"] = said
     return result
@@ -483,7 +530,8 @@ def check_batches(batches, rows, after, released, gyroscope):
     expect(pressed - times[0] <= 2.0, f"a lead-in of at most 2 s, got {pressed - times[0]:.3f} s")
     expect(all(b - a >= 0.005 - 1e-4 for a, b in zip(times, times[1:])), "increasing, at most 200 Hz")
     if released:
-        expect(len(samples) >= len(rows) // 2, f"the swing was sent: {len(samples)} rows of {len(rows)}")
+        sent_span, replay_span = times[-1] - times[0], rows[-1][0] - rows[0][0]
+        expect(sent_span >= replay_span / 2, f"the swing was sent: {sent_span:.2f} s of rows of {replay_span:.2f} s")
     # Units: the page's rows are the replayed ones (m/s², °/s), in order, rounded; the lead-in may
     # begin with the event that showed the page its sensor.
     given = rows + [[0, 0, 9.8, 0]]

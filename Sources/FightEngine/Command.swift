@@ -15,8 +15,9 @@ public enum Command: Hashable, Sendable, Codable {
     /// The challenged fighter declines.
     case decline(FightID, by: FighterID)
     /// Throw a punch measured by a sensor: `damage` is the detector's, 4 per g of the stop; the
-    /// kind's ceiling (`PowerMeter`) and the defender's guard bound what lands.
-    case punch(FightID, by: FighterID, kind: PunchType, damage: Int)
+    /// kind's ceiling (`PowerMeter`) and the defender's guard bound what lands. `clipped`: a
+    /// sensor axis was at its full scale at the stop, so the swing was harder than measured.
+    case punch(FightID, by: FighterID, kind: PunchType, damage: Int, clipped: Bool = false)
     /// Throw a punch from the power meter, stopped `stoppedAfterMilliseconds` after the wind-up by
     /// the server's clock; `Rules.meter` turns that into damage, and the defender's guard bounds it.
     case timedPunch(FightID, by: FighterID, kind: PunchType, stoppedAfterMilliseconds: Int64)
@@ -46,7 +47,7 @@ public enum Command: Hashable, Sendable, Codable {
     /// The fight this command is about, if any.
     public var fight: FightID? {
         switch self {
-        case .accept(let id, _), .decline(let id, _), .punch(let id, _, _, _), .timedPunch(let id, _, _, _),
+        case .accept(let id, _), .decline(let id, _), .punch(let id, _, _, _, _), .timedPunch(let id, _, _, _),
             .raiseGuard(let id, _, _), .forfeit(let id, _), .resumeTurn(let id, _):
             id
         default: nil
@@ -59,7 +60,7 @@ public enum Command: Hashable, Sendable, Codable {
         case .register, .settleDeadlines, .resumeTurns: []
         case .updateProfile(let id, _, _, _), .move(let id, _), .quickMatch(let id), .leaveQuickMatch(let id): [id]
         case .challenge(let id, let opponent): [id, opponent]
-        case .accept(_, let id), .decline(_, let id), .punch(_, let id, _, _), .timedPunch(_, let id, _, _),
+        case .accept(_, let id), .decline(_, let id), .punch(_, let id, _, _, _), .timedPunch(_, let id, _, _),
             .raiseGuard(_, let id, _), .forfeit(_, let id), .resumeTurn(_, let id):
             [id]
         }

@@ -80,9 +80,12 @@ public struct FightEvent: Hashable, Sendable, Codable {
         /// The challenge lapsed unanswered.
         case expired
         /// A punch landed with `damage`; `bluntedBy` is the defender's guard when it halved the
-        /// punch (`nil` when none did); `turn` is who punches next (`nil` when it ended the fight).
+        /// punch (`nil` when none did); `turn` is who punches next (`nil` when it ended the fight);
+        /// `clipped` is `true` when the sensor that measured it was at its full scale at the stop
+        /// (the swing was harder than measured), `nil` otherwise.
         case punched(
-            by: FighterID, kind: PunchType, damage: Int, bluntedBy: Guard?, staminaLeft: Int, turn: Turn?)
+            by: FighterID, kind: PunchType, damage: Int, bluntedBy: Guard?, staminaLeft: Int, turn: Turn?,
+            clipped: Bool? = nil)
         /// The fighter whose turn it was let the deadline pass `missedTurns` times in a row.
         case turnPassed(missedTurns: Int, turn: Turn)
         /// The fight ended; both records changed.

@@ -185,7 +185,7 @@ extension Both where Value == Int {
     public func counting(_ change: FightEvent.Change, corner: (FighterID) -> Corner?) -> Both<Int> {
         var counts = self
         switch change {
-        case .punched(let by, _, _, _, _, _):
+        case .punched(let by, _, _, _, _, _, _):
             if let thrower = corner(by) { counts[thrower] = 0 }
         case .turnPassed(let lapses, let turn):
             // An odd number of lapses hands the turn to the other corner, an even one back.

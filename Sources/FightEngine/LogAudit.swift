@@ -103,7 +103,7 @@ private struct FoldedFight {
         if !isOpen { found.append("\(place): an event after the fight finished") }
         missedTurns = missedTurns.counting(event.change, corner: corner(of:))
         switch event.change {
-        case .punched(let by, _, let damage, _, let staminaLeft, _):
+        case .punched(let by, _, let damage, _, let staminaLeft, _, _):
             guard let corner = corner(of: by) else {
                 return found + ["\(place): a punch by fighter \(by.rawValue), who is not in the fight"]
             }

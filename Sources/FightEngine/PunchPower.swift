@@ -122,8 +122,9 @@ public struct SweetSpot: Hashable, Sendable, Codable {
 
 /// What a punch's damage is worked out from, before the defender's guard.
 public enum PunchStrength: Hashable, Sendable, Codable {
-    /// A sensor's measure of the swing: 4 per g of its stop, within `Rules.punchDamage`.
-    case measured(damage: Int)
+    /// A sensor's measure of the swing: 4 per g of its stop, within `Rules.punchDamage`;
+    /// `clipped` when an axis was at the sensor's full scale at the stop.
+    case measured(damage: Int, clipped: Bool = false)
     /// The power meter, stopped this many milliseconds after the wind-up, by the server's clock.
     case meter(stoppedAfterMilliseconds: Int64)
 }

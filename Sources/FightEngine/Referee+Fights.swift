@@ -62,8 +62,11 @@ extension Draft {
         var fight = try fight(id)
         let corner = try fight.cornerAwaitingPunch(by: fighter)
         let thrown: Int
+        // Said only of a sensor's punch measured at its full scale: other punches' events are as before.
+        var clipped: Bool?
         switch strength {
-        case .measured(let damage):
+        case .measured(let damage, let atFullScale):
+            clipped = atFullScale ? true : nil
             guard Rules.punchDamage.contains(damage) else {
                 throw .invalid(
                     FieldError(
@@ -97,7 +100,7 @@ extension Draft {
                 &fight,
                 .punched(
                     by: fighter, kind: kind, damage: damage, bluntedBy: bluntedBy, staminaLeft: fight.stamina[target],
-                    turn: nil))
+                    turn: nil, clipped: clipped))
             let result: FightResult
             if answering {
                 // The knockout stands unless the answer floors the knocker too; then the blow that
@@ -120,7 +123,7 @@ extension Draft {
                 &fight,
                 .punched(
                     by: fighter, kind: kind, damage: damage, bluntedBy: bluntedBy, staminaLeft: fight.stamina[target],
-                    turn: turn))
+                    turn: turn, clipped: clipped))
         }
     }
 

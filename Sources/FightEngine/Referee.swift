@@ -45,8 +45,8 @@ struct Draft {
         case .challenge(let challenger, let opponent): try challenge(challenger, opponent)
         case .accept(let fight, let by): try answer(fight, by: by, accepting: true)
         case .decline(let fight, let by): try answer(fight, by: by, accepting: false)
-        case .punch(let fight, let by, let kind, let damage):
-            try punch(fight, by: by, kind: kind, strength: .measured(damage: damage))
+        case .punch(let fight, let by, let kind, let damage, let clipped):
+            try punch(fight, by: by, kind: kind, strength: .measured(damage: damage, clipped: clipped))
         case .timedPunch(let fight, let by, let kind, let milliseconds):
             try punch(fight, by: by, kind: kind, strength: .meter(stoppedAfterMilliseconds: milliseconds))
         case .raiseGuard(let fight, let by, let stance): try raiseGuard(stance, in: fight, by: by)

@@ -42,12 +42,12 @@ public struct Rules: Hashable, Sendable, Codable {
 }
 
 extension Rules {
-    /// The damage one punch may do, in hit points: at least 1, and at most what a sensor can have
-    /// measured, 4 a g (the detector's default scale, the original app's `magnitude × 4`) at the
-    /// ±16 g full scale of the widest phone and controller accelerometers. The server refuses a
-    /// stated punch outside it, and brings its own detector's punches (on a scale of their own,
-    /// with a cap of their own) into it with `clampedDamage(_:)`, in one place (FightServer's
-    /// motion holds).
+    /// The damage one punch may do, in hit points: at least 1, and at most 4 a g (the detector's
+    /// default scale, the original app's `magnitude × 4`) at 16 g, the full scale of most phone
+    /// and controller accelerometers: a harder stop (phones in the hand pass it) does no more.
+    /// The server refuses a stated punch outside it, and brings its own detector's punches (on a
+    /// scale of their own, with a cap of their own) into it with `clampedDamage(_:)`, in one place
+    /// (FightServer's motion holds).
     public static let punchDamage = 1...64
 
     /// `damage` brought into `punchDamage`: what a detected punch may claim in a fight.

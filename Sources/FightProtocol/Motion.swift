@@ -50,8 +50,8 @@ public struct MotionRow: Hashable, Sendable {
     public var time: Double
     /// The acceleration in m/s², gravity included, about the device's x, y and z.
     public var acceleration: SIMD3<Double>
-    /// The rotation rate in °/s about the device's x, y and z (`rotationRate`'s `beta`, `gamma`
-    /// and `alpha`), when the client has a gyroscope.
+    /// The rotation rate in °/s about the device's x, y and z (`rotationRate`'s `alpha`, `beta`
+    /// and `gamma`), when the client has a gyroscope.
     public var rotationRate: SIMD3<Double>?
 
     /// Creates a row.
@@ -87,9 +87,14 @@ public enum MotionLimits {
     /// The longest lead-in before the press, in seconds: enough for the detector to know which
     /// way is up and what the arm was doing, as it does a little way into a recording.
     public static let leadSeconds = 2.0
-    /// The largest acceleration on any axis, in m/s²: 16 g, the widest phone and controller
-    /// accelerometers' full scale (standard gravity, 9.80665 m/s², a g).
-    public static let acceleration = 16 * 9.80665
+    /// The largest acceleration on any axis, in m/s²: 400 g (standard gravity, 9.80665 m/s², a
+    /// g), the widest full scale of the MEMS accelerometers made for phones, watches and
+    /// controllers (ST's H3LIS331DL reads ±400 g, the ±320 g high-g channel of its LSM6DSV320X
+    /// is meant for phones and wearables). A phone in the hand passes the common ±16 g in a hard
+    /// punch, so only what no such sensor can report is refused.
+    public static let acceleration = 400 * standardGravity
+    /// Standard gravity, m/s² a g.
+    static let standardGravity = 9.80665
     /// The largest rotation rate on any axis, in °/s: the widest gyroscopes' full scale.
     public static let rotationRate = 4000.0
 }
@@ -109,9 +114,11 @@ extension MotionRow {
         }
         let acceleration = SIMD3(values[1], values[2], values[3])
         for value in [acceleration.x, acceleration.y, acceleration.z] where abs(value) > MotionLimits.acceleration {
+            let g = Int((abs(value) / MotionLimits.standardGravity).rounded())
             throw refuse(
-                "each acceleration within ±\(MotionLimits.acceleration) m/s² (16 g, a sensor's widest range)",
-                got: "\(value) m/s²")
+                "each acceleration within ±\(MotionLimits.acceleration) m/s² "
+                    + "(400 g: no phone, watch or controller reads more; a hard punch reads under 30 g)",
+                got: "\(value) m/s² (\(g) g, not a swing's)")
         }
         var rotationRate: SIMD3<Double>?
         if values.count == 7 {

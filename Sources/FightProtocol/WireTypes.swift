@@ -289,6 +289,9 @@ public struct WireEvent: Hashable, Sendable, Codable {
     public var bluntedBy: Guard?
     /// `punched`: the stamina the other fighter has left.
     public var staminaLeft: Int?
+    /// `punched`: `true` when the sensor that measured the punch was at its full scale at the
+    /// stop, so the swing was harder than it could measure (absent otherwise).
+    public var clipped: Bool?
     /// `turnPassed`: how many turns in a row were let pass.
     public var missedTurns: Int?
     /// `ended`: the winner (absent for a draw) and how it was decided.
@@ -333,13 +336,14 @@ public struct WireEvent: Hashable, Sendable, Codable {
             set(turn)
         case .declined: self.init(kind: .declined, at: event.at)
         case .expired: self.init(kind: .expired, at: event.at)
-        case .punched(let by, let punch, let damage, let bluntedBy, let staminaLeft, let turn):
+        case .punched(let by, let punch, let damage, let bluntedBy, let staminaLeft, let turn, let clipped):
             self.init(kind: .punched, at: event.at)
             self.by = by
             self.punch = punch
             self.damage = damage
             self.bluntedBy = bluntedBy
             self.staminaLeft = staminaLeft
+            self.clipped = clipped
             if let turn { set(turn) }
         case .turnPassed(let missedTurns, let turn):
             self.init(kind: .turnPassed, at: event.at)
@@ -395,7 +399,8 @@ public struct WireEvent: Hashable, Sendable, Codable {
         case .punched:
             guard let by, let punch, let damage, let staminaLeft else { return nil }
             return .punched(
-                by: by, kind: punch, damage: damage, bluntedBy: bluntedBy, staminaLeft: staminaLeft, turn: turn)
+                by: by, kind: punch, damage: damage, bluntedBy: bluntedBy, staminaLeft: staminaLeft, turn: turn,
+                clipped: clipped)
         case .turnPassed:
             guard let missedTurns, let turn else { return nil }
             return .turnPassed(missedTurns: missedTurns, turn: turn)
@@ -423,7 +428,7 @@ extension WireEvent {
         /// A fight event: the challenge lapsed unanswered; the fight is over.
         case expired
         /// A fight event: a punch landed (`by`, `punch`, `damage`, `bluntedBy` when a guard halved
-        /// it, `staminaLeft`, then `turn`).
+        /// it, `staminaLeft`, then `turn`; `clipped` when a sensor measured it at its full scale).
         case punched
         /// A fight event: the turn lapsed unused and passed to the other (`missedTurns`, `turn`).
         case turnPassed

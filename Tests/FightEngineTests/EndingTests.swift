@@ -52,7 +52,7 @@ import Testing
             try ring.run(.punch(fight, by: b, kind: .jab, damage: 40))
         }
         let knockout = try ring.run(.punch(fight, by: a, kind: .jab, damage: 40))
-        guard case .punched(_, _, _, _, 0, let turn?) = knockout.fightChanges.first, turn.fighter == b else {
+        guard case .punched(_, _, _, _, 0, let turn?, _) = knockout.fightChanges.first, turn.fighter == b else {
             Issue.record("bob is owed his answer: \(knockout)")
             return
         }

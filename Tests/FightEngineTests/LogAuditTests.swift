@@ -63,9 +63,12 @@ import Testing
         let (ring, log, fights) = try wholeLog()
         let changed = log.map { event -> Event in
             guard case .fight(var fightEvent) = event, fightEvent.fight == fights.going,
-                case .punched(let by, let kind, let damage, let bluntedBy, let left, let turn) = fightEvent.change
+                case .punched(let by, let kind, let damage, let bluntedBy, let left, let turn, let clipped) =
+                    fightEvent.change
             else { return event }
-            fightEvent.change = .punched(by: by, kind: kind, damage: damage, bluntedBy: bluntedBy, staminaLeft: left + 1, turn: turn)
+            fightEvent.change = .punched(
+                by: by, kind: kind, damage: damage, bluntedBy: bluntedBy, staminaLeft: left + 1, turn: turn,
+                clipped: clipped)
             return .fight(fightEvent)
         }
         let problems = audit(ring, log: changed).problems

@@ -103,7 +103,7 @@ import Testing
         let (fight, a, _) = try ring.startFight()
         let top = ring.referee.rules.meter.sweepMilliseconds / 2
         let events = try ring.run(.timedPunch(fight, by: a, kind: .uppercut, stoppedAfterMilliseconds: top))
-        guard case .punched(_, .uppercut, let damage, nil, let left, _) = events.fightChanges.first else {
+        guard case .punched(_, .uppercut, let damage, nil, let left, _, _) = events.fightChanges.first else {
             Issue.record("no uppercut landed: \(events)")
             return
         }
@@ -126,14 +126,14 @@ import Testing
         #expect(try ring.fight(fight).guards == Both(nil, .high))
 
         let hook = try ring.run(.punch(fight, by: a, kind: .hook, damage: 40))
-        guard case .punched(_, _, 20, .high, 80, _) = hook.fightChanges.first else {
+        guard case .punched(_, _, 20, .high, 80, _, _) = hook.fightChanges.first else {
             Issue.record("the hook was not halved by the high guard: \(hook)")
             return
         }
         try ring.run(.punch(fight, by: b, kind: .jab, damage: 10))
         try ring.run(.raiseGuard(fight, by: b, .low))
         let jab = try ring.run(.punch(fight, by: a, kind: .jab, damage: 30))
-        guard case .punched(_, _, 30, nil, 50, _) = jab.fightChanges.first else {
+        guard case .punched(_, _, 30, nil, 50, _, _) = jab.fightChanges.first else {
             Issue.record("the jab should go through a low guard whole: \(jab)")
             return
         }

@@ -54,7 +54,7 @@ import Testing
         var ring = Ring()
         let (fight, a, _) = try ring.startFight()
         let events = try ring.run(.punch(fight, by: a, kind: .jab, damage: damage))
-        guard case .punched(_, _, let landed, _, let staminaLeft, _) = events.fightChanges.first else {
+        guard case .punched(_, _, let landed, _, let staminaLeft, _, _) = events.fightChanges.first else {
             Issue.record("damage \(damage) did not land: \(events)")
             return
         }

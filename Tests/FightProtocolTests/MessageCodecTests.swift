@@ -118,6 +118,7 @@ import Testing
             .turnPassed(missedTurns: 2, turn: turn), .turnPassed(missedTurns: 0, turn: turn),
             .ended(FightResult(challenger: alice, opponent: bob, winner: alice, decision: .knockout)),
             .ended(FightResult(challenger: alice, opponent: bob, winner: nil, decision: .points)),
+            .punched(by: bob, kind: .jab, damage: 40, bluntedBy: nil, staminaLeft: 60, turn: turn, clipped: true),
         ]
         for change in changes {
             #expect(WireEvent(FightEvent(fight: FightID(7), sequence: 3, at: at, change: change)).fightChange == change)

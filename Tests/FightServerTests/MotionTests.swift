@@ -96,6 +96,37 @@ import Testing
         #expect(try await ring.alice.hold(Self.punch(), fight: ring.fight, after: 2, hold: 2).event?.kind == .punched)
     }
 
+    // MARK: - Strength
+
+    /// A real swing is never refused for its strength: a phone in the hand passes ±16 g in a hard
+    /// punch (up to 27 g), and such a hold lands, its damage at the fight's cap; a reading past
+    /// 400 g, which no phone, watch or controller makes, is refused saying so in words. A stop at
+    /// a sensor's full scale (a ±16 g phone topped out) lands saying `clipped`, as `detect` says it.
+    @Test func aHardSwingPastSixteenGLandsAndOnlyWhatNoSensorReadsIsRefused() async throws {
+        let ring = try await FightOverLoopbackTests.ring()
+        let hard = Self.punch(stop: 27)
+        #expect(hard.contains { abs($0.acceleration.x) > 16 * standardGravity }, "a sample past 16 g")
+        let landed = try #require(
+            try await ring.alice.hold(hard, fight: ring.fight, after: 2, hold: 1).event, "the hard swing lands")
+        #expect(landed.kind == .punched && landed.by == ring.alice.id)
+        let kind = try #require(landed.punch)
+        #expect(landed.damage == Rules().meter.spot(for: kind).ceiling, "a stop past 16 g does the most a punch may")
+        #expect(landed.clipped == nil, "27 g is no sensor's full scale")
+
+        let after = try #require(landed.sequence)
+        let beyond = try await ring.bob.hold(Self.punch(stop: 401), fight: ring.fight, after: after, hold: 1)
+        let error = try #require(beyond.error, "\(beyond)")
+        #expect(error.code == .invalid && error.field == "samples")
+        #expect(error.message.contains("400 g: no phone, watch or controller reads more"), "\(error.message)")
+        #expect(error.message.contains("(401 g, not a swing's)"), "\(error.message)")
+
+        let toppedOut = try #require(
+            try await ring.bob.hold(Self.punch(stop: 16), fight: ring.fight, after: after, hold: 2).event,
+            "a swing at a ±16 g sensor's full scale lands")
+        #expect(toppedOut.kind == .punched && toppedOut.by == ring.bob.id)
+        #expect(toppedOut.clipped == true, "\(toppedOut)")
+    }
+
     // MARK: - Bounds
 
     /// Every bound of a batch and a hold: a typed error naming `samples`, nothing landed, the
@@ -122,7 +153,7 @@ import Testing
             ("time going back", "[0.5,0.1,9.8,0.2],[0.4,0.1,9.8,0.2]", .invalid),
             ("time standing still", "[0.5,0.1,9.8,0.2],[0.5,0.1,9.8,0.3]", .invalid),
             ("1000 g", "[0,0.1,9806.65,0.2]", .invalid),
-            ("17 g", "[0,0.1,166.7,0.2]", .invalid),
+            ("just past 400 g", "[0,0.1,-3923,0.2]", .invalid),
             ("a gyroscope beyond 4000 °/s", "[0,0.1,9.8,0.2,5000,0,0]", .invalid),
             ("5 kHz", (0..<20).map { "[\(Double($0) / 5000),0.1,9.8,0.2]" }.joined(separator: ","), .invalid),
             ("250 Hz", (0..<20).map { "[\(Double($0) / 250),0.1,9.8,0.2]" }.joined(separator: ","), .invalid),
@@ -217,13 +248,13 @@ import Testing
     }
 
     /// Half a second still, then a straight punch along x: 0.12 s of thrust at 3 g and its stop at
-    /// 8 g, then still again; 100 Hz with a gyroscope.
-    static func punch() -> [MotionRow] {
+    /// `stop` g, then still again; 100 Hz with a gyroscope.
+    static func punch(stop: Double = 8) -> [MotionRow] {
         (0..<120).map { index in
             let time = Double(index) / 100
             var x = 0.0
-            if (0.5..<0.62).contains(time) { x = 3 * 9.80665 }
-            if (0.62..<0.66).contains(time) { x = -8 * 9.80665 }
+            if (0.5..<0.62).contains(time) { x = 3 * standardGravity }
+            if (0.62..<0.66).contains(time) { x = -stop * standardGravity }
             return MotionRow(
                 time: time, acceleration: SIMD3(x + Double(index % 3) * 0.02, 9.79, 0.2),
                 rotationRate: SIMD3(0.4, Double(index % 4) * 0.1, 0.1))

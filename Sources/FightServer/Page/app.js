@@ -315,7 +315,9 @@ function tell(fight, event, live) {
         // A short buzz for a punch landed, a long one for being hit.
         buzz(mine ? [40] : [180]);
         thump(mine ? 180 : 90);
-        swingStatus(mine ? `Landed: ${event.punch} for ${event.damage}.` : '');
+        // clipped: the phone's sensor topped out at the stop, so the swing was harder than it measured.
+        const toppedOut = event.clipped ? ' Harder than your sensor can measure!' : '';
+        swingStatus(mine ? `Landed: ${event.punch} for ${event.damage}.${toppedOut}` : '');
         // The server reads no more of a hold once its punch landed.
         if (mine) endHold();
         break;
@@ -538,7 +540,10 @@ function onMotion(event) {
   motion.lastT = t;
   const r = event.rotationRate;
   const row = [round(t, 4), round(a.x, 3), round(a.y, 3), round(a.z, 3)];
-  if (r && r.alpha != null && r.beta != null && r.gamma != null) row.push(round(r.beta, 2), round(r.gamma, 2), round(r.alpha, 2));
+  // rotationRate's alpha is the rate about the device's x axis, beta about y and gamma about z (the
+  // W3C DeviceOrientation spec, Chromium, Safari), unlike deviceorientation's angles: alpha there is
+  // about z. The protocol's rows are x, y, z.
+  if (r && r.alpha != null && r.beta != null && r.gamma != null) row.push(round(r.alpha, 2), round(r.beta, 2), round(r.gamma, 2));
   const hold = motion.hold;
   if (!hold) { keepForLead(row); return; }
   // One width a hold: a row without the rotation rate in a hold that had it is dropped.

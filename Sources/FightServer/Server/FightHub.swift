@@ -381,10 +381,11 @@ actor FightHub {
                 throw ProtocolError(.internalError, "the detector found a punch of a kind fights do not have")
             }
             // The detector's damage on its own scale, brought into the fight's: the engine caps it
-            // at the kind's ceiling and the defender's guard, as for any sensor's punch.
+            // at the kind's ceiling and the defender's guard, as for any sensor's punch. A stop at
+            // the sensor's full scale is said, as `detect` says it.
             try await execute(
-                .punch(fight.id, by: me, kind: kind, damage: Rules.clampedDamage(punch.damage)), ref: ref,
-                sender: connection)
+                .punch(fight.id, by: me, kind: kind, damage: Rules.clampedDamage(punch.damage), clipped: punch.clipped),
+                ref: ref, sender: connection)
             return nil
         } catch {
             holds[me] = .over(key, connection: connection)
