@@ -463,12 +463,12 @@ extension Vector3 {
     }
 }
 
-/// Whether a raw reading has an axis at a common full-scale value (±2, 4, 8 or 16 g), where
-/// sensors clip.
+/// Whether a raw reading has an axis at a common full-scale value (±2, 4, 8, 16 or 32 g, the
+/// widest a phone's accelerometer reads), where sensors clip.
 func isFullScale(_ raw: Vector3) -> Bool {
     func atFullScale(_ value: Double) -> Bool {
         var range = 2.0
-        while range <= 16 {
+        while range <= 32 {
             if abs(abs(value) - range) <= range * 0.002 { return true }
             range *= 2
         }

@@ -440,7 +440,7 @@ func summary(_ punches: [Punch]) -> [String] {
     @Test(arguments: [
         (Vector3(8, 0.3, -1), true), (Vector3(0.2, -4, 1), true), (Vector3(0, 0, 15.99), true),
         (Vector3(2.001, 0, 0), true), (Vector3(7.5, 0, 1), false), (Vector3(0, 1, 0), false),
-        (Vector3(3, -5, 12), false),
+        (Vector3(3, -5, 12), false), (Vector3(0, -32, 1), true), (Vector3(27, 0, 1), false),
     ])
     func readingsAtACommonRangeAreClipped(reading: Vector3, clipped: Bool) {
         #expect(isFullScale(reading) == clipped)
