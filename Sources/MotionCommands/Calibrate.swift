@@ -50,10 +50,7 @@ package struct Calibrate: ParsableCommand {
                 printError("calibrate: \(describe(error))")
                 throw Reported(status: .dataError)
             }
-            guard FileManager.default.createFile(atPath: output, contents: Data(profile.json.utf8)) else {
-                printError("\(output): cannot create the profile")
-                throw Reported(status: .cannotCreate)
-            }
+            try FileSink(path: output).write(profile.json)
             printError(summary(of: profile))
         }
     }

@@ -45,13 +45,18 @@ package struct Detect: ParsableCommand {
             var output = PunchPrinter(json: json, showsFeatures: features)
             var tally = PunchTally()
             var source = try openTrace(trace, options: traceOptions)
+            // A pipe may never end: Ctrl-C ends it as its end would, with the summary.
+            let interrupt: InterruptFlag? = trace == "-" ? InterruptFlag.install() : nil
+            if let interrupt { source.stopsOnInterrupt = { interrupt.isRaised } }
             try reportingTraceErrors {
                 try source.punches(configuration: try detectorOptions.configuration(), seeing: { tally.see($0) }) { punch in
                     tally.count(punch)
                     output.write(punch, since: tally.firstTime)
                 }
             }
-            printError(tally.summary(of: trace, detail: describe(source)))
+            var detail = describe(source)
+            if interrupt?.isRaised == true { detail += (detail.isEmpty ? "" : ", ") + "stopped by Ctrl-C" }
+            printError(tally.summary(of: trace, detail: detail))
             for error in source.summary.errors { printError("  skipped: \(error)") }
         }
     }

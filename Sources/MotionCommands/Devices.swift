@@ -32,9 +32,12 @@ package struct Devices: ParsableCommand {
         let report: InputDeviceDiscovery.Report
         do {
             report = try InputDeviceDiscovery.scan(directory: directory)
+        } catch .notFound(let path) {
+            printError("\(path): no such folder, so no input devices on this machine (a container shows none unless given them)")
+            throw ExitCode.noInput
         } catch {
             printError("\(error)")
-            throw ExitCode.failure
+            throw ExitCode.status(for: error)
         }
         if json {
             writeLine(jsonReport(report), to: STDOUT_FILENO)

@@ -132,9 +132,13 @@ package struct Evaluate: ParsableCommand {
         lines.append("kind      precision  recall  F1")
         for kind in PunchKind.allCases {
             let s = total.scores(for: kind)
-            lines.append(
-                kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
-                    + String(format: "  %9.3f  %6.3f  %.3f", s.precision, s.recall, s.f1))
+            let name = kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
+            // A kind neither labelled nor found has no score: 1.000 would claim one.
+            guard s.truePositives + s.falsePositives + s.falseNegatives > 0 else {
+                lines.append(name + "          -       -  -      (none labelled or found)")
+                continue
+            }
+            lines.append(name + String(format: "  %9.3f  %6.3f  %.3f", s.precision, s.recall, s.f1))
         }
         lines.append("")
         lines.append("labelled \\ detected   jab  uppercut   hook  missed")

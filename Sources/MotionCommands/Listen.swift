@@ -58,6 +58,9 @@ package struct Listen: ParsableCommand {
             // A malformed capture is malformed input, as a malformed trace is to `detect`.
             printError("\(error)")
             throw ExitCode.dataError
+        } catch let error as InputDeviceError {
+            printError("\(error)")
+            throw ExitCode.status(for: error)
         } catch {
             printError("\(error)")
             throw ExitCode.failure
@@ -89,7 +92,7 @@ package struct Listen: ParsableCommand {
         printError(tally.summary(of: node ?? evemu ?? "-", detail: interrupt.isRaised ? "stopped by Ctrl-C" : nil))
         if let failure {
             printError("\(failure)")
-            throw ExitCode.failure
+            throw (failure as? InputDeviceError).map(ExitCode.status(for:)) ?? ExitCode.failure
         }
     }
 

@@ -95,6 +95,10 @@ package struct Simulate: ParsableCommand {
     }
 
     package func run() throws {
+        try reportingFailures(simulate)
+    }
+
+    private func simulate() throws {
         var random = SeededGenerator(seed: seed &* 0x9E37_79B9)
         var sensor = randomSensor ? SensorSettings.random(using: &random) : SensorSettings()
         if !randomSensor {
@@ -220,22 +224,33 @@ enum SimulationFormat: String, CaseIterable, ExpressibleByArgument {
 // MARK: - FileSink
 
 /// Somewhere to write text: a file created anew, or standard output.
-struct FileSink {
+package struct FileSink {
     private let handle: FileHandle
 
     static let standardOutput = FileSink(handle: .standardOutput)
 
     private init(handle: FileHandle) { self.handle = handle }
 
-    init(path: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: nil) else {
-            throw ValidationError("cannot create \(path)")
+    /// Creates the file at `path` anew.
+    /// - Throws: `Reported` (exit 73) after saying why, when it cannot be created.
+    package init(path: String) throws {
+        guard FileManager.default.createFile(atPath: path, contents: nil),
+            let handle = FileHandle(forWritingAtPath: path)
+        else {
+            let folder = (path as NSString).deletingLastPathComponent
+            var isFolder: ObjCBool = false
+            let exists = folder.isEmpty || FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder)
+            printError(
+                "\(path): cannot create it: "
+                    + (exists && (folder.isEmpty || isFolder.boolValue)
+                        ? "the folder is not writable, or a folder has that name"
+                        : "no such folder \(folder)"))
+            throw Reported(status: .cannotCreate)
         }
-        guard let handle = FileHandle(forWritingAtPath: path) else { throw ValidationError("cannot write \(path)") }
         self.handle = handle
     }
 
-    func write(_ text: String) throws {
+    package func write(_ text: String) throws {
         try write(Array(text.utf8))
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import InputDevices
 import MotionInput
 import PunchKit
 
@@ -18,6 +19,22 @@ extension ExitCode {
     package static let noInput = ExitCode(66)
     /// `EX_CANTCREAT` from sysexits.h: an output file could not be created.
     package static let cannotCreate = ExitCode(73)
+    /// `EX_UNAVAILABLE` from sysexits.h: a service cannot start (its port is taken).
+    package static let unavailable = ExitCode(69)
+    /// `EX_IOERR` from sysexits.h: reading a device failed (it was unplugged, or the system said no).
+    package static let ioError = ExitCode(74)
+    /// `EX_NOPERM` from sysexits.h: this user may not open the input.
+    package static let noPermission = ExitCode(77)
+
+    /// The status for a device that cannot be opened or read: one code per cause, as for files.
+    package static func status(for error: InputDeviceError) -> ExitCode {
+        switch error {
+        case .notFound: .noInput
+        case .permissionDenied: .noPermission
+        case .notAnInputDevice: .dataError
+        case .unplugged, .interrupted, .system: .ioError
+        }
+    }
 }
 
 /// A failure already explained to the user on standard error; carries the exit status.

@@ -159,6 +159,9 @@ public struct MotionExport: Sendable {
         let archive: Archive
         do {
             archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
+        } catch Archive.ArchiveError.missingEndOfCentralDirectoryRecord {
+            throw TraceInputError(
+                description: "\(path): not a zip archive (it has no zip directory at its end: cut short, or another kind of file)")
         } catch {
             throw TraceInputError(description: "\(path): cannot read the zip: \(error)")
         }

@@ -38,6 +38,9 @@ public final class TraceFile: SampleSource {
     private let descriptor: Int32
     private var reader: TraceReader
     private let rotationStream: RotationStream?
+    /// Asked when a read is interrupted by a signal: true ends the stream there, as its end
+    /// would (the punch still waiting is decided), so that Ctrl-C on a pipe still gives a summary.
+    public var stopsOnInterrupt: (@Sendable () -> Bool)?
 
     /// Opens the trace at `path` (standard input for `-`).
     /// - Parameters:
@@ -172,11 +175,19 @@ public final class TraceFile: SampleSource {
         // The first chunk is small: the header and the rows that decide the units are read in
         // order anyway.
         var chunkSize = 1 << 16
+        var stopped = false
         do {
             while true {
+                // A signal that came while the last chunk was being read interrupted no read.
+                stopped = stopsOnInterrupt?() == true
+                if stopped { break }
                 let count = read(descriptor, buffer.baseAddress, chunkSize)
                 if count < 0 {
-                    if errno == EINTR { continue }
+                    if errno == EINTR {
+                        stopped = stopsOnInterrupt?() == true
+                        if stopped { break }
+                        continue
+                    }
                     throw TraceInputError(description: "\(path): cannot read: \(String(cString: strerror(errno)))")
                 }
                 if count == 0 { break }
@@ -188,7 +199,7 @@ public final class TraceFile: SampleSource {
                     try reader.feed(chunk, body)
                 }
             }
-            try reader.finish(body)
+            try reader.finish(droppingUnfinishedLine: stopped, body)
         } catch let error as TraceError {
             throw TraceInputError(description: "\(error)")
         }

@@ -197,33 +197,38 @@ extension PunchProfile {
                 throw .tooFew(kind: kind, punches: count, needed: punchesPerKind)
             }
         }
-        let gyroscope = taught.allSatisfy { $0.punch.features.hasGyroscope }
+        // A source with a gyroscope may still have a punch without its features (one in the
+        // first moments of a recording, before up is known): such a punch counts where it has
+        // features, and the gyroscope's are learned where most punches have them.
+        let gyroscope = 2 * taught.count { $0.punch.features.hasGyroscope } > taught.count
         let samples = taught.map {
-            (kind: $0.kind, vector: FeatureVector($0.punch.features, rule: $0.punch.kind).values)
+            let vector = FeatureVector($0.punch.features, rule: $0.punch.kind)
+            return (kind: $0.kind, vector: vector.values, lanes: FeatureVector.lanes(gyroscope: vector.hasGyroscope))
         }
         let kinds = PunchKind.allCases.filter { kind in samples.contains { $0.kind == kind } }
+        /// Each feature's mean over the punches of `kind` that have it (zero where none has).
         func mean(of kind: PunchKind, leaving left: Int? = nil) -> SIMD32<Double> {
             var sum = SIMD32<Double>()
-            var count = 0.0
+            var count = SIMD32<Double>()
             for (index, sample) in samples.enumerated() where sample.kind == kind && index != left {
-                sum += sample.vector
-                count += 1
+                sum += sample.vector * sample.lanes
+                count += sample.lanes
             }
-            return sum / count
+            return sum / pointwiseMax(count, SIMD32(repeating: 1))
         }
         // Spread: the pooled variation within kinds, drawn towards the prior.
         var squares = SIMD32<Double>()
         for sample in samples {
-            let off = sample.vector - mean(of: sample.kind)
+            let off = (sample.vector - mean(of: sample.kind)) * sample.lanes
             squares += off * off
         }
         let freedom = Double(samples.count - kinds.count)
         let prior = FeatureVector.priorSpread
         let spread = ((prior * prior * priorWeight + squares) / (priorWeight + freedom)).squareRoot()
-        let lanes = FeatureVector.lanes(gyroscope: gyroscope)
         // How sure: each punch typed by the others of its kind (its own left out).
         var recognised: [PunchKind: Int] = [:]
         for (index, sample) in samples.enumerated() {
+            let lanes = gyroscope ? sample.lanes : FeatureVector.lanes(gyroscope: false)
             let means = kinds.map { ($0, mean(of: $0, leaving: $0 == sample.kind ? index : nil)) }
             let nearest = means.min {
                 distance(sample.vector, $0.1, spread: spread, lanes: lanes)

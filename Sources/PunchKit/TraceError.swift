@@ -79,8 +79,14 @@ extension TraceError {
         return quoted(String(decoding: bytes, as: UTF8.self))
     }
 
-    /// Text from the file, quoted for a message, cut at `quotedLimit` characters.
+    /// Text from the file, quoted for a message, cut at `quotedLimit` characters; a piece with a
+    /// control character or bytes that are not UTF-8 in it is said to be binary, not echoed (its
+    /// bytes would scramble the terminal).
     static func quoted(_ text: String) -> String {
+        let binary = text.unicodeScalars.prefix(quotedLimit).contains {
+            ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F || $0 == "\u{FFFD}"
+        }
+        if binary { return "binary data, not text" }
         guard text.count > quotedLimit else { return "\"\(text)\"" }
         return "\"\(text.prefix(quotedLimit))…\""
     }

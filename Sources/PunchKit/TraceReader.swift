@@ -172,8 +172,16 @@ public struct TraceReader: Sendable {
 
     /// Reads a last line that has no line end, and delivers the samples still held back.
     ///
+    /// - Parameter droppingUnfinishedLine: whether a last line with no line end is passed over, for
+    ///   a stream stopped part way (Ctrl-C on a pipe), where it is a row cut short, not the last.
     /// - Throws: `TraceError.Kind.emptyFile` when there was no header.
-    public mutating func finish(_ emit: (MotionSample) throws -> Void) throws {
+    public mutating func finish(
+        droppingUnfinishedLine: Bool = false, _ emit: (MotionSample) throws -> Void
+    ) throws {
+        if droppingUnfinishedLine {
+            pending.removeAll()
+            isDroppingLine = false
+        }
         if !pending.isEmpty || isDroppingLine { try endHeldLine(emit) }
         guard rowParser != nil else {
             throw TraceError(

@@ -2,8 +2,10 @@ import ArgumentParser
 import FightProtocol
 import FightServer
 import FightStore
+import Glibc
 import Logging
 import MotionCommands
+import NIOCore
 
 /// `hitthat serve`: the fight server.
 struct Serve: ParsableCommand {
@@ -126,8 +128,24 @@ struct Serve: ParsableCommand {
             printError("\(named): cannot open: \(error)")
             throw Reported(status: .dataError)
         }
-        try await server.run()
+        do {
+            try await server.run()
+        } catch let error as IOError where [EADDRINUSE, EACCES, EADDRNOTAVAIL].contains(error.errnoCode) {
+            printError("\(host):\(port): cannot listen there: " + Self.listenFailure(error.errnoCode))
+            throw Reported(status: error.errnoCode == EACCES ? .noPermission : .unavailable)
+        }
         logger.notice("stopped")
+    }
+}
+
+extension Serve {
+    /// Why a server cannot listen at its address, and what to do, for the errors a person meets.
+    static func listenFailure(_ code: CInt) -> String {
+        switch code {
+        case EADDRINUSE: "the port is in use (another server, or one still stopping): stop it, or give another --port"
+        case EACCES: "permission denied (ports below 1024 need root): give a --port of 1024 or more"
+        default: "no such address on this machine: give --host 127.0.0.1, 0.0.0.0 or one of its own addresses"
+        }
     }
 }
 

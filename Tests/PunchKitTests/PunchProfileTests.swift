@@ -130,6 +130,20 @@ import Testing
         #expect(profile.typicalPeakG == peaks[peaks.count / 2])
     }
 
+    @Test func oneTeachingPunchWithoutTheGyroscopesFeaturesLeavesThemLearned() throws {
+        // As the first punch of a recording can be, before up is known.
+        var teaching = taught(session(seed: 51))
+        teaching[0].punch.features.turnAxisFromVertical = nil
+        teaching[0].punch.features.sideways = nil
+        let profile = try PunchProfile.learn(from: teaching, hand: .right)
+        #expect(profile.gyroscope)
+        let first = try #require(profile.kinds.first { $0.kind == teaching[0].kind })
+        let others = teaching.dropFirst().filter { $0.kind == teaching[0].kind }
+        // Its kind's mean of a gyroscope feature is the mean over the punches that have it.
+        let sideways = others.compactMap(\.punch.features.sideways).reduce(0, +) / Double(others.count)
+        #expect(abs((first.mean["sideways"] ?? -1) - sideways) < 1e-12)
+    }
+
     @Test func aLabelFindsTheStrongestPunchWithinItsSpanAndSlack() {
         func punch(_ time: Double, _ peak: Double) -> Punch {
             Punch(time: time, kind: .jab, damage: 1, peakG: peak, speed: 0, rise: 0, clipped: false, decidedAt: time)
