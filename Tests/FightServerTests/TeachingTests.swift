@@ -6,6 +6,10 @@ import MotionInput
 import PunchKit
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Teaching the server's detector a fighter's punches (PROTOCOL.md's "Teaching the detector your
 /// punches"): the teaching holds are read as swings are, the profile learned is kept with the
 /// fighter across a restart, and the fighter's swings are typed by it from then on, not anyone
@@ -153,6 +157,59 @@ import Testing
         }
         #expect(none.profile == nil)
         try await server.stop()
+    }
+}
+
+extension TeachingTests {
+    /// `hitthat play --script --sensor TRACE`, the trace three jabs, three uppercuts and three
+    /// hooks one after the other: `teach` asks for each kind by name and streams the trace's
+    /// swings as teaching holds until the server says what it learned; the next run is welcomed
+    /// with it, and `forget punches` deletes it.
+    @Test func theScriptTeachesFromItsSensorAndIsToldWhatWasLearned() async throws {
+        var rows: [MotionRow] = []
+        for (kind, seed) in [("jab", 51), ("uppercut", 52), ("hook", 53)] {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lesson-\(UUID())")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let trace = folder.appendingPathComponent("\(kind).csv").path
+            let simulate = try RunningCommand([
+                "simulate", "--gyroscope", "--upright", "--seed", "\(seed)", "--punches", "3", "--kinds", kind,
+                "--output", trace,
+            ])
+            #expect(try await simulate.exitStatus() == 0)
+            let offset = (rows.last?.time ?? -0.01) + 0.01
+            rows += try MotionTests.wireRows(of: trace).map {
+                MotionRow(time: $0.time + offset, acceleration: $0.acceleration, rotationRate: $0.rotationRate)
+            }
+        }
+        let trace = FileManager.default.temporaryDirectory.appendingPathComponent("lesson-\(UUID()).csv").path
+        try MotionTests.csv(rows).write(toFile: trace, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: trace) }
+
+        // A trace is played twice as fast as it was made, and each hold begins with 2 s of lead-in.
+        let (server, port) = try await ScriptClientTests.serve(
+            database: try TestServer.temporaryDatabase(), ["--motion-rate", "2000"])
+        defer { server.kill(SIGTERM) }
+        let alice = try ScriptClientTests.play("alice", port: port, sensor: trace)
+        alice.send("teach")
+        let profile = try await alice.wait("what was learned", seconds: 120) { _, _ in
+            alice.messages.lazy.compactMap { if case .taught(let reply) = $0.body { reply.profile } else { nil } }.first
+        }
+        #expect(profile.kinds.map(\.kind) == [.jab, .uppercut, .hook])
+        #expect(profile.kinds.allSatisfy { $0.punches == 3 })
+        // Each kind was asked for, in order, three times, by the server's counts.
+        let asked = alice.messages.compactMap { if case .teaching(let progress) = $0.body { progress.kind } else { nil } }
+        #expect(asked == [.jab, .jab, .jab, .uppercut, .uppercut, .uppercut, .hook, .hook])
+        alice.send("quit")
+        #expect(try await alice.exitStatus() == 0)
+
+        let again = try ScriptClientTests.play("alice", port: port)
+        again.send("forget punches")
+        again.send("quit")
+        #expect(try await again.exitStatus() == 0)
+        let welcome = again.messages.compactMap { if case .welcome(let welcome) = $0.body { welcome } else { nil } }
+        #expect(welcome.first?.punchProfile == profile)
+        #expect(again.messages.contains { $0.body == .punchProfile(PunchProfileReply(profile: nil)) })
     }
 }
 
