@@ -14,10 +14,10 @@ sent. Exits 1 with the reason on any failure.
 Usage: tools/teach_test.py --page http://127.0.0.1:8080/ --user dora --trace gyro.csv \\
          --swing 10.2,10.9,jab --swing 14.1,14.8,uppercut ...
 """
-import argparse, json, sys
+import argparse
 
-from browser_test import Browser, Failure, enable_motion, expect, read_trace, record_sent, register
-from sensor_test import LEAD, SENSORS, DevTools, Replay, readings, set_reading
+from browser_test import expect, read_trace, record_sent
+from sensor_test import LEAD, Replay, readings, run_with_sensors, set_reading
 
 TAUGHT = "return lesson.progress ? lesson.progress.jabs + lesson.progress.uppercuts + lesson.progress.hooks : 0"
 LEARNED = "return lesson.status === 'idle' && state.punchProfile != null"
@@ -63,25 +63,9 @@ def main():
         start, end, kind = text.split(",")
         windows.setdefault(kind, []).append((float(start), float(end)))
 
-    browser = Browser(options.chromedriver, options.chromium)
-    devtools = None
     outcome = {"holds": []}
-    failure = None
-    try:
-        expect(browser.debugger, "chromedriver did not say where Chromium serves DevTools")
-        devtools = DevTools(browser.debugger)
-        for sensor in SENSORS:
-            devtools.call("Emulation.setSensorOverrideEnabled", {"enabled": True, "type": sensor,
-                                                                 "metadata": {"available": True}})
-        held = (0, [0, 9.8, 0], [0, 0, 0], [0, 0, 0])
-        set_reading(devtools, held)
-        browser.open(options.page)
-        browser.wait("the sign-in screen", lambda: browser.js("return !document.getElementById('signin').hidden"))
-        browser.type("#username", options.user)
-        browser.type("#password", options.password)
-        register(browser, options.user)
-        status = enable_motion(browser)
-        expect(status.startswith("Motion: ready"), f"the page found no motion: {status!r}")
+
+    def teach(browser, devtools, held):
         record_sent(browser)
         outcome["button"] = browser.text("#teach")
         browser.click("#teach")
@@ -100,17 +84,8 @@ def main():
         outcome["punchProfile"] = browser.js("return state.punchProfile")
         outcome["learned"] = browser.text("#teach-learned")
         outcome["sent"] = [m["type"] for m in browser.js("return window.__sent")]
-    except Failure as error:
-        failure = error
-    finally:
-        if devtools:
-            devtools.close()
-        browser.quit()
-    if failure:
-        print(f"teach test: {failure}", file=sys.stderr)
-        sys.exit(1)
-    print(json.dumps(outcome))
 
+    run_with_sensors("teach test", options, outcome, teach)
 
 if __name__ == "__main__":
     main()

@@ -62,26 +62,21 @@ public struct TeachingBatch: Hashable, Sendable {
 }
 
 extension TeachingBatch: Codable {
-    enum CodingKeys: String, CodingKey { case kind, hold, samples, final, pressed }
+    enum CodingKeys: String, CodingKey { case kind }
 
     /// Decodes the batch, its rows checked as a `motion` batch's are.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         kind = try container.decode(PunchType.self, forKey: .kind)
-        hold = try container.decode(Int.self, forKey: .hold)
-        final = try container.decodeIfPresent(Bool.self, forKey: .final) ?? false
-        pressed = try container.decodePressed(forKey: .pressed)
-        samples = try container.decodeMotionRows(forKey: .samples)
+        let fields = try HoldBatchFields(from: decoder)
+        (hold, samples, final, pressed) = (fields.hold, fields.samples, fields.final, fields.pressed)
     }
 
     /// Encodes the batch with each row as the wire's array.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(kind, forKey: .kind)
-        try container.encode(hold, forKey: .hold)
-        try container.encode(samples.map(\.wire), forKey: .samples)
-        try container.encode(final, forKey: .final)
-        try container.encodeIfPresent(pressed, forKey: .pressed)
+        try HoldBatchFields(hold: hold, samples: samples, final: final, pressed: pressed).encode(to: encoder)
     }
 }
 

@@ -18,6 +18,15 @@ import Testing
     /// Simulated swings of one kind (upright, with a gyroscope): each a hold that begins with a
     /// lead-in of 1.2 s and is pressed 0.3 s before the punch the simulator labelled.
     static func swings(of kind: String, seed: Int, count: Int) async throws -> [(rows: [MotionRow], pressed: Double)] {
+        let (rows, starts) = try await simulated(kind, seed: seed, count: count)
+        return starts.map { start in
+            (rows.filter { $0.time >= start - 1.5 && $0.time < start + 1.2 }, start - 0.3)
+        }
+    }
+
+    /// `count` simulated punches of `kind` (upright, with a gyroscope): the trace's rows in a phone's
+    /// units, and when each labelled punch starts.
+    static func simulated(_ kind: String, seed: Int, count: Int) async throws -> (rows: [MotionRow], starts: [Double]) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("teach-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -27,13 +36,10 @@ import Testing
             "--output", trace,
         ])
         #expect(try await simulate.exitStatus() == 0)
-        let rows = try MotionTests.wireRows(of: trace)
         let starts = try String(contentsOfFile: folder.appendingPathComponent("\(kind).labels.csv").path, encoding: .utf8)
             .split(separator: "\n").dropFirst().compactMap { Double($0.split(separator: ",")[0]) }
         try #require(starts.count == count)
-        return starts.map { start in
-            (rows.filter { $0.time >= start - 1.5 && $0.time < start + 1.2 }, start - 0.3)
-        }
+        return (try MotionTests.wireRows(of: trace), starts)
     }
 
     /// Alice teaches the server her jabs as uppercuts and her uppercuts as jabs (hooks as hooks).
@@ -168,17 +174,8 @@ extension TeachingTests {
     @Test func theScriptTeachesFromItsSensorAndIsToldWhatWasLearned() async throws {
         var rows: [MotionRow] = []
         for (kind, seed) in [("jab", 51), ("uppercut", 52), ("hook", 53)] {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lesson-\(UUID())")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let trace = folder.appendingPathComponent("\(kind).csv").path
-            let simulate = try RunningCommand([
-                "simulate", "--gyroscope", "--upright", "--seed", "\(seed)", "--punches", "3", "--kinds", kind,
-                "--output", trace,
-            ])
-            #expect(try await simulate.exitStatus() == 0)
             let offset = (rows.last?.time ?? -0.01) + 0.01
-            rows += try MotionTests.wireRows(of: trace).map {
+            rows += try await Self.simulated(kind, seed: seed, count: 3).rows.map {
                 MotionRow(time: $0.time + offset, acceleration: $0.acceleration, rotationRate: $0.rotationRate)
             }
         }

@@ -33,13 +33,7 @@ extension FightHub {
     private func teachingHold(_ batch: TeachingBatch, by me: FighterID) async throws -> ServerBody? {
         _ = try teacher.teaching(of: me)
         if teacher.isOver(batch, of: me) { return nil }
-        guard try await motionSamples.allowWithoutBlocking(me, cost: batch.samples.count, waitingOn: databaseThreads)
-        else {
-            throw ProtocolError(
-                .rateLimited,
-                "samples: more than \(motionSamples.perSecond) motion samples a second from fighter \(me.rawValue); stream the sensor as it comes",
-                field: "samples")
-        }
+        try await takeMotionSamples(batch.samples.count, of: me)
         switch try teacher.take(batch, of: me, samples: batch.samples.map(MotionSample.init(wire:))) {
         case .dropped, .reading:
             return nil

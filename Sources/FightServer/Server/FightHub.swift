@@ -43,7 +43,7 @@ actor FightHub {
     var teacher = PunchTeacher(limits: FightHub.holdLimits)
     /// Each fighter's motion samples, by the server's clock: over all their connections, on
     /// every server sharing the database.
-    let motionSamples: FighterAllowance
+    private let motionSamples: FighterAllowance
     /// The fights this server pushes the events of (those with a fighter connected here): their
     /// corners and the last sequence pushed. What another server commits is pushed from the one
     /// after it (`hear`), and a gap before a fight's new events is filled first, so that each
@@ -355,13 +355,7 @@ actor FightHub {
             }
             try checkSequence(batch.after, of: fight, for: "motion")
             do { _ = try fight.cornerAwaitingPunch(by: me) } catch { throw ProtocolError(error) }
-            guard try await motionSamples.allowWithoutBlocking(me, cost: batch.samples.count, waitingOn: databaseThreads)
-            else {
-                throw ProtocolError(
-                    .rateLimited,
-                    "samples: more than \(motionSamples.perSecond) motion samples a second from fighter \(me.rawValue); stream the sensor as it comes",
-                    field: "samples")
-            }
+            try await takeMotionSamples(batch.samples.count, of: me)
             let hold: MotionHold
             if let reading {
                 hold = reading.hold
@@ -394,6 +388,17 @@ actor FightHub {
         } catch {
             holds[me] = .over(key, connection: connection)
             throw error
+        }
+    }
+
+    /// Takes `count` samples from `me`'s motion allowance (over all their connections, on every
+    /// server sharing the database), or refuses the batch as `rateLimited`.
+    func takeMotionSamples(_ count: Int, of me: FighterID) async throws {
+        guard try await motionSamples.allowWithoutBlocking(me, cost: count, waitingOn: databaseThreads) else {
+            throw ProtocolError(
+                .rateLimited,
+                "samples: more than \(motionSamples.perSecond) motion samples a second from fighter \(me.rawValue); stream the sensor as it comes",
+                field: "samples")
         }
     }
 
