@@ -1,6 +1,7 @@
 import FightClient
 import FightEngine
 import FightProtocol
+import FightStoreTestSupport
 import Foundation
 import MotionInput
 import PunchKit
@@ -44,13 +45,14 @@ import Testing
 
     /// Alice teaches the server her jabs as uppercuts and her uppercuts as jabs (hooks as hooks).
     /// Her next jab swing lands as an uppercut, and still does after the server restarts; the
-    /// very same samples from Bob, who taught nothing, land as a jab.
-    @Test func aFighterTaughtWithJabsAndUppercutsSwappedLandsAJabAsAnUppercut() async throws {
+    /// very same samples from Bob, who taught nothing, land as a jab. On each database.
+    @Test(arguments: StoreBackend.available)
+    func aFighterTaughtWithJabsAndUppercutsSwappedLandsAJabAsAnUppercut(backend: StoreBackend) async throws {
         let jabs = try await Self.swings(of: "jab", seed: 41, count: 6)
         let uppercuts = try await Self.swings(of: "uppercut", seed: 42, count: 5)
         let hooks = try await Self.swings(of: "hook", seed: 43, count: 5)
         let clock = TestClock()
-        let path = try TestServer.temporaryDatabase()
+        let path = try TestServer.temporaryDatabase(backend)
         let ring = try await FightOverLoopbackTests.ring(clock: clock, databasePath: path)
 
         let started = try await ring.alice.request(.teach(TeachRequest(hand: .right)))
