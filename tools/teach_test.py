@@ -14,7 +14,7 @@ sent. Exits 1 with the reason on any failure.
 Usage: tools/teach_test.py --page http://127.0.0.1:8080/ --user dora --trace gyro.csv \\
          --swing 10.2,10.9,jab --swing 14.1,14.8,uppercut ...
 """
-import argparse
+import argparse, os
 
 from browser_test import expect, read_trace, record_sent
 from sensor_test import LEAD, Replay, readings, run_with_sensors, set_reading
@@ -57,7 +57,10 @@ def main():
     parser.add_argument("--trace", required=True, help="a t,x,y,z,gx,gy,gz trace (g, rad/s)")
     parser.add_argument("--swing", action="append", required=True, metavar="START,END,KIND",
                         help="a window of the trace holding a punch of KIND, in seconds")
+    parser.add_argument("--screenshots", help="a folder for teach-asking.png and teach-learned.png, at a phone's size")
     options = parser.parse_args()
+    if options.screenshots:
+        os.makedirs(options.screenshots, exist_ok=True)
     windows = {}
     for text in options.swing:
         start, end, kind = text.split(",")
@@ -66,6 +69,7 @@ def main():
     outcome = {"holds": []}
 
     def teach(browser, devtools, held):
+        shoot = lambda name: options.screenshots and browser.screenshot(os.path.join(options.screenshots, name))
         record_sent(browser)
         outcome["button"] = browser.text("#teach")
         browser.click("#teach")
@@ -76,6 +80,9 @@ def main():
                 " : state.punchProfile != null && lesson.status === 'idle' ? ['', ''] : null"), 30)
             if not asked[0]:
                 break
+            if not outcome["holds"]:
+                browser.js("document.getElementById('teach-card').scrollIntoView()")
+                shoot("teach-asking.png")
             expect(windows.get(asked[0]), f"no window of a {asked[0]} left to swing")
             start, end = windows[asked[0]].pop(0)
             taken, held = teach_one(browser, devtools, options.trace, start, end)
@@ -84,6 +91,8 @@ def main():
         outcome["punchProfile"] = browser.js("return state.punchProfile")
         outcome["learned"] = browser.text("#teach-learned")
         outcome["sent"] = [m["type"] for m in browser.js("return window.__sent")]
+        browser.js("document.getElementById('teach-card').scrollIntoView()")
+        shoot("teach-learned.png")
 
     run_with_sensors("teach test", options, outcome, teach)
 

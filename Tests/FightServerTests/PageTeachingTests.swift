@@ -27,7 +27,10 @@ extension PageTests {
         let (server, port) = try await ScriptClientTests.serve(database: try TestServer.temporaryDatabase())
         defer { server.kill(SIGTERM) }
         let page = try RunningCommand(
-            ["python3", "tools/teach_test.py", "--page", "http://127.0.0.1:\(port)/", "--user", "dora", "--trace", trace]
+            [
+                "python3", "tools/teach_test.py", "--page", "http://127.0.0.1:\(port)/", "--user", "dora", "--trace", trace,
+                "--screenshots", Self.screenshots,
+            ]
                 + windows.flatMap { ["--swing", $0] },
             executable: URL(fileURLWithPath: "/usr/bin/env"))
         defer { page.kill(SIGTERM) }
