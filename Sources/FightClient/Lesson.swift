@@ -46,7 +46,8 @@ public enum Lesson: Hashable, Sendable {
         /// The note's words.
         public var description: String {
             switch self {
-            case .throwOne(let kind, let number, let of): "teach: throw \(article(kind)) \(kind.rawValue) (\(number) of \(of))"
+            case .throwOne(let kind, let number, let of):
+                "teach: throw \(article(kind)) \(kind.rawValue) (\(number) of \(of))"
             case .noPunch(let kind): "teach: no punch found in that swing; throw the \(kind.rawValue) again"
             case .again(let kind, let reason): "teach: \(reason); throw the \(kind.rawValue) again"
             case .learned(let profile): "learned your punches: " + Self.summary(of: profile)

@@ -950,7 +950,8 @@ public struct PlayerSession: Sendable {
                 fight: fight, after: after, hold: holding.number, samples: rows, final: final, pressed: holding.first)
             effects.append(.send(.motion(batch), ref: lastRef))
         case .lesson(let kind):
-            let batch = TeachingBatch(kind: kind, hold: holding.number, samples: rows, final: final, pressed: holding.first)
+            let batch = TeachingBatch(
+                kind: kind, hold: holding.number, samples: rows, final: final, pressed: holding.first)
             effects.append(.send(.teachMotion(batch), ref: lastRef))
         }
     }

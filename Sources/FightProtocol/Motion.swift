@@ -202,7 +202,8 @@ extension KeyedDecodingContainer {
     /// not taken as no press.
     func decodePressed(forKey key: Key) throws -> Double? {
         if contains(key), try decodeNil(forKey: key) {
-            throw ProtocolError(.invalid, "\(key.stringValue): expected a time in seconds, got null", field: key.stringValue)
+            throw ProtocolError(
+                .invalid, "\(key.stringValue): expected a time in seconds, got null", field: key.stringValue)
         }
         return try decodeIfPresent(Double.self, forKey: key)
     }

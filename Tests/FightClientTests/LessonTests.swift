@@ -9,7 +9,9 @@ import Testing
 @Suite struct LessonTests {
     typealias Player = PlayerSessionTests.Player
 
-    static func progress(jabs: Int = 0, uppercuts: Int = 0, hooks: Int = 0, hold: Int? = nil, kind: PunchType? = nil)
+    static func progress(
+        jabs: Int = 0, uppercuts: Int = 0, hooks: Int = 0, hold: Int? = nil, kind: PunchType? = nil
+    )
         -> TeachingProgress
     {
         TeachingProgress(
@@ -37,7 +39,8 @@ import Testing
         #expect(started.contains(.awaitMotion(hold: 1, since: player.t0)))
         let rows = PlayerSessionTests.rows(30)
         let streamed = Player.sent(player.handle(.motionRead(rows, hold: 1, at: player.t0)))
-        #expect(streamed.map(\.request) == [.teachMotion(TeachingBatch(kind: .jab, hold: 1, samples: rows, pressed: 0))])
+        #expect(
+            streamed.map(\.request) == [.teachMotion(TeachingBatch(kind: .jab, hold: 1, samples: rows, pressed: 0))])
 
         // The first jab taken: the second is asked for, in a new hold.
         let taken = player.receive(.teaching(Self.progress(jabs: 1, hold: 1, kind: .jab)), ref: streamed[0].ref)

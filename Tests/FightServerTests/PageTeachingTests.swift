@@ -20,15 +20,18 @@ extension PageTests {
             "hook", "--output", trace,
         ])
         #expect(try await simulate.exitStatus() == 0, "\(simulate.errorOutput)")
-        let labels = try String(contentsOfFile: folder.appendingPathComponent("session.labels.csv").path, encoding: .utf8)
-            .split(separator: "\n").dropFirst().map { $0.split(separator: ",").map(String.init) }
+        let labels = try String(
+            contentsOfFile: folder.appendingPathComponent("session.labels.csv").path, encoding: .utf8
+        )
+        .split(separator: "\n").dropFirst().map { $0.split(separator: ",").map(String.init) }
         let windows = labels.filter { $0.count >= 3 }.map { "\($0[0]),\($0[1]),\($0[2])" }
 
         let (server, port) = try await ScriptClientTests.serve(database: try TestServer.temporaryDatabase())
         defer { server.kill(SIGTERM) }
         let page = try RunningCommand(
             [
-                "python3", "tools/teach_test.py", "--page", "http://127.0.0.1:\(port)/", "--user", "dora", "--trace", trace,
+                "python3", "tools/teach_test.py", "--page", "http://127.0.0.1:\(port)/", "--user", "dora", "--trace",
+                trace,
                 "--screenshots", Self.screenshots,
             ]
                 + windows.flatMap { ["--swing", $0] },
@@ -48,7 +51,9 @@ extension PageTests {
         let kinds = try #require(profile["kinds"] as? [[String: Any]])
         #expect(kinds.compactMap { $0["kind"] as? String } == ["jab", "uppercut", "hook"])
         let learned = try #require(outcome["learned"] as? String)
-        #expect(learned.contains("Jab: ") && learned.contains("typed back") && learned.contains("Your usual punch"), "\(learned)")
+        #expect(
+            learned.contains("Jab: ") && learned.contains("typed back") && learned.contains("Your usual punch"),
+            "\(learned)")
         let sent = try #require(outcome["sent"] as? [String])
         #expect(sent.first == "teach" && sent.contains("teachMotion") && !sent.contains("motion"))
     }

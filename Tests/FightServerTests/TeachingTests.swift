@@ -37,8 +37,10 @@ import Testing
             "--output", trace,
         ])
         #expect(try await simulate.exitStatus() == 0)
-        let starts = try String(contentsOfFile: folder.appendingPathComponent("\(kind).labels.csv").path, encoding: .utf8)
-            .split(separator: "\n").dropFirst().compactMap { Double($0.split(separator: ",")[0]) }
+        let starts = try String(
+            contentsOfFile: folder.appendingPathComponent("\(kind).labels.csv").path, encoding: .utf8
+        )
+        .split(separator: "\n").dropFirst().compactMap { Double($0.split(separator: ",")[0]) }
         try #require(starts.count == count)
         return (try MotionTests.wireRows(of: trace), starts)
     }
@@ -65,7 +67,8 @@ import Testing
             var found = 0
             for swing in swings where found < 3 {
                 hold += 1
-                let answer = try await ring.alice.teachingHold(swing.rows, kind: asked, hold: hold, pressed: swing.pressed)
+                let answer = try await ring.alice.teachingHold(
+                    swing.rows, kind: asked, hold: hold, pressed: swing.pressed)
                 switch answer.body {
                 case .teaching(let progress):
                     #expect(progress.kind == asked && progress.hold == hold)
@@ -98,7 +101,8 @@ import Testing
         // Bob's turn: the same samples land as a jab.
         view = try #require(try await ring.bob.request(.fight(FightRef(fight: ring.fight))).fightView)
         #expect(view.turn == ring.bob.id)
-        let byBob = try await ring.bob.hold(jab.rows, fight: ring.fight, after: view.lastSequence, hold: 1, pressed: jab.pressed)
+        let byBob = try await ring.bob.hold(
+            jab.rows, fight: ring.fight, after: view.lastSequence, hold: 1, pressed: jab.pressed)
         #expect(byBob.event?.punch == .jab, "bob: \(byBob)")
 
         // A restart: the profile is the store's, read again.
@@ -112,7 +116,8 @@ import Testing
         #expect(greeting.punchProfile == profile)
         view = try #require(try await alice.request(.fight(FightRef(fight: ring.fight))).fightView)
         try #require(view.phase == .active && view.turn == alice.id, "\(view)")
-        let again = try await alice.hold(jab.rows, fight: ring.fight, after: view.lastSequence, hold: 2, pressed: jab.pressed)
+        let again = try await alice.hold(
+            jab.rows, fight: ring.fight, after: view.lastSequence, hold: 2, pressed: jab.pressed)
         #expect(again.event?.punch == .uppercut, "alice after the restart: \(again)")
         try await server.stop()
     }
@@ -197,7 +202,9 @@ extension TeachingTests {
         #expect(profile.kinds.map(\.kind) == [.jab, .uppercut, .hook])
         #expect(profile.kinds.allSatisfy { $0.punches == 3 })
         // Each kind was asked for, in order, three times, by the server's counts.
-        let asked = alice.messages.compactMap { if case .teaching(let progress) = $0.body { progress.kind } else { nil } }
+        let asked = alice.messages.compactMap {
+            if case .teaching(let progress) = $0.body { progress.kind } else { nil }
+        }
         #expect(asked == [.jab, .jab, .jab, .uppercut, .uppercut, .uppercut, .hook, .hook])
         alice.send("quit")
         #expect(try await alice.exitStatus() == 0)

@@ -40,7 +40,8 @@ extension FightHub {
                     return .events(EventsReply(fight: request.fight, events: events.map(WireEvent.init)))
                 }
             case .punchProfile:
-                body = .punchProfile(PunchProfileReply(profile: try await storedProfile(of: me).map(WirePunchProfile.init)))
+                let profile = try await storedProfile(of: me)
+                body = .punchProfile(PunchProfileReply(profile: profile.map(WirePunchProfile.init)))
             case .history:
                 body = try await blocking { [self] in
                     .history(HistoryReply(fights: try store.fights(of: me).map { FightView($0, seenBy: me) }))

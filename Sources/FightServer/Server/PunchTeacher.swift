@@ -1,6 +1,6 @@
 import FightEngine
-import Foundation
 import FightProtocol
+import Foundation
 import MotionInput
 import PunchKit
 
@@ -25,7 +25,9 @@ struct PunchTeacher {
         var hold: (number: Int, reading: MotionHold?)?
 
         /// How far it is, as the client is told.
-        func progress(answering hold: Int? = nil, found punch: (kind: PunchKind, punch: Punch)? = nil) -> TeachingProgress {
+        func progress(
+            answering hold: Int? = nil, found punch: (kind: PunchKind, punch: Punch)? = nil
+        ) -> TeachingProgress {
             func count(_ kind: PunchKind) -> Int { punches.count { $0.kind == kind } }
             return TeachingProgress(
                 hand: hand, punchesPerKind: PunchProfile.punchesPerKind, jabs: count(.jab),
@@ -89,7 +91,9 @@ struct PunchTeacher {
     /// read by a fresh detector without any profile, as a profile is learned from the default
     /// rule's punches), and takes the first punch found as one of the kind asked for.
     /// - Throws: `notTeaching`; a hold's bounds broken (the hold is then over).
-    mutating func take(_ batch: TeachingBatch, of fighter: FighterID, samples: [MotionSample]) throws(ProtocolError)
+    mutating func take(
+        _ batch: TeachingBatch, of fighter: FighterID, samples: [MotionSample]
+    ) throws(ProtocolError)
         -> Outcome
     {
         var teaching = try teaching(of: fighter)
@@ -118,7 +122,9 @@ struct PunchTeacher {
             return .noPunch
         }
         teaching.hold = (batch.hold, nil)
-        guard let kind = PunchKind(rawValue: batch.kind.rawValue) else { preconditionFailure("a fight's kind the detector lacks") }
+        guard let kind = PunchKind(rawValue: batch.kind.rawValue) else {
+            preconditionFailure("a fight's kind the detector lacks")
+        }
         teaching.punches.append((kind, punch))
         return .taken(hold: batch.hold, (kind, punch))
     }
