@@ -241,6 +241,29 @@ def write_trace(path, rows):
             file.write(",".join(f"{v:.9f}" for v in row) + "\n")
 
 
+# MARK: - The player
+
+def sign_up_with_sensors(browser, options):
+    """Puts the virtual sensors in place of the device's, reading a phone lying still, before the page
+    looks for them; opens the page and signs `options.user` up, and taps Enable motion. Returns the
+    DevTools connection, the reading the sensors hold and what the page says of motion."""
+    expect(browser.debugger, "chromedriver did not say where Chromium serves DevTools")
+    devtools = DevTools(browser.debugger)
+    for sensor in SENSORS:
+        devtools.call("Emulation.setSensorOverrideEnabled", {"enabled": True, "type": sensor,
+                                                             "metadata": {"available": True}})
+    held = (0, [0, 9.8, 0], [0, 0, 0], [0, 0, 0])
+    set_reading(devtools, held)
+    browser.open(options.page)
+    browser.wait("the sign-in screen", lambda: browser.js("return !document.getElementById('signin').hidden"))
+    browser.type("#username", options.user)
+    browser.type("#password", options.password)
+    register(browser, options.user)
+    status = enable_motion(browser)
+    expect(status.startswith("Motion: ready"), f"the page found no motion: {status!r}")
+    return devtools, held, status
+
+
 # MARK: - The fight
 
 def main():
@@ -255,26 +278,9 @@ def main():
         start, end, name = text.split(",")
         swings.append((float(start), float(end), name))
 
-    browser = Browser(options.chromedriver, options.chromium)
-    devtools = None
     outcome = {"swings": []}
-    failure = None
-    try:
-        expect(browser.debugger, "chromedriver did not say where Chromium serves DevTools")
-        devtools = DevTools(browser.debugger)
-        # The sensors are there before the page looks for them, reading a phone lying still.
-        for sensor in SENSORS:
-            devtools.call("Emulation.setSensorOverrideEnabled", {"enabled": True, "type": sensor,
-                                                                 "metadata": {"available": True}})
-        held = (0, [0, 9.8, 0], [0, 0, 0], [0, 0, 0])
-        set_reading(devtools, held)
-        browser.open(options.page)
-        browser.wait("the sign-in screen", lambda: browser.js("return !document.getElementById('signin').hidden"))
-        browser.type("#username", options.user)
-        browser.type("#password", options.password)
-        register(browser, options.user)
-        outcome["motionStatus"] = enable_motion(browser)
-        expect(outcome["motionStatus"].startswith("Motion: ready"), f"the page found no motion: {outcome['motionStatus']!r}")
+
+    def fight(browser, devtools, held):
         set_location(browser)
         join_quick_match(browser, options.opponent)
         browser.wait("the opponent present", lambda: "connected" in (browser.text("#presence") or ""))
@@ -293,6 +299,20 @@ def main():
             write_trace(path, rows)
             result.update({"name": name, "file": path, "pressed": pressed, "rows": len(rows)})
             outcome["swings"].append(result)
+
+    run_with_sensors("sensor test", options, outcome, fight)
+
+
+def run_with_sensors(name, options, outcome, play):
+    """Runs `play(browser, devtools, held)` for `options.user`, signed up with the virtual sensors in
+    place (`sign_up_with_sensors`), as it fills `outcome` in; then prints `outcome` as one JSON
+    line, or exits 1 with the reason, said as `name`'s."""
+    browser = Browser(options.chromedriver, options.chromium)
+    devtools = None
+    failure = None
+    try:
+        devtools, held, outcome["motionStatus"] = sign_up_with_sensors(browser, options)
+        play(browser, devtools, held)
     except Failure as error:
         failure = error
     finally:
@@ -300,10 +320,9 @@ def main():
             devtools.close()
         browser.quit()
     if failure:
-        print(f"sensor test: {failure}", file=sys.stderr)
+        print(f"{name}: {failure}", file=sys.stderr)
         sys.exit(1)
     print(json.dumps(outcome))
-
 
 if __name__ == "__main__":
     main()

@@ -124,6 +124,7 @@ public struct KeyReader: Sendable {
         case "a": return .command(.answer(.accept, fight: nil))
         case "d": return .command(.answer(.decline, fight: nil))
         case "m": return .command(.request(.quickMatch))
+        case "t": return .command(.teach(nil))
         case "l": question = .location(typed: "")
         case "f": question = .forfeit
         case "q":
@@ -173,7 +174,7 @@ public struct ScreenModel: Sendable {
     /// The keys, on the last line (the input line takes its place while a question is asked). `a`
     /// and `d` are named on the fight's line when there is a challenge to answer, and the punches
     /// when it is the player's turn: all of them here would not fit 80 columns.
-    public static let keyBar = "n next  b back down  c challenge  m quick match  l location  f forfeit  q quit"
+    public static let keyBar = "n next  b back  c challenge  m match  l location  t teach  f forfeit  q quit"
 
     /// How far away opponents are looked for, as the note says it ("50 km"): the engine's rule,
     /// which `hitthat serve` plays by (the server does not send it).

@@ -25,6 +25,12 @@ public enum PlayerCommand: Equatable, Sendable {
     /// Takes up a guard in `fight`, or `nil` for the only fight under way; `nil` for the guard
     /// switches it (high first, then low, then high again).
     case raiseGuard(Guard?, fight: FightID?)
+    /// Teach the server the player's punches, thrown with `hand` (`nil`: the session's), each
+    /// kind asked for by name, three of each, from the sensor's motion (a lesson under way starts
+    /// over).
+    case teach(TeachingHand?)
+    /// Learn from the punches taught so far, without waiting for three of each kind.
+    case teachDone
     /// A JSON message, sent as it is.
     case raw(String)
     /// Stop.
@@ -110,6 +116,21 @@ public enum PlayerCommand: Equatable, Sendable {
                     ReplayRequest(fight: try fight(0), after: Int(try integer(1, "a sequence number"))))
             )
         case "history": self = .request(.history)
+        case "teach":
+            // teach [left|right] | teach done
+            switch arguments.first {
+            case nil: self = .teach(nil)
+            case "done": self = .teachDone
+            case let word?:
+                guard let hand = TeachingHand(rawValue: word) else {
+                    throw ParseError(description: "teach: expected left, right or done, got '\(word)'")
+                }
+                self = .teach(hand)
+            }
+        case "punches": self = .request(.punchProfile)
+        case "forget":
+            guard arguments == ["punches"] else { throw ParseError(description: "forget: expected punches") }
+            self = .request(.forgetPunchProfile)
         case "stats":
             self = .request(
                 .statistics(StatisticsRequest(versus: try optionalFighter())))
@@ -154,7 +175,7 @@ public enum PlayerCommand: Equatable, Sendable {
         default:
             throw ParseError(
                 description:
-                    "\(verb): unknown command; expected hello, profile, move, next, back, challenge, accept, decline, quick, leave, windup, punch, jab, uppercut, hook, guard, forfeit, fight, replay, history, stats, quit, or a JSON message"
+                    "\(verb): unknown command; expected hello, profile, move, next, back, challenge, accept, decline, quick, leave, windup, punch, jab, uppercut, hook, guard, forfeit, fight, replay, history, stats, teach, punches, forget punches, quit, or a JSON message"
             )
         }
     }

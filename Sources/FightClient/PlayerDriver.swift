@@ -277,13 +277,13 @@ public actor PlayerDriver {
             }
         case .cancelTimer(let timer):
             timers.removeValue(forKey: timer)
-        case .awaitMotion(let fight, let after, let hold, let since):
+        case .awaitMotion(let hold, let since):
             guard let motion else { return }
             start {
                 let rows = await motion.nextRows(since: since)
                 // A source that failed says so through `stopped()`; one cancelled says nothing.
                 if rows == nil, motion.failure != nil || Task.isCancelled { return }
-                await self.handle(.motionRead(rows, fight: fight, after: after, hold: hold, at: .now))
+                await self.handle(.motionRead(rows, hold: hold, at: .now))
             }
         case .status(let status):
             display.status(status)

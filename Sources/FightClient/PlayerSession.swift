@@ -39,6 +39,8 @@ public struct PlayerSession: Sendable {
         public var hasSensor: Bool
         /// Whether opponents' cards are shown (then the session asks for them).
         public var showsCards: Bool
+        /// The hand that throws, for teaching the server the player's punches.
+        public var hand = TeachingHand.right
         /// The waits between connection attempts.
         public var backoff = Backoff(first: .milliseconds(250), longest: .seconds(8))
         /// How long a script's `quit` waits for the server's `welcome` and the replies to what it sent.
@@ -84,9 +86,9 @@ public struct PlayerSession: Sendable {
         case command(PlayerCommand, at: Instant)
         /// Input ended: finish when the fights do.
         case inputEnded
-        /// The sensor's next samples, asked for by `awaitMotion(fight:after:hold:since:)`, at `at`;
-        /// `nil` when it has no more and did not fail (a failure is `sensorFailed`).
-        case motionRead([MotionRow]?, fight: FightID, after: Int, hold: Int, at: Instant)
+        /// The sensor's next samples, asked for by `awaitMotion(hold:since:)` for hold `hold`, at
+        /// `at`; `nil` when it has no more and did not fail (a failure is `sensorFailed`).
+        case motionRead([MotionRow]?, hold: Int, at: Instant)
         /// The sensor failed.
         case sensorFailed(SensorFailure)
         /// A timer started by `startTimer` ran out, at `at`.
@@ -130,9 +132,9 @@ public struct PlayerSession: Sendable {
         case startTimer(Timer, after: Duration)
         /// Stop `timer` if it runs.
         case cancelTimer(Timer)
-        /// Ask the sensor for its next samples, for hold `hold` in `fight` at `after`; from a live
-        /// sensor, ones made at `since` or later.
-        case awaitMotion(fight: FightID, after: Int, hold: Int, since: Instant)
+        /// Ask the sensor for its next samples, for hold `hold` (a punch's in a fight, or a
+        /// lesson's); from a live sensor, ones made at `since` or later.
+        case awaitMotion(hold: Int, since: Instant)
         /// The connection's state changed: tell the player.
         case status(ConnectionStatus)
         /// Something the client could not do, or a remark: tell the player (`Note.description`).
@@ -171,6 +173,8 @@ public struct PlayerSession: Sendable {
         case sensorFailed(SensorFailure)
         /// The sensor has no more punches.
         case sensorEnded
+        /// Teaching the server the player's punches: what to throw, what was learned.
+        case lesson(Lesson.Note)
 
         /// The note's words.
         public var description: String {
@@ -185,6 +189,7 @@ public struct PlayerSession: Sendable {
             case .unreadableMessage(let error): "unreadable message from the server: \(error)"
             case .sensorFailed(let reason): "the sensor failed: \(reason)"
             case .sensorEnded: "the sensor has no more punches"
+            case .lesson(let note): note.description
             }
         }
     }
@@ -224,6 +229,9 @@ public struct PlayerSession: Sendable {
     /// request about the room was on its way as the connection dropped: `welcome` does not say,
     /// and the request may or may not have been taken.
     public private(set) var isWaitingInRoom: Bool? = false
+    /// Teaching the server the player's punches: under way while it asks for them. A hold of the
+    /// sensor is then the lesson's, and none is streamed to a fight until it is over.
+    public private(set) var lesson = Lesson.idle
 
     /// Where the connection stands: one case at a time, with what only that case has, so that
     /// (say) a request cannot be pending on a connection that is not open.
@@ -249,6 +257,8 @@ public struct PlayerSession: Sendable {
         var playerRefs: Set<Int> = []
         /// Those of them about the quick-match room.
         var roomRefs: Set<Int> = []
+        /// Those of them the lesson sent (`teach`, `teachDone`): a refusal is the lesson's.
+        var lessonRefs: Set<Int> = []
         /// The sensor's hold being streamed.
         var holding: Holding?
         /// The power meter wound up on it: the meter shown, the sequence it was wound up at, and
@@ -276,9 +286,16 @@ public struct PlayerSession: Sendable {
 
     /// A hold of the sensor's motion being streamed: the server's detector finds the punch in it.
     private struct Holding {
-        /// The fight and the sequence it is thrown at.
-        var fight: FightID
-        var after: Int
+        /// What a hold is for.
+        enum Target {
+            /// A punch in `fight`, thrown at sequence `after`.
+            case fight(FightID, after: Int)
+            /// A teaching punch of the kind the lesson asked for.
+            case lesson(PunchType)
+        }
+
+        /// What this one is for.
+        var target: Target
         /// The hold's number, for the server.
         var number: Int
         /// When the turn began: a live sensor's motion before it is not sent.
@@ -290,6 +307,16 @@ public struct PlayerSession: Sendable {
         var refs: Set<Int> = []
         /// Whether its last batch was sent: the server's answer (`punched` or `holdEnded`) is awaited.
         var ending = false
+
+        /// The fight it throws in, if it is a fight's.
+        var fight: FightID? {
+            if case .fight(let fight, _) = target { fight } else { nil }
+        }
+
+        /// Whether it is the lesson's.
+        var isLesson: Bool {
+            if case .lesson = target { true } else { false }
+        }
     }
 
     /// How long a hold streams before it ends and the next begins, in seconds of the samples: the
@@ -324,6 +351,9 @@ public struct PlayerSession: Sendable {
     private enum Outgoing {
         case request(ClientRequest)
         case raw(String)
+        /// A lesson begun (or finished) once the server says `welcome`.
+        case teach(TeachingHand)
+        case teachDone
     }
 
     /// Whether the session is over.
@@ -384,8 +414,8 @@ public struct PlayerSession: Sendable {
             }
         case .inputEnded:
             if case .reading = input { input = .ended }
-        case .motionRead(let rows, let fight, let after, let hold, let at):
-            motionRead(rows, in: fight, after: after, hold: hold, at: at, &effects)
+        case .motionRead(let rows, let hold, let at):
+            motionRead(rows, hold: hold, at: at, &effects)
         case .sensorFailed(let sensorFailure):
             failure = .sensor(sensorFailure)
             effects.append(.note(.sensorFailed(sensorFailure)))
@@ -467,6 +497,8 @@ public struct PlayerSession: Sendable {
         // A wind-up is the server's moment on that connection: gone with it.
         if case .open(let open) = connection, open.windUp != nil { effects.append(.meter(nil)) }
         connection = .closed(unreachableShown: false)
+        // A teaching is the server's on that connection: gone with it.
+        apply(lesson.stop("the connection closed; teach again once it is back"), at: nil, &effects)
         if isFinished { return end(&effects) }
         // A script's `quit` waiting for replies connects again too: what it queued is sent then.
         if let reason { effects.append(.note(.connectionFailed(reason))) }
@@ -502,6 +534,8 @@ public struct PlayerSession: Sendable {
         switch message {
         case .request(let request): send(request, byPlayer: true, &effects)
         case .raw(let text): effects.append(.sendRaw(text))
+        case .teach(let hand): apply(lesson.begin(hand: hand), at: nil, &effects)
+        case .teachDone: apply(lesson.finish(), at: nil, &effects)
         }
     }
 
@@ -523,6 +557,12 @@ public struct PlayerSession: Sendable {
                 return
             }
             sendForPlayer(.request(answer.request(fight)), &effects)
+        case .teach where !configuration.hasSensor:
+            apply([.note(.stopped("teaching needs the motion of a sensor: play --sensor FILE|NODE"))], at: at, &effects)
+        case .teach(let hand):
+            sendForPlayer(.teach(hand ?? configuration.hand), &effects)
+        case .teachDone:
+            sendForPlayer(.teachDone, &effects)
         case .punch(let verb, _, _) where !isWelcomed:
             // Queued, it would reach the fight after whatever the downtime brought: refused then
             // as stale, in sequence numbers. Said now, in words.
@@ -666,11 +706,15 @@ public struct PlayerSession: Sendable {
         // Only the first message with the ref answers the player: a punch's `ended` follows its
         // `punched`.
         var answersPlayer = false
+        var lessonRefused: ProtocolError?
         if case .open(var open) = connection {
             if let ref = message.ref {
                 open.pending.remove(ref)
                 answersPlayer = open.playerRefs.remove(ref) != nil
                 open.roomRefs.remove(ref)
+                if open.lessonRefs.remove(ref) != nil, case .error(let error) = message.body {
+                    lessonRefused = error
+                }
                 if let windUp = open.windUp, windUp.ref == ref {
                     // The server's meter replaces the one drawn meanwhile; a refusal ends it.
                     if case .meter(let reply) = message.body {
@@ -694,6 +738,7 @@ public struct PlayerSession: Sendable {
             for need in follower.catchUp(openFights: welcome.openFights) {
                 if let request = need.request { send(request, &effects) }
             }
+            if let profile = welcome.punchProfile { effects.append(.note(.lesson(.stored(profile)))) }
         case .fight(let reply):
             follower.update(reply.fight)
             turnSeen = turnStarts.began(reply.fight, received: received)
@@ -721,8 +766,18 @@ public struct PlayerSession: Sendable {
             // reconnect, say): its state is asked for.
             if let ref = message.ref, let holding, holding.refs.contains(ref) {
                 _ = takeHolding()
-                if error.code == .stale { send(.fight(FightRef(fight: holding.fight)), &effects) }
+                if error.code == .stale, let fight = holding.fight { send(.fight(FightRef(fight: fight)), &effects) }
+                if holding.isLesson { apply(lesson.holdRefused(error), at: received, &effects) }
             }
+            if let lessonRefused { apply(lesson.refused(lessonRefused), at: received, &effects) }
+        case .teaching(let progress):
+            if holding?.isLesson == true { _ = takeHolding() }
+            apply(lesson.progressed(progress), at: received, &effects)
+        case .taught(let reply):
+            if holding?.isLesson == true { _ = takeHolding() }
+            apply(lesson.learned(reply.profile), at: received, &effects)
+        case .punchProfile(let reply):
+            effects.append(.note(.lesson(.stored(reply.profile))))
         default:
             break
         }
@@ -736,7 +791,7 @@ public struct PlayerSession: Sendable {
         let need = follower.apply(event)
         turnStarts.note(event, need: need, player: me, at: received)
         if let request = need.request { send(request, &effects) }
-        if let fight = event.fight, let thrown = holding, thrown.fight == fight, (event.sequence ?? 0) > thrown.after {
+        if let fight = event.fight, case .fight(fight, let after)? = holding?.target, (event.sequence ?? 0) > after {
             _ = takeHolding()
         }
         // The fight moved past the sequence the meter was wound up at: a punch stopping it now
@@ -787,22 +842,53 @@ public struct PlayerSession: Sendable {
     /// samples, from a live sensor ones made since `turnSeen`, when the client learnt of the turn
     /// (before it showed it).
     private mutating func startHoldIfMyTurn(since turnSeen: Instant, _ effects: inout [Effect]) {
-        guard configuration.hasSensor, !sensorEnded, case .open(var open) = connection, open.holding == nil,
-            let fight = fightAwaitingMyPunch
+        guard configuration.hasSensor, !sensorEnded, !lesson.isUnderWay, case .open(var open) = connection,
+            open.holding == nil, let fight = fightAwaitingMyPunch
         else { return }
         lastHold += 1
-        open.holding = Holding(fight: fight.id, after: fight.lastSequence, number: lastHold, since: turnSeen)
+        open.holding = Holding(target: .fight(fight.id, after: fight.lastSequence), number: lastHold, since: turnSeen)
         connection = .open(open)
-        effects.append(.awaitMotion(fight: fight.id, after: fight.lastSequence, hold: lastHold, since: turnSeen))
+        effects.append(.awaitMotion(hold: lastHold, since: turnSeen))
+    }
+
+    /// Begins a hold for the lesson, teaching `kind`, with the sensor's motion from `since` (a
+    /// hold being streamed is dropped); a sensor with no more motion ends the lesson.
+    private mutating func startLessonHold(_ kind: PunchType, since: Instant, _ effects: inout [Effect]) {
+        guard !sensorEnded else {
+            return apply(lesson.stop("the sensor has no more motion"), at: nil, &effects)
+        }
+        _ = takeHolding()
+        guard case .open(var open) = connection else { return }
+        lastHold += 1
+        open.holding = Holding(target: .lesson(kind), number: lastHold, since: since)
+        connection = .open(open)
+        effects.append(.awaitMotion(hold: lastHold, since: since))
+    }
+
+    /// Does what the lesson asks: sends its requests (their refusals are its own), begins its
+    /// holds (with the sensor's motion from `at`, or from now when the moment is not known) and
+    /// says its notes.
+    private mutating func apply(_ actions: [Lesson.Action], at: Instant?, _ effects: inout [Effect]) {
+        for action in actions {
+            switch action {
+            case .send(let request):
+                send(request, byPlayer: true, &effects)
+                guard case .open(var open) = connection else { continue }
+                open.lessonRefs.insert(lastRef)
+                connection = .open(open)
+            case .hold(let kind):
+                startLessonHold(kind, since: at ?? .now, &effects)
+            case .note(let note):
+                effects.append(.note(.lesson(note)))
+            }
+        }
     }
 
     /// Streams what the sensor read to the hold it was read for, in batches of at most
     /// `MotionLimits.samplesPerBatch`, and asks for more; the batch that brings the hold to
     /// `holdRollover` seconds is its last (a batch in the same read after it is dropped: a source
     /// hands out a fraction of a second at a time). The sensor's end is the hold's last batch.
-    private mutating func motionRead(
-        _ rows: [MotionRow]?, in fight: FightID, after: Int, hold: Int, at: Instant, _ effects: inout [Effect]
-    ) {
+    private mutating func motionRead(_ rows: [MotionRow]?, hold: Int, at: Instant, _ effects: inout [Effect]) {
         guard var holding, holding.number == hold, !holding.ending else { return }
         guard let rows else {
             sensorEnded = true
@@ -813,14 +899,17 @@ public struct PlayerSession: Sendable {
                 updateHolding(holding)
             } else {
                 _ = takeHolding()
+                if holding.isLesson { apply(lesson.stop("the sensor has no more motion"), at: nil, &effects) }
             }
             return
         }
         // The turn may have passed while the sensor read: motion out of turn is not sent.
-        guard let view = follower.fights[fight], view.lastSequence == after, view.turn == me else {
-            _ = takeHolding()
-            startHoldIfMyTurn(since: at, &effects)
-            return
+        if case .fight(let fight, let after) = holding.target {
+            guard let view = follower.fights[fight], view.lastSequence == after, view.turn == me else {
+                _ = takeHolding()
+                startHoldIfMyTurn(since: at, &effects)
+                return
+            }
         }
         var rest = rows[...]
         // Rows whose time does not go on from the last ones are on a clock of their own (a source
@@ -843,7 +932,7 @@ public struct PlayerSession: Sendable {
         }
         updateHolding(holding)
         if !holding.ending {
-            effects.append(.awaitMotion(fight: fight, after: after, hold: hold, since: holding.since))
+            effects.append(.awaitMotion(hold: hold, since: holding.since))
         }
     }
 
@@ -855,10 +944,16 @@ public struct PlayerSession: Sendable {
         lastRef += 1
         holding.refs.insert(lastRef)
         holding.ending = final
-        let batch = MotionBatch(
-            fight: holding.fight, after: holding.after, hold: holding.number, samples: rows, final: final,
-            pressed: holding.first)
-        effects.append(.send(.motion(batch), ref: lastRef))
+        switch holding.target {
+        case .fight(let fight, let after):
+            let batch = MotionBatch(
+                fight: fight, after: after, hold: holding.number, samples: rows, final: final, pressed: holding.first)
+            effects.append(.send(.motion(batch), ref: lastRef))
+        case .lesson(let kind):
+            let batch = TeachingBatch(
+                kind: kind, hold: holding.number, samples: rows, final: final, pressed: holding.first)
+            effects.append(.send(.teachMotion(batch), ref: lastRef))
+        }
     }
 
     private mutating func updateHolding(_ holding: Holding) {

@@ -69,13 +69,24 @@ public enum ClientRequest: Hashable, Sendable {
     case statistics(StatisticsRequest)
     /// Ends the token's session; answered by `loggedOut`, then the connection is closed.
     case logout
+    /// Starts teaching the server this fighter's punches; answered by `teaching`.
+    case teach(TeachRequest)
+    /// A batch of a teaching hold; answered by `teaching` (or `taught`) when its punch is found,
+    /// by `noPunchFound` when the hold's last batch came without one, and by nothing otherwise.
+    case teachMotion(TeachingBatch)
+    /// Learns the profile from the punches taught so far; answered by `taught`.
+    case teachDone
+    /// The fighter's stored punch profile; answered by `punchProfile`.
+    case punchProfile
+    /// Deletes the fighter's punch profile; answered by `punchProfile` without one.
+    case forgetPunchProfile
 
     /// The message types, named as on the wire: the one list of them. `kind` and the decoder
     /// switch over it, so that a type added here is a compile error until both handle it.
     public enum Kind: String, Hashable, Sendable, CaseIterable {
         case hello, profile, updateProfile, move, nextOpponent, backDown, challenge, accept, decline
         case quickMatch, leaveQuickMatch, windUp, punch, motion, raiseGuard, forfeit, fight, replay, history, statistics
-        case logout
+        case logout, teach, teachMotion, teachDone, punchProfile, forgetPunchProfile
     }
 
     /// The message's type.
@@ -102,6 +113,11 @@ public enum ClientRequest: Hashable, Sendable {
         case .history: .history
         case .statistics: .statistics
         case .logout: .logout
+        case .teach: .teach
+        case .teachMotion: .teachMotion
+        case .teachDone: .teachDone
+        case .punchProfile: .punchProfile
+        case .forgetPunchProfile: .forgetPunchProfile
         }
     }
 
@@ -118,7 +134,8 @@ public enum ClientRequest: Hashable, Sendable {
         case .raiseGuard(let request): request.fight
         case .replay(let request): request.fight
         case .hello, .profile, .updateProfile, .move, .nextOpponent, .backDown, .challenge, .quickMatch,
-            .leaveQuickMatch, .history, .statistics, .logout:
+            .leaveQuickMatch, .history, .statistics, .logout, .teach, .teachMotion, .teachDone, .punchProfile,
+            .forgetPunchProfile:
             nil
         }
     }
@@ -334,6 +351,11 @@ extension ClientMessage: Codable {
             case .history: .history
             case .statistics: .statistics(try StatisticsRequest(from: decoder))
             case .logout: .logout
+            case .teach: .teach(try TeachRequest(from: decoder))
+            case .teachMotion: .teachMotion(try TeachingBatch(from: decoder))
+            case .teachDone: .teachDone
+            case .punchProfile: .punchProfile
+            case .forgetPunchProfile: .forgetPunchProfile
             }
     }
 
@@ -345,7 +367,9 @@ extension ClientMessage: Codable {
         try container.encode(token, forKey: .token)
         try container.encodeIfPresent(ref, forKey: .ref)
         switch request {
-        case .hello, .nextOpponent, .backDown, .quickMatch, .leaveQuickMatch, .history, .logout: break
+        case .hello, .nextOpponent, .backDown, .quickMatch, .leaveQuickMatch, .history, .logout, .teachDone,
+            .punchProfile, .forgetPunchProfile:
+            break
         case .profile(let body): try body.encode(to: encoder)
         case .updateProfile(let body): try body.encode(to: encoder)
         case .move(let body): try body.encode(to: encoder)
@@ -357,6 +381,8 @@ extension ClientMessage: Codable {
         case .raiseGuard(let body): try body.encode(to: encoder)
         case .replay(let body): try body.encode(to: encoder)
         case .statistics(let body): try body.encode(to: encoder)
+        case .teach(let body): try body.encode(to: encoder)
+        case .teachMotion(let body): try body.encode(to: encoder)
         }
     }
 }

@@ -142,23 +142,77 @@ extension MotionRow {
 }
 
 extension MotionBatch: Codable {
-    enum CodingKeys: String, CodingKey { case fight, after, hold, samples, final, pressed }
+    enum CodingKeys: String, CodingKey { case fight, after }
 
-    /// Decodes the batch and every row (see `MotionRow`), refusing (field `samples`) as `tooLarge`
-    /// a batch of more than `MotionLimits.samplesPerBatch` rows, and as `invalid` a row that is not
-    /// 4 or 7 finite numbers within a sensor's range, and rows of two widths.
+    /// Decodes the batch and every row (see `HoldBatchFields`).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         fight = try container.decode(FightID.self, forKey: .fight)
         after = try container.decode(Int.self, forKey: .after)
+        let fields = try HoldBatchFields(from: decoder)
+        (hold, samples, final, pressed) = (fields.hold, fields.samples, fields.final, fields.pressed)
+    }
+
+    /// Encodes the batch with each row as the wire's array.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(fight, forKey: .fight)
+        try container.encode(after, forKey: .after)
+        try HoldBatchFields(hold: hold, samples: samples, final: final, pressed: pressed).encode(to: encoder)
+    }
+}
+
+/// The fields every batch of a hold has, `motion`'s and `teachMotion`'s alike: the hold's number,
+/// its rows, whether it is the last batch, and the press.
+struct HoldBatchFields: Codable {
+    var hold: Int
+    var samples: [MotionRow]
+    var final: Bool
+    var pressed: Double?
+
+    enum CodingKeys: String, CodingKey { case hold, samples, final, pressed }
+
+    init(hold: Int, samples: [MotionRow], final: Bool, pressed: Double?) {
+        (self.hold, self.samples, self.final, self.pressed) = (hold, samples, final, pressed)
+    }
+
+    /// Decodes the fields and every row (see `MotionRow`), refusing (field `samples`) as `tooLarge`
+    /// a batch of more than `MotionLimits.samplesPerBatch` rows, and as `invalid` a row that is not
+    /// 4 or 7 finite numbers within a sensor's range, and rows of two widths.
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
         hold = try container.decode(Int.self, forKey: .hold)
         final = try container.decodeIfPresent(Bool.self, forKey: .final) ?? false
-        // A null is what JavaScript writes for NaN: refused by name, not taken as no press.
-        if container.contains(.pressed), try container.decodeNil(forKey: .pressed) {
-            throw ProtocolError(.invalid, "pressed: expected a time in seconds, got null", field: "pressed")
+        pressed = try container.decodePressed(forKey: .pressed)
+        samples = try container.decodeMotionRows(forKey: .samples)
+    }
+
+    /// Encodes the fields with each row as the wire's array.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(hold, forKey: .hold)
+        try container.encode(samples.map(\.wire), forKey: .samples)
+        try container.encode(final, forKey: .final)
+        try container.encodeIfPresent(pressed, forKey: .pressed)
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A hold's `pressed`, if given: a null (what JavaScript writes for NaN) is refused by name,
+    /// not taken as no press.
+    func decodePressed(forKey key: Key) throws -> Double? {
+        if contains(key), try decodeNil(forKey: key) {
+            throw ProtocolError(
+                .invalid, "\(key.stringValue): expected a time in seconds, got null", field: key.stringValue)
         }
-        pressed = try container.decodeIfPresent(Double.self, forKey: .pressed)
-        var rows = try container.nestedUnkeyedContainer(forKey: .samples)
+        return try decodeIfPresent(Double.self, forKey: key)
+    }
+
+    /// A hold's rows (`samples`), each checked as `MotionRow` reads it: refused (field `samples`)
+    /// as `tooLarge` past `MotionLimits.samplesPerBatch` rows, as `invalid` for a row that is not
+    /// 4 or 7 finite numbers within a sensor's range, or rows of two widths.
+    func decodeMotionRows(forKey key: Key) throws -> [MotionRow] {
+        var rows = try nestedUnkeyedContainer(forKey: key)
         if let count = rows.count, count > MotionLimits.samplesPerBatch {
             throw ProtocolError(
                 .tooLarge, "samples: expected at most \(MotionLimits.samplesPerBatch) rows a batch, got \(count)",
@@ -187,18 +241,7 @@ extension MotionBatch: Codable {
             }
             samples.append(row)
         }
-        self.samples = samples
-    }
-
-    /// Encodes the batch with each row as the wire's array.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(fight, forKey: .fight)
-        try container.encode(after, forKey: .after)
-        try container.encode(hold, forKey: .hold)
-        try container.encode(samples.map(\.wire), forKey: .samples)
-        try container.encode(final, forKey: .final)
-        try container.encodeIfPresent(pressed, forKey: .pressed)
+        return samples
     }
 }
 

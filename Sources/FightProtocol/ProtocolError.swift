@@ -90,6 +90,12 @@ public struct ProtocolError: Error, Hashable, Sendable, Codable, CustomStringCon
         /// `refused`: a punch without damage (from the power meter) came with no `windUp` before
         /// it on this connection, at the same sequence.
         case notWoundUp
+        /// `refused`: a `teachMotion` or `teachDone` with no teaching under way (`teach` first).
+        case notTeaching
+        /// `refused`: a teaching hold's last batch came and no punch was found in it.
+        case noPunchFound
+        /// `refused`: `teachDone` with a kind taught fewer punches than a profile needs.
+        case tooFewPunches
     }
 
     /// `code: message`.

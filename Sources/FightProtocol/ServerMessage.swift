@@ -49,12 +49,18 @@ public enum ServerBody: Hashable, Sendable {
     /// The other fighter of a fight under way came (their first connection opened) or went (their
     /// last one closed), or the fight just began: pushed to the fighter, never a fight event.
     case presence(Presence)
+    /// How far a teaching is: after `teach`, and after each teaching punch found.
+    case teaching(TeachingProgress)
+    /// The punch profile a teaching learned, now the fighter's.
+    case taught(TaughtReply)
+    /// The fighter's stored punch profile, or none.
+    case punchProfile(PunchProfileReply)
 
     /// The message types, named as on the wire: the one list of them. `kind` and the decoder
     /// switch over it, so that a type added here is a compile error until both handle it.
     public enum Kind: String, Hashable, Sendable, CaseIterable {
         case health, session, welcome, profile, opponent, event, events, fight, history, statistics, meter, holdEnded
-        case error, loggedOut, presence
+        case error, loggedOut, presence, teaching, taught, punchProfile
     }
 
     /// The message's type.
@@ -75,6 +81,9 @@ public enum ServerBody: Hashable, Sendable {
         case .error: .error
         case .loggedOut: .loggedOut
         case .presence: .presence
+        case .teaching: .teaching
+        case .taught: .taught
+        case .punchProfile: .punchProfile
         }
     }
 
@@ -128,12 +137,17 @@ public struct Welcome: Hashable, Sendable, Codable {
     /// of a fight's state (it has no sequence, and a replay cannot bring it back), so it comes
     /// beside the fights, and `presence` messages keep it up to date from here.
     public var presence: [Presence]
+    /// The fighter's punch profile, when they taught the server their punches.
+    public var punchProfile: WirePunchProfile?
 
     /// Creates a welcome.
-    public init(fighter: FighterCard, openFights: [FightView], presence: [Presence] = []) {
+    public init(
+        fighter: FighterCard, openFights: [FightView], presence: [Presence] = [], punchProfile: WirePunchProfile? = nil
+    ) {
         self.fighter = fighter
         self.openFights = openFights
         self.presence = presence
+        self.punchProfile = punchProfile
     }
 }
 
@@ -285,6 +299,9 @@ extension ServerMessage: Codable {
             case .error: .error(try ProtocolError(from: decoder))
             case .loggedOut: .loggedOut
             case .presence: .presence(try Presence(from: decoder))
+            case .teaching: .teaching(try TeachingProgress(from: decoder))
+            case .taught: .taught(try TaughtReply(from: decoder))
+            case .punchProfile: .punchProfile(try PunchProfileReply(from: decoder))
             }
     }
 
@@ -310,6 +327,9 @@ extension ServerMessage: Codable {
         case .error(let value): try value.encode(to: encoder)
         case .loggedOut: break
         case .presence(let value): try value.encode(to: encoder)
+        case .teaching(let value): try value.encode(to: encoder)
+        case .taught(let value): try value.encode(to: encoder)
+        case .punchProfile(let value): try value.encode(to: encoder)
         }
     }
 }

@@ -184,6 +184,21 @@ enum Schema {
             let t = ColumnTypes(db.dialect)
             try db.executeScript("ALTER TABLE rate_buckets ADD COLUMN granted \(t.real) NOT NULL DEFAULT 0;")
         },
+        Migration(identifier: "v9: fighters' punch profiles") { db in
+            // What a fighter taught the server's detector of their punches (FightStore.savePunchProfile):
+            // the profile's JSON as PunchProfile writes it (`profile.json`), one a fighter, replaced
+            // when they teach it again. A table of its own: no command reads it, and a fighter's row
+            // stays as narrow as it was.
+            let t = ColumnTypes(db.dialect)
+            try db.executeScript(
+                """
+                CREATE TABLE punch_profiles (
+                    fighter_id \(t.integer) PRIMARY KEY REFERENCES fighters(id),
+                    profile TEXT NOT NULL,
+                    taught_at \(t.integer) NOT NULL
+                );
+                """)
+        },
     ]
 }
 

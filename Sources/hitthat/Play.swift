@@ -19,7 +19,8 @@ struct Play: ParsableCommand {
             opponent's card, both stamina bars, whose turn it is with the time left, and each punch. \
             Keys: l set your location (type LAT,LON and Enter), n next opponent near you, b back down, \
             c challenge the one shown, a accept, d decline, m quick match (no location needed), \
-            j jab, u uppercut, k hook, g guard, f forfeit (asks y/n), q quit. Ctrl-C or SIGTERM quits as \
+            j jab, u uppercut, k hook, g guard, t teach the server your punches (with --sensor), \
+            f forfeit (asks y/n), q quit. Ctrl-C or SIGTERM quits as \
             q does, giving the terminal back.
 
             A punch key winds up the power meter, which sweeps up and down; the same key (or space) \
@@ -41,11 +42,20 @@ struct Play: ParsableCommand {
             from input_event records in a FILE or on standard input. Live motion out of your turn is \
             not sent, and only the first punch of a turn counts.
 
+            t (or the script's teach [left|right]) teaches the server your punches, out of a fight, \
+            in about 20 seconds: it asks for each kind by name (throw a jab, 1 of 3; three of each), \
+            each throw read from the sensor as a swing, then says what it learned (each kind's \
+            punches typed back, your usual punch). From then on the server types your swings by it \
+            and scales their damage by your usual punch; t teaches again at any time. teach done \
+            learns from what was thrown so far; punches shows what the server keeps; forget punches \
+            deletes it.
+
             --script is for programs: commands on standard input, one a line (hello, profile, \
             move LAT LON, next, back, challenge ID, accept ID, decline ID, quick, leave, \
             windup [FIGHT] [KIND], punch [FIGHT] KIND, jab, uppercut, hook (from the meter wound \
             up, or wound up at once), guard high|low [FIGHT], forfeit [FIGHT], fight ID, replay ID AFTER, \
-            history, stats [ID], quit, or a raw JSON message), and every message from the server as \
+            history, stats [ID], teach [left|right], teach done, punches, forget punches, quit, or a \
+            raw JSON message), and every message from the server as \
             one JSON line on standard output. quit waits (up to 5 s) for the server's welcome if it has \
             not come yet and for the replies to what was sent; at the end of input it waits for its \
             fights to end. A server that cannot be reached is an error (exit status 1); a sensor that \
@@ -83,6 +93,9 @@ struct Play: ParsableCommand {
 
     @Flag(help: "Commands on standard input, server messages as JSON lines on standard output.")
     var script = false
+
+    @Option(help: "The hand that throws, for teaching the server your punches (t, or teach): left or right.")
+    var hand = TeachingHand.right
 
     @OptionGroup var traceOptions: TraceOptions
     @OptionGroup var motionOptions: MotionSourceOptions
@@ -145,6 +158,7 @@ struct Play: ParsableCommand {
         // Each player its own pace, so that players a server restart dropped together do not
         // all come back at the same instants.
         configuration.backoff = configuration.backoff.scaled(by: .random(in: 0.75...1.25))
+        configuration.hand = hand
         let player = PlayerDriver(
             address: address, credentials: Credentials(username: user, password: password),
             configuration: configuration, display: output, motion: motion)
@@ -270,3 +284,4 @@ private func readScript(into player: PlayerDriver, notes: any PlayerDisplay) asy
     }
     await player.inputEnded()
 }
+extension TeachingHand: ExpressibleByArgument {}

@@ -443,16 +443,16 @@ import Testing
         let welcomed = try player.connectAndWelcome()
         let asked = try #require(
             welcomed.first { if case .awaitMotion = $0 { true } else { false } }, "my turn: \(welcomed)")
-        #expect(asked == .awaitMotion(fight: view.id, after: view.lastSequence, hold: 1, since: player.t0))
+        #expect(asked == .awaitMotion(hold: 1, since: player.t0))
         // 70 samples go as two batches (at most 64 a batch), and more are asked for.
         let rows = Self.rows(70)
-        let streamed = player.handle(.motionRead(rows, fight: view.id, after: view.lastSequence, hold: 1, at: player.t0))
+        let streamed = player.handle(.motionRead(rows, hold: 1, at: player.t0))
         #expect(
             Player.sent(streamed).map { $0.request } == [
                 .motion(MotionBatch(fight: view.id, after: view.lastSequence, hold: 1, samples: Array(rows[0..<64]), pressed: 0)),
                 .motion(MotionBatch(fight: view.id, after: view.lastSequence, hold: 1, samples: Array(rows[64...]), pressed: 0)),
             ])
-        #expect(streamed.last == .awaitMotion(fight: view.id, after: view.lastSequence, hold: 1, since: player.t0))
+        #expect(streamed.last == .awaitMotion(hold: 1, since: player.t0))
 
         var other = try Player(inTurn: false, sensor: true)
         let welcomedOther = try other.connectAndWelcome()
@@ -469,7 +469,7 @@ import Testing
         var start = 0.0
         while !sent.contains(where: { if case .motion(let batch) = $0.request { batch.final } else { false } }) {
             let effects = player.handle(
-                .motionRead(Self.rows(30, from: start), fight: view.id, after: view.lastSequence, hold: 1, at: player.t0))
+                .motionRead(Self.rows(30, from: start), hold: 1, at: player.t0))
             sent += Player.sent(effects)
             start += 0.5
             try #require(start < 10, "the hold never ended")
@@ -479,7 +479,7 @@ import Testing
         #expect(last.samples.last!.time < MotionLimits.holdSeconds)
         let ended = player.receive(
             .holdEnded(HoldEnded(fight: view.id, hold: 1, samples: 240, seconds: 4)), ref: try #require(sent.last).ref)
-        #expect(ended.contains(.awaitMotion(fight: view.id, after: view.lastSequence, hold: 2, since: player.t0)))
+        #expect(ended.contains(.awaitMotion(hold: 2, since: player.t0)))
     }
 
     /// A hold that follows the sensor's last rows (a hold rolled over, a recording played on) begins
@@ -498,7 +498,7 @@ import Testing
                 let rows = Self.rows(30, from: Double(read.count) / 60)
                 read += rows
                 final = Player.sent(
-                    player.handle(.motionRead(rows, fight: view.id, after: view.lastSequence, hold: 1, at: player.t0))
+                    player.handle(.motionRead(rows, hold: 1, at: player.t0))
                 ).first { if case .motion(let batch) = $0.request { batch.final } else { false } }
                 try #require(read.count < 600, "hold 1 never ended")
             }
@@ -508,7 +508,7 @@ import Testing
             let pressed = Double(read.count) / 60 + gap
             let rows = Self.rows(30, from: pressed)
             let sent = Player.sent(
-                player.handle(.motionRead(rows, fight: view.id, after: view.lastSequence, hold: 2, at: player.t0)))
+                player.handle(.motionRead(rows, hold: 2, at: player.t0)))
             let batches = sent.compactMap { if case .motion(let batch) = $0.request { batch } else { nil } }
             let lead = gap == 0 ? read.filter { $0.time >= pressed - MotionLimits.leadSeconds } : []
             #expect(batches.flatMap(\.samples) == lead + rows, "gap \(gap)")
@@ -523,8 +523,8 @@ import Testing
         var player = try Player(inTurn: true, sensor: true)
         let view = try player.bout.view()
         _ = try player.connectAndWelcome()
-        _ = player.handle(.motionRead(Self.rows(10), fight: view.id, after: view.lastSequence, hold: 1, at: player.t0))
-        let ended = player.handle(.motionRead(nil, fight: view.id, after: view.lastSequence, hold: 1, at: player.t0))
+        _ = player.handle(.motionRead(Self.rows(10), hold: 1, at: player.t0))
+        let ended = player.handle(.motionRead(nil, hold: 1, at: player.t0))
         #expect(ended.contains(.note(.sensorEnded)))
         #expect(
             Player.sent(ended).map { $0.request } == [
@@ -539,12 +539,12 @@ import Testing
         _ = try player.connectAndWelcome()
         let thrown = try #require(
             Player.sent(
-                player.handle(.motionRead(Self.rows(5), fight: view.id, after: view.lastSequence, hold: 1, at: player.t0))
+                player.handle(.motionRead(Self.rows(5), hold: 1, at: player.t0))
             ).first)
         let refused = player.receive(.error(ProtocolError(.stale, "the fight moved on")), ref: thrown.ref)
         #expect(Player.sent(refused).map { $0.request } == [.fight(FightRef(fight: view.id))])
         #expect(
-            refused.contains(.awaitMotion(fight: view.id, after: view.lastSequence, hold: 2, since: player.t0)),
+            refused.contains(.awaitMotion(hold: 2, since: player.t0)),
             "still its turn as far as it knows: a new hold begins")
     }
 
@@ -560,7 +560,7 @@ import Testing
         #expect(passed.turn != before.turn)
         _ = player.receive(.fight(FightReply(fight: passed)))
         let effects = player.handle(
-            .motionRead(Self.rows(5), fight: before.id, after: before.lastSequence, hold: 1, at: player.t0))
+            .motionRead(Self.rows(5), hold: 1, at: player.t0))
         #expect(Player.sent(effects).isEmpty, "out of turn: \(effects)")
     }
 

@@ -302,18 +302,20 @@ import Testing
 }
 
 extension Player {
-    /// Streams `rows` as hold `hold` in batches of `batchSize`, the last one `final`, and returns
-    /// the first answer: the `punched` event, `holdEnded`, or an error. Later batches of a hold that
-    /// was answered are dropped by the server: no second answer is looked for.
+    /// Streams `rows` as hold `hold` in batches of `batchSize`, the last one `final` (each saying
+    /// when the button was `pressed`, when given), and returns the first answer: the `punched`
+    /// event, `holdEnded`, or an error. Later batches of a hold that was answered are dropped by
+    /// the server: no second answer is looked for.
     func hold(
-        _ rows: [MotionRow], fight: FightID, after: Int, hold: Int, batchSize: Int = 20
+        _ rows: [MotionRow], fight: FightID, after: Int, hold: Int, batchSize: Int = 20, pressed: Double? = nil
     ) async throws -> ServerMessage {
         var refs: Set<Int> = []
         var start = 0
         repeat {
             let end = min(start + batchSize, rows.count)
             let batch = MotionBatch(
-                fight: fight, after: after, hold: hold, samples: Array(rows[start..<end]), final: end == rows.count)
+                fight: fight, after: after, hold: hold, samples: Array(rows[start..<end]), final: end == rows.count,
+                pressed: pressed)
             refs.insert(try await client.send(.motion(batch)))
             start = end
         } while start < rows.count

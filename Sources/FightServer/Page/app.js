@@ -20,7 +20,17 @@ const state = {
   matchup: null,           // the versus card's `matchup`
   inRoom: false,           // waiting in quick match
   pending: new Map(),      // ref → the message sent, to read its answer by
+  punchProfile: null,      // what the server learned of this fighter's punches (`welcome`, `taught`)
 };
+
+/// Teaching the server this fighter's punches (PROTOCOL.md's "Teaching the detector your
+/// punches"): `teach`, then each kind asked for by name, three of each, each a hold.
+const lesson = {
+  status: 'idle',    // idle | starting | asking | finishing
+  kind: null,        // the kind asked for
+  progress: null,    // the server's last `teaching`
+};
+const LESSON_ORDER = ['jab', 'uppercut', 'hook'];
 
 // MARK: - The connection
 
@@ -163,6 +173,9 @@ function receive(message) {
     case 'presence': state.presence.set(message.fight, message); break;
     case 'meter': meter.shape = message.meter; break;
     case 'holdEnded': holdEnded(message); break;
+    case 'teaching': taught(message); break;
+    case 'taught': learned(message.profile); break;
+    case 'punchProfile': state.punchProfile = message.profile || null; break;
     case 'loggedOut': signOut('Logged out.'); return;
     case 'error': failed(message, request); break;
   }
@@ -171,6 +184,9 @@ function receive(message) {
 
 function welcome(message) {
   learnCard(message.fighter, true);
+  state.punchProfile = message.punchProfile || null;
+  // A teaching is the server's on the connection it began on: gone with it.
+  if (lesson.status !== 'idle') stopLesson('The connection dropped: teach again.');
   const open = new Set();
   for (const fight of message.openFights || []) {
     open.add(fight.id);
@@ -377,6 +393,7 @@ function failed(error, request) {
     signOut(error.reason === 'sessionExpired' ? 'Your session lapsed: log in again.' : 'Log in again.');
     return;
   }
+  if (type === 'teach' || type === 'teachMotion' || type === 'teachDone') { lessonFailed(error, type); return; }
   if (type === 'punch' || type === 'windUp' || type === 'motion') {
     meter.reset();
     endHold();
@@ -491,7 +508,8 @@ const motion = {
   // unsupported | insecure | needsPermission | denied | checking | noSensor | ready
   status: 'checking',
   useMeter: localStorage.getItem('hitthat.useMeter') === '1',
-  hold: null,        // the hold under way: { number, fight, after, pressed, rows, width, timer }
+  hold: null,        // the hold under way: { number, target, pressed, rows, width, timer }; its
+                     // target is a fight's punch ({ fight, after }) or the lesson's ({ kind })
   heard: false,
   lastT: -Infinity,  // the newest sample's time, s
   lead: [],          // the samples of the last MOTION_LEAD_S, while no hold is under way
@@ -573,9 +591,15 @@ function round(value, digits) {
   return Math.round(value * scale) / scale;
 }
 
-function startHold() {
+/// PUNCH held in the fight on screen: a hold for the punch of this turn.
+function startPunchHold() {
   const fight = state.fights.get(state.current);
   if (!fight || !myTurn(fight)) { notice('Wait your turn.'); return false; }
+  return startHold({ fight: fight.id, after: state.seen.get(fight.id) });
+}
+
+/// Begins a hold for `target`, sent with the lead-in of the moments before.
+function startHold(target) {
   endHold();
   const number = (Number(localStorage.getItem('hitthat.hold')) || 0) + 1;
   localStorage.setItem('hitthat.hold', String(number));
@@ -585,7 +609,7 @@ function startHold() {
   const lead = newest ? motion.lead.filter((row) => row.length === newest.length && row[0] >= pressed - MOTION_LEAD_S) : [];
   motion.lead = [];
   motion.hold = {
-    number, fight: fight.id, after: state.seen.get(fight.id), pressed: round(pressed, 4), rows: lead,
+    number, target, pressed: round(pressed, 4), rows: lead,
     width: newest ? newest.length : null,
     timer: setInterval(() => flushHold(false), MOTION_BATCH_MS),
   };
@@ -600,7 +624,9 @@ function flushHold(final) {
     const samples = hold.rows.splice(0, MOTION_MAX_ROWS);
     const last = final && hold.rows.length === 0;
     if (samples.length === 0 && !last) break;
-    send('motion', { fight: hold.fight, after: hold.after, hold: hold.number, pressed: hold.pressed, samples, final: last });
+    const rows = { hold: hold.number, pressed: hold.pressed, samples, final: last };
+    if (hold.target.kind) send('teachMotion', { kind: hold.target.kind, ...rows });
+    else send('motion', { fight: hold.target.fight, after: hold.target.after, ...rows });
     if (last) break;
   }
 }
@@ -627,7 +653,103 @@ function holdEnded(message) {
   swingStatus('No punch found in that swing: hold PUNCH, swing, and stop sharply.');
 }
 
-function swingStatus(text) { $('swing-status').textContent = text; }
+/// What became of the swing, where the player is looking: the lesson's card while it is under way.
+function swingStatus(text) { $(lesson.status === 'idle' ? 'swing-status' : 'teach-swing').textContent = text; }
+
+// MARK: - Teaching your punches
+
+function startLesson() {
+  if (!usingMotion()) { notice('Teaching needs the motion sensor: ' + motionWords()); return; }
+  endHold();
+  lesson.status = 'starting';
+  lesson.kind = null;
+  lesson.progress = null;
+  send('teach', { hand: $('teach-left').checked ? 'left' : 'right' });
+  swingStatus('');
+}
+
+/// The server's counts: the next kind short of its punches is asked for.
+function taught(progress) {
+  if (lesson.status === 'idle') return;
+  endHold();
+  lesson.progress = progress;
+  lesson.kind = LESSON_ORDER.find((kind) => countOf(progress, kind) < progress.punchesPerKind) || null;
+  lesson.status = lesson.kind ? 'asking' : 'finishing';
+  if (!lesson.kind) { send('teachDone'); return; }
+  if (progress.kind) buzz(60);
+  swingStatus(progress.kind ? `Got that ${progress.kind} (${round(progress.peakG, 1)} g).` : 'Hold, then throw it.');
+}
+
+function countOf(progress, kind) {
+  return kind === 'jab' ? progress.jabs : kind === 'uppercut' ? progress.uppercuts : progress.hooks;
+}
+
+function learned(profile) {
+  endHold();
+  lesson.status = 'idle';
+  lesson.kind = null;
+  state.punchProfile = profile;
+  notice('Learned: your punches are read your way from now on.');
+}
+
+function stopLesson(text) {
+  endHold();
+  lesson.status = 'idle';
+  lesson.kind = null;
+  if (text) notice(text);
+}
+
+/// A refusal of the lesson's: a hold refused (no punch in it, motion refused) asks for the same kind
+/// again; too few of a kind to learn asks for more; anything else ends the lesson.
+function lessonFailed(error, type) {
+  if (type === 'teachMotion' && error.reason !== 'notTeaching') {
+    endHold();
+    const kind = lesson.kind || 'punch';
+    swingStatus(error.reason === 'noPunchFound'
+      ? `No punch found in that swing: hold, throw the ${kind}, and stop sharply.`
+      : `That swing was refused (${error.message || error.code}): hold and throw the ${kind} again.`);
+    return;
+  }
+  if (error.reason === 'tooFewPunches' && lesson.progress) {
+    notice(error.message);
+    taught({ ...lesson.progress, kind: undefined });
+    return;
+  }
+  stopLesson(error.message || error.code);
+}
+
+function renderLesson() {
+  const profile = state.punchProfile;
+  const learnedBox = $('teach-learned');
+  const signature = JSON.stringify(profile);
+  if (learnedBox.dataset.signature !== signature) {
+    learnedBox.dataset.signature = signature;
+    if (profile) {
+      const sure = profile.kinds.reduce((n, k) => n + k.recognised, 0);
+      const all = profile.kinds.reduce((n, k) => n + k.punches, 0);
+      learnedBox.replaceChildren(
+        element('p', '', `Your swings are read your way: ${sure} of your ${all} teaching punches typed back right.`),
+        element('ul', 'learned', ''),
+        element('p', 'muted', `Your usual punch: ${round(profile.typicalPeakG, 1)} g, ${profile.hand} hand`
+          + (profile.gyroscope ? ', with the gyroscope.' : ', without a gyroscope.')));
+      learnedBox.querySelector('ul').replaceChildren(...profile.kinds.map((k) =>
+        element('li', '', `${k.kind[0].toUpperCase() + k.kind.slice(1)}: ${k.recognised} of ${k.punches} typed back`)));
+    } else {
+      learnedBox.replaceChildren(element('p', 'muted',
+        'Teach the game your jab, uppercut and hook (about 20 seconds, three of each) and your swings are read your way.'));
+    }
+  }
+  const teaching = lesson.status !== 'idle';
+  $('teach-area').hidden = !teaching;
+  $('teach-hand').hidden = teaching;
+  $('teach').textContent = teaching ? 'Start again' : profile ? 'Teach me again' : 'Teach me your punches';
+  $('forget-punches').hidden = teaching || !profile;
+  const progress = lesson.progress;
+  $('teach-ask').textContent = lesson.status === 'asking'
+    ? `Throw ${lesson.kind === 'uppercut' ? 'an' : 'a'} ${lesson.kind} (${countOf(progress, lesson.kind) + 1} of ${progress.punchesPerKind})`
+    : lesson.status === 'finishing' ? 'Learning…' : 'Starting…';
+  $('teach-punch').disabled = lesson.status !== 'asking';
+}
 
 function motionWords() {
   switch (motion.status) {
@@ -723,6 +845,7 @@ function renderLobby() {
 
   $('motion-status').textContent = motionWords();
   $('enable-motion').hidden = motion.status !== 'needsPermission';
+  renderLesson();
 }
 
 function odds(matchup) {
@@ -864,6 +987,21 @@ function element(tag, className, text) {
 
 // MARK: - Controls
 
+/// A button held for a swing: pointer events cover touch and mouse; leaving the button or losing
+/// the pointer ends the hold. `start` begins the hold, or says why not and returns false.
+function holdButton(button, start) {
+  button.addEventListener('pointerdown', (e) => {
+    e.preventDefault();
+    if (!start()) return;
+    button.classList.add('holding');
+    try { button.setPointerCapture(e.pointerId); } catch { /* a synthetic pointer has none */ }
+  });
+  for (const end of ['pointerup', 'pointercancel', 'lostpointercapture']) {
+    button.addEventListener(end, () => { button.classList.remove('holding'); releaseHold(); });
+  }
+  button.addEventListener('contextmenu', (e) => e.preventDefault());
+}
+
 function wire() {
   $('signin-form').addEventListener('submit', (e) => { e.preventDefault(); account('/login'); });
   $('register').onclick = () => account('/register');
@@ -922,18 +1060,18 @@ function wire() {
   }
   $('throw').onclick = windUpOrThrow;
 
-  // PUNCH is held: pointer events cover touch and mouse; leaving the button or losing the pointer ends the hold.
-  const punch = $('punch');
-  punch.addEventListener('pointerdown', (e) => {
-    e.preventDefault();
-    if (!startHold()) return;
-    punch.classList.add('holding');
-    try { punch.setPointerCapture(e.pointerId); } catch { /* a synthetic pointer has none */ }
+  // PUNCH is held in a fight, HOLD in the lesson: the same hold, for the turn's punch or the kind asked for.
+  holdButton($('punch'), startPunchHold);
+  holdButton($('teach-punch'), () => {
+    if (lesson.status !== 'asking' || !startHold({ kind: lesson.kind })) return false;
+    swingStatus('Throw it!');
+    return true;
   });
-  for (const end of ['pointerup', 'pointercancel', 'lostpointercapture']) {
-    punch.addEventListener(end, () => { punch.classList.remove('holding'); releaseHold(); });
-  }
-  punch.addEventListener('contextmenu', (e) => e.preventDefault());
+  $('teach').onclick = startLesson;
+  $('teach-done').onclick = () => { if (lesson.status === 'asking') { lesson.status = 'finishing'; endHold(); send('teachDone'); } };
+  $('forget-punches').onclick = () => {
+    if (confirm('Forget your punches? Your swings are then read by the game\'s own rule.')) send('forgetPunchProfile');
+  };
   $('punch-mode').onclick = () => {
     if (motion.status === 'needsPermission') { askForMotion(); return; }
     motion.useMeter = !motion.useMeter;

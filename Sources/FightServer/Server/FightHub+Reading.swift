@@ -6,7 +6,7 @@ import FightStore
 
 extension FightHub {
     /// Answers `request` when it only reads (`hello`, `profile`, `fight`, `replay`, `history`,
-    /// `statistics`); `nil` for any other, which `handle` takes. The store is read on the
+    /// `statistics`, `punchProfile`); `nil` for any other, which `handle` takes. The store is read on the
     /// server's threads for waiting on the database (`DatabaseThreads`), without the hub: a
     /// thousand clients saying hello at once (a server's start, or another's outage sending its
     /// clients here) need nothing of its state. Only who is connected, for `welcome`, is asked of
@@ -21,8 +21,11 @@ extension FightHub {
                     (try store.openFights(of: me), FighterCard(try fighter(me), showingLocation: true))
                 }
                 let opponents = await presenceOfOpponents(of: me, in: open)
+                let profile = try await storedProfile(of: me)
                 body = .welcome(
-                    Welcome(fighter: card, openFights: open.map { FightView($0, seenBy: me) }, presence: opponents))
+                    Welcome(
+                        fighter: card, openFights: open.map { FightView($0, seenBy: me) }, presence: opponents,
+                        punchProfile: profile.map(WirePunchProfile.init)))
             case .profile(let request):
                 let id = request.fighter ?? me
                 body = try await blocking { [self] in
@@ -36,6 +39,9 @@ extension FightHub {
                     let events = try store.events(ofFight: fight.id).filter { $0.sequence > request.after }
                     return .events(EventsReply(fight: request.fight, events: events.map(WireEvent.init)))
                 }
+            case .punchProfile:
+                let profile = try await storedProfile(of: me)
+                body = .punchProfile(PunchProfileReply(profile: profile.map(WirePunchProfile.init)))
             case .history:
                 body = try await blocking { [self] in
                     .history(HistoryReply(fights: try store.fights(of: me).map { FightView($0, seenBy: me) }))

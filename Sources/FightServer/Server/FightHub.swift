@@ -38,6 +38,9 @@ actor FightHub {
     /// found, its last batch come, or refused), whose late batches are dropped. One a fighter, kept
     /// here like a wind-up; dropped with the connection it came on.
     private var holds: [FighterID: Hold] = [:]
+    /// Each fighter's teaching of their punches under way, and the punch profiles of those
+    /// connected here (`FightHub+Teaching`).
+    var teacher = PunchTeacher(limits: FightHub.holdLimits)
     /// Each fighter's motion samples, by the server's clock: over all their connections, on
     /// every server sharing the database.
     private let motionSamples: FighterAllowance
@@ -112,7 +115,7 @@ actor FightHub {
     }
 
     /// The bounds of every hold, from the protocol's.
-    private static let holdLimits = MotionHold.Limits(
+    static let holdLimits = MotionHold.Limits(
         maximumRate: MotionLimits.maximumRate, rateWindow: MotionLimits.rateWindow,
         rateTolerance: MotionLimits.rateTolerance, longestHold: MotionLimits.holdSeconds,
         longestLead: MotionLimits.leadSeconds)
@@ -194,6 +197,7 @@ actor FightHub {
         // A connection closed twice (by a logout on another one, then by itself) counts once.
         guard connections[fighter]?.removeValue(forKey: id) != nil else { return }
         if holds[fighter]?.connection == id { holds[fighter] = nil }
+        teacher.disconnected(fighter, connection: id, last: connections[fighter]?.isEmpty == true)
         guard connections[fighter]?.isEmpty == true else { return }
         connections[fighter] = nil
         windUps[fighter] = nil
@@ -272,7 +276,7 @@ actor FightHub {
     {
         let command: Command
         switch request {
-        case .hello, .profile, .fight, .replay, .history, .statistics:
+        case .hello, .profile, .fight, .replay, .history, .statistics, .punchProfile:
             // Read off the hub's thread (`answerReading`); they never come this far.
             throw ProtocolError(.internalError, "a request that only reads reached the hub")
         case .nextOpponent, .backDown:
@@ -317,6 +321,8 @@ actor FightHub {
                 stoppedAfterMilliseconds: PowerMeter.milliseconds(in: clock.elapsed() - windUp.at))
         case .motion(let batch):
             return try await motion(batch, by: me, ref: ref, connection: connection)
+        case .teach, .teachMotion, .teachDone, .forgetPunchProfile:
+            return try await teaching(request, by: me, connection: connection)
         case .raiseGuard(let request):
             try await execute(.raiseGuard(request.fight, by: me, request.guard), ref: ref, sender: connection)
             let fight = try await blocking { [self] in try self.fight(request.fight, of: me) }
@@ -349,25 +355,17 @@ actor FightHub {
             }
             try checkSequence(batch.after, of: fight, for: "motion")
             do { _ = try fight.cornerAwaitingPunch(by: me) } catch { throw ProtocolError(error) }
-            guard try await motionSamples.allowWithoutBlocking(me, cost: batch.samples.count, waitingOn: databaseThreads)
-            else {
-                throw ProtocolError(
-                    .rateLimited,
-                    "samples: more than \(motionSamples.perSecond) motion samples a second from fighter \(me.rawValue); stream the sensor as it comes",
-                    field: "samples")
-            }
+            try await takeMotionSamples(batch.samples.count, of: me)
             let hold: MotionHold
             if let reading {
                 hold = reading.hold
             } else {
-                hold = MotionHold(limits: Self.holdLimits, pressed: batch.pressed)
+                // Typed by the fighter's punch profile, if they taught one.
+                let configuration = try await detectorConfiguration(for: me)
+                hold = MotionHold(limits: Self.holdLimits, pressed: batch.pressed, configuration: configuration)
                 holds[me] = .reading(key, connection: connection, hold, fight: fight)
             }
-            let samples = batch.samples.map {
-                MotionSample(
-                    time: $0.time, acceleration: Vector3($0.acceleration), in: .metersPerSecondSquared,
-                    rotationRate: $0.rotationRate.map(Vector3.init), in: .degreesPerSecond)
-            }
+            let samples = batch.samples.map(MotionSample.init(wire:))
             var punch: Punch?
             do { punch = try hold.take(samples) } catch { throw ProtocolError(error) }
             if punch == nil, batch.final { punch = hold.finish() }
@@ -390,6 +388,17 @@ actor FightHub {
         } catch {
             holds[me] = .over(key, connection: connection)
             throw error
+        }
+    }
+
+    /// Takes `count` samples from `me`'s motion allowance (over all their connections, on every
+    /// server sharing the database), or refuses the batch as `rateLimited`.
+    func takeMotionSamples(_ count: Int, of me: FighterID) async throws {
+        guard try await motionSamples.allowWithoutBlocking(me, cost: count, waitingOn: databaseThreads) else {
+            throw ProtocolError(
+                .rateLimited,
+                "samples: more than \(motionSamples.perSecond) motion samples a second from fighter \(me.rawValue); stream the sensor as it comes",
+                field: "samples")
         }
     }
 
