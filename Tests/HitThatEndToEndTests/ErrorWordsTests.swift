@@ -94,11 +94,7 @@ import Testing
         input.fileHandleForWriting.write(Data(text.utf8))
         // Standard input stays open: the first punch out says the trace is being read, then Ctrl-C.
         _ = output.fileHandleForReading.availableDataBlocking(upTo: 1)
-        process.interrupt()
-        let watchdog = DispatchWorkItem { process.terminate() }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 30, execute: watchdog)
-        process.waitUntilExit()
-        watchdog.cancel()
+        interruptAndWait(process)
         try input.fileHandleForWriting.close()
         let summary = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(process.terminationReason == .exit)

@@ -53,6 +53,16 @@ func hitthat(_ arguments: [String], input: Data? = nil, executable: String = "hi
         error: String(decoding: errorData, as: UTF8.self))
 }
 
+/// Sends Ctrl-C to `process` and waits for it to end. A watchdog kills it after 30 s, so that a
+/// process that does not stop on Ctrl-C fails the test (killed, not exited) rather than hanging it.
+func interruptAndWait(_ process: Process) {
+    process.interrupt()
+    let watchdog = DispatchWorkItem { kill(process.processIdentifier, SIGKILL) }
+    DispatchQueue.global().asyncAfter(deadline: .now() + 30, execute: watchdog)
+    process.waitUntilExit()
+    watchdog.cancel()
+}
+
 /// A fresh temporary directory, removed by the caller.
 func temporaryDirectory() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("hitthat-\(UUID().uuidString)")

@@ -180,11 +180,7 @@ import Testing
         // The events arrive, then the pipe stays open: listen blocks in read(2) until Ctrl-C.
         input.fileHandleForWriting.write(try Data(contentsOf: URL(fileURLWithPath: events)))
         Thread.sleep(forTimeInterval: 1)
-        process.interrupt()
-        let watchdog = DispatchWorkItem { process.terminate() }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 30, execute: watchdog)
-        process.waitUntilExit()
-        watchdog.cancel()
+        interruptAndWait(process)
         try input.fileHandleForWriting.close()
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(process.terminationReason == .exit)
