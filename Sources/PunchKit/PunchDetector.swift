@@ -24,9 +24,10 @@
 /// A detector follows one stream and cannot be copied, so that the ring it writes every sample is
 /// never shared.
 public struct PunchDetector: ~Copyable, Sendable {
-    /// The thresholds in use.
+    /// The thresholds in use. A profile given with them is held apart, made ready (`learned`):
+    /// read at every sample, the thresholds stay plain numbers, with nothing to retain.
     public let configuration: DetectorConfiguration
-    /// The player's profile, made ready, where the configuration has one.
+    /// The player's profile, made ready, where the configuration had one.
     private let learned: LearnedKinds?
     /// The gravity estimate, in g, device frame.
     public private(set) var gravity: GravityTracker
@@ -56,7 +57,9 @@ public struct PunchDetector: ~Copyable, Sendable {
 
     /// Creates a detector.
     public init(configuration: DetectorConfiguration = DetectorConfiguration()) {
-        self.configuration = configuration
+        var thresholds = configuration
+        thresholds.profile = nil
+        self.configuration = thresholds
         self.learned = configuration.profile.map(LearnedKinds.init)
         self.gravity = GravityTracker(timeConstant: configuration.gravityTimeConstant)
         self.orientation = configuration.orientationFilter
@@ -245,8 +248,8 @@ public struct PunchDetector: ~Copyable, Sendable {
         if let learned { (kind, confidence) = learned.kind(of: features, byDefault: kind) }
         let peakG = recent[peak].magnitude
         // With a profile, a stop is measured against this player's usual one: a phone strapped
-        // to the wrist reads a quarter of the peak of one held in the hand for the same punch.
-        let scaledG = configuration.profile.map { peakG * PunchProfile.usualPeakG / $0.typicalPeakG } ?? peakG
+        // to the wrist reads far less of a punch's stop than one held in the hand.
+        let scaledG = peakG * (learned?.peakScale ?? 1)
         let damage = min(max((scaledG * configuration.damagePerG).rounded(), 1), Double(configuration.maximumDamage))
         return Punch(
             time: time, kind: kind, damage: Int(damage),

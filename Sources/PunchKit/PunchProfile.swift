@@ -105,24 +105,25 @@ struct FeatureVector: Hashable, Sendable {
 
     /// A punch's features as numbers, with the kind the default rule gives it.
     init(_ features: PunchFeatures, rule: PunchKind) {
+        hasGyroscope = features.hasGyroscope
         values[0] = features.rise
         values[1] = features.stopWidth
         values[2] = features.bend
-        for (offset, vector) in [features.stopDirection, features.thrustDirection, features.up].enumerated() {
-            values[3 + offset * 3] = vector.x
-            values[4 + offset * 3] = vector.y
-            values[5 + offset * 3] = vector.z
+        func put(_ vector: Vector3, at lane: Int) {
+            values[lane] = vector.x
+            values[lane + 1] = vector.y
+            values[lane + 2] = vector.z
         }
-        hasGyroscope = features.hasGyroscope
+        put(features.stopDirection, at: 3)
+        put(features.thrustDirection, at: 6)
+        put(features.up, at: 9)
         if let axis = features.turnAxisFromVertical, let sideways = features.sideways,
             let turnAxis = features.turnAxis, let degrees = features.turnDegrees
         {
             values[12] = axis / 90
             values[13] = sideways
             values[14] = degrees / 180
-            values[15] = turnAxis.x
-            values[16] = turnAxis.y
-            values[17] = turnAxis.z
+            put(turnAxis, at: 15)
         }
         values[Self.ruleLane + PunchKind.allCases.firstIndex(of: rule)!] = 1
     }
@@ -273,9 +274,12 @@ struct LearnedKinds: Sendable {
     private let means: ContiguousArray<(kind: PunchKind, vector: SIMD32<Double>)>
     private let spread: SIMD32<Double>
     private let gyroscope: Bool
+    /// What a stop's peak is multiplied by for its damage: the usual peak over this player's.
+    let peakScale: Double
 
     init(_ profile: PunchProfile) {
         gyroscope = profile.gyroscope
+        peakScale = PunchProfile.usualPeakG / profile.typicalPeakG
         means = ContiguousArray(
             profile.kinds.map { ($0.kind, FeatureVector(named: $0.mean, hasGyroscope: profile.gyroscope).values) })
         // A spread of zero (a file written by hand) would divide by zero: the prior is the least.
@@ -290,17 +294,17 @@ struct LearnedKinds: Sendable {
         guard means.contains(where: { $0.kind == fallback }) else { return (fallback, nil) }
         let vector = FeatureVector(features, rule: fallback)
         let lanes = FeatureVector.lanes(gyroscope: gyroscope && vector.hasGyroscope)
-        var best = (kind: fallback, distance: Double.infinity)
-        for (kind, mean) in means {
-            let d = distance(vector.values, mean, spread: spread, lanes: lanes)
-            if d < best.distance { best = (kind, d) }
+        // At most three kinds: their distances kept in a fixed vector, not an array.
+        var distances = SIMD4<Double>(repeating: .infinity)
+        var best = 0
+        for (index, entry) in means.enumerated() {
+            distances[index] = distance(vector.values, entry.vector, spread: spread, lanes: lanes)
+            if distances[index] < distances[best] { best = index }
         }
         // The nearest kind's share of the likelihoods, each exp(−d/2) relative to the nearest's.
         var total = 0.0
-        for (_, mean) in means {
-            total += exponential(-(distance(vector.values, mean, spread: spread, lanes: lanes) - best.distance) / 2)
-        }
-        return (best.kind, 1 / total)
+        for index in means.indices { total += exponential(-(distances[index] - distances[best]) / 2) }
+        return (means[best].kind, 1 / total)
     }
 }
 
