@@ -125,7 +125,7 @@ struct FeatureVector: Hashable, Sendable {
             values[14] = degrees / 180
             put(turnAxis, at: 15)
         }
-        values[Self.ruleLane + PunchKind.allCases.firstIndex(of: rule)!] = 1
+        values[Self.ruleLane + (rule == .jab ? 0 : rule == .uppercut ? 1 : 2)] = 1
     }
 
     /// Numbers from a profile's named values (absent names zero).
@@ -144,9 +144,18 @@ struct FeatureVector: Hashable, Sendable {
     }
 
     /// A mask of the lanes that count: the features both sides have.
-    static func lanes(gyroscope: Bool) -> SIMD32<Double> {
+    static func lanes(gyroscope: Bool) -> SIMD32<Double> { gyroscope ? allLanes : lanesWithoutGyroscope }
+
+    /// How many lanes hold features.
+    static let count = names.count
+    /// Every feature's lane: 1, and 0 past them.
+    private static let allLanes = mask { _ in true }
+    /// Every lane but the gyroscope's.
+    private static let lanesWithoutGyroscope = mask { !gyroscopeLanes.contains($0) }
+
+    private static func mask(_ counts: (Int) -> Bool) -> SIMD32<Double> {
         var mask = SIMD32<Double>()
-        for index in names.indices where gyroscope || !gyroscopeLanes.contains(index) { mask[index] = 1 }
+        for index in names.indices where counts(index) { mask[index] = 1 }
         return mask
     }
 }
@@ -251,10 +260,15 @@ extension PunchProfile {
     }
 }
 
-/// The squared distance between two feature vectors over `lanes`, each lane in its spread.
+/// The squared distance between two feature vectors over `lanes`, each lane in its spread. Lane
+/// by lane over the features alone: a whole SIMD32 of doubles is more work than the features.
 func distance(_ a: SIMD32<Double>, _ b: SIMD32<Double>, spread: SIMD32<Double>, lanes: SIMD32<Double>) -> Double {
-    let off = (a - b) / spread * lanes
-    return (off * off).sum()
+    var sum = 0.0
+    for lane in 0..<FeatureVector.count {
+        let off = (a[lane] - b[lane]) / spread[lane] * lanes[lane]
+        sum += off * off
+    }
+    return sum
 }
 
 // MARK: - Typing by a profile
@@ -271,7 +285,10 @@ extension PunchProfile {
 /// A profile made ready for the detector: its numbers as vectors, read once, so that typing a
 /// punch allocates nothing.
 struct LearnedKinds: Sendable {
-    private let means: ContiguousArray<(kind: PunchKind, vector: SIMD32<Double>)>
+    /// Each kind's mean, in `PunchKind.allCases`' order; a kind not taught is left out of `taught`.
+    private let means: (SIMD32<Double>, SIMD32<Double>, SIMD32<Double>)
+    /// Which kinds were taught, in the same order.
+    private let taught: (Bool, Bool, Bool)
     private let spread: SIMD32<Double>
     private let gyroscope: Bool
     /// What a stop's peak is multiplied by for its damage: the usual peak over this player's.
@@ -280,8 +297,14 @@ struct LearnedKinds: Sendable {
     init(_ profile: PunchProfile) {
         gyroscope = profile.gyroscope
         peakScale = PunchProfile.usualPeakG / profile.typicalPeakG
-        means = ContiguousArray(
-            profile.kinds.map { ($0.kind, FeatureVector(named: $0.mean, hasGyroscope: profile.gyroscope).values) })
+        func mean(of kind: PunchKind) -> SIMD32<Double>? {
+            profile.kinds.first { $0.kind == kind }.map {
+                FeatureVector(named: $0.mean, hasGyroscope: profile.gyroscope).values
+            }
+        }
+        let (jab, uppercut, hook) = (mean(of: .jab), mean(of: .uppercut), mean(of: .hook))
+        means = (jab ?? .zero, uppercut ?? .zero, hook ?? .zero)
+        taught = (jab != nil, uppercut != nil, hook != nil)
         // A spread of zero (a file written by hand) would divide by zero: the prior is the least.
         spread = pointwiseMax(
             FeatureVector(named: profile.spread, hasGyroscope: profile.gyroscope).values,
@@ -289,22 +312,52 @@ struct LearnedKinds: Sendable {
     }
 
     /// The kind of a punch of these features, and how sure (0 to 1); a punch the default rule
-    /// calls a kind the profile does not know keeps that kind, unsure.
+    /// calls a kind the profile does not know keeps that kind, unsure. Held in tuples, not arrays,
+    /// so that typing a punch retains nothing.
     func kind(of features: PunchFeatures, byDefault fallback: PunchKind) -> (kind: PunchKind, confidence: Double?) {
-        guard means.contains(where: { $0.kind == fallback }) else { return (fallback, nil) }
+        guard isTaught(fallback) else { return (fallback, nil) }
         let vector = FeatureVector(features, rule: fallback)
         let lanes = FeatureVector.lanes(gyroscope: gyroscope && vector.hasGyroscope)
-        // At most three kinds: their distances kept in a fixed vector, not an array.
         var distances = SIMD4<Double>(repeating: .infinity)
-        var best = 0
-        for (index, entry) in means.enumerated() {
-            distances[index] = distance(vector.values, entry.vector, spread: spread, lanes: lanes)
-            if distances[index] < distances[best] { best = index }
+        var best = Self.lane(of: fallback)
+        for lane in 0..<3 where isTaught(Self.kind(inLane: lane)) {
+            distances[lane] = distance(vector.values, mean(of: Self.kind(inLane: lane)), spread: spread, lanes: lanes)
+            if distances[lane] < distances[best] { best = lane }
         }
         // The nearest kind's share of the likelihoods, each exp(−d/2) relative to the nearest's.
         var total = 0.0
-        for index in means.indices { total += exponential(-(distances[index] - distances[best]) / 2) }
-        return (means[best].kind, 1 / total)
+        for lane in 0..<3 where distances[lane].isFinite {
+            total += exponential(-(distances[lane] - distances[best]) / 2)
+        }
+        return (Self.kind(inLane: best), 1 / total)
+    }
+
+    /// The kind whose mean is in `lane` (0, 1, 2: `PunchKind.allCases`' order).
+    private static func kind(inLane lane: Int) -> PunchKind { lane == 0 ? .jab : lane == 1 ? .uppercut : .hook }
+
+    /// The lane of `kind`'s mean.
+    private static func lane(of kind: PunchKind) -> Int {
+        switch kind {
+        case .jab: 0
+        case .uppercut: 1
+        case .hook: 2
+        }
+    }
+
+    private func isTaught(_ kind: PunchKind) -> Bool {
+        switch kind {
+        case .jab: taught.0
+        case .uppercut: taught.1
+        case .hook: taught.2
+        }
+    }
+
+    private func mean(of kind: PunchKind) -> SIMD32<Double> {
+        switch kind {
+        case .jab: means.0
+        case .uppercut: means.1
+        case .hook: means.2
+        }
     }
 }
 
