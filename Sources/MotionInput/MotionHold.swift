@@ -81,11 +81,15 @@ public final class MotionHold {
     private var recentTimes: [Double] = []
 
     /// A hold with nothing in it yet, pressed at `pressed` (on the samples' clock), read by a
-    /// fresh detector.
-    public init(limits: Limits, pressed: Double? = nil, configuration: DetectorConfiguration = DetectorConfiguration()) {
+    /// fresh detector that measures a punch's damage against `usualPunch` (the player's earlier
+    /// swings').
+    public init(
+        limits: Limits, pressed: Double? = nil, configuration: DetectorConfiguration = DetectorConfiguration(),
+        usualPunch: UsualPunch = UsualPunch()
+    ) {
         self.limits = limits
         self.pressed = pressed
-        detector = PunchDetector(configuration: configuration)
+        detector = PunchDetector(configuration: configuration, usualPunch: usualPunch)
     }
 
     /// How long the hold is so far, in seconds of its samples' times.

@@ -6,8 +6,9 @@ public struct Punch: Hashable, Sendable {
     public var time: Double
     /// What kind of punch it is.
     public var kind: PunchKind
-    /// Hit points: the stop's peak in g times the configured damage per g, at least 1; with a
-    /// profile, the peak as a share of the player's usual one, times `PunchProfile.usualPeakG`.
+    /// Hit points: the stop's peak as a share of the player's usual one (the profile's, or their
+    /// last punches': `UsualPunch`) times `PunchProfile.usualPeakG`, times the configured damage
+    /// per g; at least 1, at most the configured cap.
     public var damage: Int
     /// The stop's peak: the length of the acceleration with gravity removed, in g.
     public var peakG: Double

@@ -48,15 +48,19 @@ public struct PunchDetector: ~Copyable, Sendable {
     /// once the top speed is known: as long as the ring, made once, so deciding allocates nothing.
     private var pathScratch = ContiguousArray(
         repeating: (motion: Vector3.zero, level: Vector3.zero), count: RecentMotion.capacity)
-    /// The strengths of the last eight punches, newest last, and how many there were.
-    private var recentStrengths = SIMD8<Double>.zero
-    private var recentCount = 0
+    /// The strengths of the last eight punches.
+    private var recentStrengths = LastEight()
+    /// This player's usual stop, which a punch's damage is measured against where no profile
+    /// says it (the profile's usual is then).
+    public private(set) var usualPunch: UsualPunch
     /// What the adaptive trigger asks on top of the floor: `relativeTrigger` × the median of
     /// `recentStrengths`, worked out once a punch rather than every sample.
     private var adaptiveTrigger = 0.0
 
-    /// Creates a detector.
-    public init(configuration: DetectorConfiguration = DetectorConfiguration()) {
+    /// Creates a detector; `usualPunch` is what is known of the player's punches before this
+    /// stream (a server's of a fighter's earlier swings).
+    public init(configuration: DetectorConfiguration = DetectorConfiguration(), usualPunch: UsualPunch = UsualPunch()) {
+        self.usualPunch = usualPunch
         var thresholds = configuration
         thresholds.profile = nil
         self.configuration = thresholds
@@ -247,9 +251,10 @@ public struct PunchDetector: ~Copyable, Sendable {
         var confidence: Double?
         if let learned { (kind, confidence) = learned.kind(of: features, byDefault: kind) }
         let peakG = recent[peak].magnitude
-        // With a profile, a stop is measured against this player's usual one: a phone strapped
-        // to the wrist reads far less of a punch's stop than one held in the hand.
-        let scaledG = peakG * (learned?.peakScale ?? 1)
+        // A stop is measured against this player's usual one, the profile's or their last
+        // punches': a phone strapped to the wrist reads far less of a stop than one in the hand.
+        let scaledG = peakG * (learned?.peakScale ?? usualPunch.scale)
+        usualPunch.note(peakG)
         let damage = min(max((scaledG * configuration.damagePerG).rounded(), 1), Double(configuration.maximumDamage))
         return Punch(
             time: time, kind: kind, damage: Int(damage),
@@ -431,33 +436,12 @@ public struct PunchDetector: ~Copyable, Sendable {
 
     /// Keeps a punch's strength for the adaptive trigger.
     private mutating func remember(_ strength: Double) {
-        if recentCount == 8 {
-            recentStrengths = SIMD8(
-                recentStrengths[1], recentStrengths[2], recentStrengths[3], recentStrengths[4],
-                recentStrengths[5], recentStrengths[6], recentStrengths[7], strength)
-        } else {
-            recentStrengths[recentCount] = strength
-            recentCount += 1
-        }
-        adaptiveTrigger = configuration.relativeTrigger * median(of: recentStrengths, count: recentCount)
+        recentStrengths.append(strength)
+        adaptiveTrigger = configuration.relativeTrigger * recentStrengths.median
     }
 }
 
 // MARK: - Helpers
-
-/// The median of the first `count` values (the upper of the middle two for an even count), by
-/// rank, with no allocation.
-func median(of values: SIMD8<Double>, count: Int) -> Double {
-    for i in 0..<count {
-        var below = 0
-        var equal = 0
-        for j in 0..<count {
-            if values[j] < values[i] { below += 1 } else if values[j] == values[i] { equal += 1 }
-        }
-        if below <= count / 2 && count / 2 < below + equal { return values[i] }
-    }
-    return 0
-}
 
 extension Vector3 {
     /// The vector with each component limited to ±`limit`.

@@ -362,7 +362,9 @@ actor FightHub {
             } else {
                 // Typed by the fighter's punch profile, if they taught one.
                 let configuration = try await detectorConfiguration(for: me)
-                hold = MotionHold(limits: Self.holdLimits, pressed: batch.pressed, configuration: configuration)
+                hold = MotionHold(
+                    limits: Self.holdLimits, pressed: batch.pressed, configuration: configuration,
+                    usualPunch: teacher.usualPunch(of: me).heldStill)
                 holds[me] = .reading(key, connection: connection, hold, fight: fight)
             }
             let samples = batch.samples.map(MotionSample.init(wire:))
@@ -375,6 +377,7 @@ actor FightHub {
                 return .holdEnded(HoldEnded(fight: fight.id, hold: batch.hold, samples: hold.count, seconds: hold.seconds))
             }
             holds[me] = .over(key, connection: connection)
+            teacher.noteSwing(punch, of: me)
             guard let kind = PunchType(rawValue: punch.kind.rawValue) else {
                 throw ProtocolError(.internalError, "the detector found a punch of a kind fights do not have")
             }

@@ -7,9 +7,9 @@ import PunchKit
 // MARK: - PunchTeacher
 
 /// What the hub keeps of teaching the detector fighters' punches: each fighter's teaching under
-/// way (its hold being read and the punches taken so far), and the punch profiles read from the
-/// store for fighters connected here, so that a swing's detector is made without asking the
-/// store. Nothing in here waits or touches the store; the hub does (`FightHub+Teaching`).
+/// way (its hold being read and the punches taken so far), and, for fighters connected here, the
+/// punch profiles read from the store, so that a swing's detector is made without asking the
+/// store, and their usual punch. Nothing in here waits or touches the store; the hub does (`FightHub+Teaching`).
 struct PunchTeacher {
     /// A fighter's teaching under way: begun by `teach` on `connection`, over when it is learned,
     /// begun again, or its connection closes.
@@ -58,6 +58,10 @@ struct PunchTeacher {
     /// The profiles known here, by fighter: `.some(nil)` for a fighter known to have none; a
     /// fighter not in here has not been read.
     private var profiles: [FighterID: PunchProfile?] = [:]
+    /// The usual punch of each fighter connected here, from the swings that landed, so that a
+    /// swing's damage is measured against the fighter's own (`UsualPunch`). Kept only here: a
+    /// fighter back after their last connection closed starts from the hand-held usual again.
+    private var usualPunches: [FighterID: UsualPunch] = [:]
     /// The bounds of every teaching hold: a swing's.
     let limits: MotionHold.Limits
 
@@ -137,7 +141,18 @@ struct PunchTeacher {
     /// they come back).
     mutating func disconnected(_ fighter: FighterID, connection: Int, last: Bool) {
         if teachings[fighter]?.connection == connection { teachings[fighter] = nil }
-        if last { profiles[fighter] = nil }
+        if last {
+            profiles[fighter] = nil
+            usualPunches[fighter] = nil
+        }
+    }
+
+    /// `fighter`'s usual punch so far.
+    func usualPunch(of fighter: FighterID) -> UsualPunch { usualPunches[fighter] ?? UsualPunch() }
+
+    /// Takes the peak of a punch found in a swing of `fighter`'s into their usual punch.
+    mutating func noteSwing(_ punch: Punch, of fighter: FighterID) {
+        usualPunches[fighter, default: UsualPunch()].note(punch.peakG)
     }
 
     /// `fighter`'s profile as known here: nil when it has not been read (`.some(nil)`: they have none).
