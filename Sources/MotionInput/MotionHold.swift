@@ -65,6 +65,9 @@ public final class MotionHold {
         case gyroscopeChanged(index: Int, hadGyroscope: Bool)
     }
 
+    /// How close to a bound on times a batch may come and keep it, in seconds.
+    static let timeTolerance = 1e-6
+
     /// The bounds in force.
     public let limits: Limits
     /// When the button was pressed, on the samples' clock: a punch before it is not found (the
@@ -103,16 +106,23 @@ public final class MotionHold {
         try check(samples)
         for sample in samples {
             see(sample)
-            if let punch = detector.process(sample), isPressed(at: punch) { return punch }
+            if let punch = detector.process(sample), counts(punch) { return punch }
         }
         return nil
     }
 
     /// Decides a punch still waiting for its confirmation: the hold is over.
-    public func finish() -> Punch? { detector.finish().flatMap { isPressed(at: $0) ? $0 : nil } }
+    public func finish() -> Punch? { detector.finish().flatMap { counts($0) ? $0 : nil } }
 
-    /// Whether `punch` came once the button was down, not in the lead-in.
-    private func isPressed(at punch: Punch) -> Bool { punch.time >= pressed ?? -.infinity }
+    /// Whether `punch` is the hold's: it came once the button was down, not in the lead-in, and
+    /// the hold's samples span a whole strength window up to its hump. A strength is a mean over
+    /// that window: before the samples span one, a few rows' mean is no punch's strength (three
+    /// rows with one spike in them would land a full punch).
+    private func counts(_ punch: Punch) -> Bool {
+        let window = detector.configuration.strengthWindow
+        let hump = punch.time + window / 2
+        return hump - (span?.first ?? hump) >= window && punch.time >= pressed ?? -.infinity
+    }
 
     /// Throws the first bound `samples` breaks, taking in nothing.
     private func check(_ samples: [MotionSample]) throws(Violation) {
@@ -134,8 +144,10 @@ public final class MotionHold {
             }
             times.append(sample.time)
             if times.count > limits.rateWindow + 1 { times.removeFirst() }
+            // Within a microsecond of the bound keeps it: ten intervals of a stream exactly at
+            // the bound sum, in binary, to a hair either side of it.
             if times.count == limits.rateWindow + 1, let oldest = times.first,
-                sample.time - oldest < limits.shortestWindow
+                sample.time - oldest < limits.shortestWindow - Self.timeTolerance
             {
                 throw .tooFast(index: index, intervals: limits.rateWindow, seconds: sample.time - oldest)
             }

@@ -45,7 +45,10 @@ import Testing
             try Self.csv(hold).write(toFile: file, atomically: true, encoding: .utf8)
             let detect = try RunningCommand(["detect", "--json", file])
             #expect(try await detect.exitStatus() == 0)
-            let found = detect.output.compactMap(DetectedLine.init)
+            // A hold's punch needs a strength window of its samples up to its hump (`t` + half one).
+            let found = detect.output.compactMap(DetectedLine.init).filter {
+                $0.t >= DetectorConfiguration().strengthWindow / 2
+            }
 
             var view = try #require(try await ring.alice.request(.fight(FightRef(fight: fight))).fightView)
             if view.phase != .active {
@@ -331,9 +334,10 @@ import Testing
         var type: String
         var damage: Int
         var peakG: Double
+        var t: Double
 
         enum CodingKeys: String, CodingKey {
-            case type, damage
+            case type, damage, t
             case peakG = "peak_g"
         }
 

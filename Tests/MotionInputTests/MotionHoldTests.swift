@@ -20,6 +20,56 @@ import Testing
         }
     }
 
+    @Test func aSpikeIsNoPunchWithOrWithoutALeadIn() throws {
+        // Three rows at 60 Hz, one of them 15 g: no arm makes that, and nothing lands.
+        func spike(from start: Double) -> [MotionSample] {
+            [0.0, 15, 0].enumerated().map { index, x in
+                MotionSample(time: start + Double(index) / 60, acceleration: Vector3(x, 1, 0))
+            }
+        }
+        let bare = MotionHold(limits: Self.limits)
+        #expect(try bare.take(spike(from: 0)) == nil)
+        #expect(bare.finish() == nil)
+        // After 1.5 s of a phone at rest, the same: a quarter second's mean of one spike is small.
+        let led = MotionHold(limits: Self.limits, pressed: 1.5)
+        #expect(try led.take(Self.samples(90, rate: 60)) == nil)
+        #expect(try led.take(spike(from: 1.5)) == nil)
+        #expect(led.finish() == nil)
+    }
+
+    @Test func aPunchNeedsAQuarterSecondOfTheHoldBeforeItsStop() throws {
+        // A swing from the hold's first sample: found once the hold spans a strength window before
+        // its stop, not when the stream starts on it.
+        func swing(from start: Double, stillFor still: Double) -> [MotionSample] {
+            (0..<Int((still + 0.6) * 100)).map { index in
+                let time = Double(index) / 100
+                var x = 0.0
+                if (still..<still + 0.12).contains(time) { x = 3 }
+                if (still + 0.12..<still + 0.16).contains(time) { x = -9 }
+                return MotionSample(time: start + time, acceleration: Vector3(x + Double(index % 3) * 0.01, 1, 0))
+            }
+        }
+        let early = MotionHold(limits: Self.limits)
+        let lateEnough = MotionHold(limits: Self.limits)
+        var found = (early: try early.take(swing(from: 0, stillFor: 0)), late: try lateEnough.take(swing(from: 0, stillFor: 0.3)))
+        found.early = found.early ?? early.finish()
+        found.late = found.late ?? lateEnough.finish()
+        #expect(found.early == nil, "a stop 0.16 s into the hold")
+        #expect(found.late?.kind == .jab, "a stop 0.46 s into the hold")
+    }
+
+    @Test func aStreamExactlyAtTheBoundIsTakenAndOneJustFasterRefused() throws {
+        // Ten intervals spanning exactly the 45 ms the bound allows, wherever the clock starts
+        // (a phone's may count from its boot or from 1970): taken. 1 % faster: refused.
+        for start in [0, 0.1, 3.3, 1_764_400_000.25] {
+            let atTheBound = MotionHold(limits: Self.limits)
+            #expect(throws: Never.self) { try atTheBound.take(Self.samples(40, rate: 200 / 0.9, from: start)) }
+            #expect(atTheBound.count == 40, "from \(start)")
+            let faster = MotionHold(limits: Self.limits)
+            #expect(throws: MotionHold.Violation.self) { try faster.take(Self.samples(40, rate: 200 / 0.9 * 1.01, from: start)) }
+        }
+    }
+
     @Test func aSensorsRateIsTakenWithItsJitterAndAFasterOneIsRefused() throws {
         // 200 Hz with timestamps 20 % off either way: taken.
         let hold = MotionHold(limits: Self.limits)
