@@ -1,8 +1,8 @@
 // MARK: - PunchType
 
-/// The kinds of punch a fight records. The raw values are the detector's (`PunchKit.PunchKind`),
-/// so a punch is passed on by name, `PunchType(rawValue: punch.kind.rawValue)`, without this module
-/// depending on the detector; the different name keeps a file that imports both unambiguous.
+/// The kinds of punch a fight records: the detector's (`PunchKit.PunchKind`), named apart so that
+/// this module depends on nothing and a file that imports both stays unambiguous. The server, which
+/// imports both, turns one into the other by a switch (`FightServer`'s `DetectorTypes.swift`).
 public enum PunchType: String, CaseIterable, Hashable, Sendable, Codable {
     /// A straight punch.
     case jab

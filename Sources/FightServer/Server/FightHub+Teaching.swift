@@ -56,7 +56,7 @@ extension FightHub {
         let profile: PunchProfile
         do {
             profile = try PunchProfile.learn(
-                from: teaching.punches, hand: Hand(rawValue: teaching.hand.rawValue) ?? .right)
+                from: teaching.punches, hand: Hand(teaching.hand))
         } catch .noPunches {
             throw ProtocolError(
                 .refused,

@@ -378,9 +378,7 @@ actor FightHub {
             }
             holds[me] = .over(key, connection: connection)
             teacher.noteSwing(punch, of: me)
-            guard let kind = PunchType(rawValue: punch.kind.rawValue) else {
-                throw ProtocolError(.internalError, "the detector found a punch of a kind fights do not have")
-            }
+            let kind = PunchType(punch.kind)
             // The detector's damage on its own scale, brought into the fight's: the engine caps it
             // at the kind's ceiling and the defender's guard, as for any sensor's punch. A stop at
             // the sensor's full scale is said, as `detect` says it.

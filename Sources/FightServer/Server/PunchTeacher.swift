@@ -32,7 +32,7 @@ struct PunchTeacher {
             return TeachingProgress(
                 hand: hand, punchesPerKind: PunchProfile.punchesPerKind, jabs: count(.jab),
                 uppercuts: count(.uppercut), hooks: count(.hook), hold: hold,
-                kind: punch.flatMap { PunchType(rawValue: $0.kind.rawValue) }, peakG: punch?.punch.peakG)
+                kind: punch.map { PunchType($0.kind) }, peakG: punch?.punch.peakG)
         }
 
         /// Whether every kind has the punches it needs: the profile is learned at once.
@@ -126,9 +126,7 @@ struct PunchTeacher {
             return .noPunch
         }
         teaching.hold = (batch.hold, nil)
-        guard let kind = PunchKind(rawValue: batch.kind.rawValue) else {
-            preconditionFailure("a fight's kind the detector lacks")
-        }
+        let kind = PunchKind(batch.kind)
         teaching.punches.append((kind, punch))
         return .taken(hold: batch.hold, (kind, punch))
     }
@@ -168,11 +166,9 @@ extension WirePunchProfile {
     /// What `profile` learned, for the player.
     init(_ profile: PunchProfile) {
         self.init(
-            hand: TeachingHand(rawValue: profile.hand.rawValue) ?? .right, gyroscope: profile.gyroscope,
-            kinds: profile.kinds.compactMap { taught in
-                PunchType(rawValue: taught.kind.rawValue).map {
-                    Kind(kind: $0, punches: taught.punches, recognised: taught.recognised)
-                }
+            hand: TeachingHand(profile.hand), gyroscope: profile.gyroscope,
+            kinds: profile.kinds.map { taught in
+                Kind(kind: PunchType(taught.kind), punches: taught.punches, recognised: taught.recognised)
             },
             typicalPeakG: profile.typicalPeakG)
     }
