@@ -16,25 +16,23 @@ public final class Accounts: Sendable {
     private let store: FightStore
     /// Seconds a session lasts without being used.
     public let sessionLifetime: Int64
-    /// Sessions seen since the start (so that a message costs a hash and a lookup, not a query),
-    /// and those logged out since, so that a check that read a session just before its logout
-    /// cannot put it back.
-    private let sessions = NIOLockedValueBox<[String: Cached]>([:])
-
-    private enum Cached {
-        case live(SavedSession)
-        case loggedOut
-    }
+    /// The live sessions used lately, so that a message costs a hash and a lookup, not a query.
+    private let sessions: NIOLockedValueBox<SessionCache>
 
     /// How stale the saved moment of a session's last use may get before it is written again: a
     /// write an hour a session, not one a message. A session may so lapse up to an hour early.
     static let useNotedEvery: Int64 = 60 * 60
 
     /// Accounts and sessions in `store`; sessions lapse after `sessionLifetime` seconds unused.
-    public init(store: FightStore, sessionLifetime: Int64) {
+    /// At most `cacheLimit` sessions are kept in memory beyond those used within the hour.
+    public init(store: FightStore, sessionLifetime: Int64, cacheLimit: Int = 10_000) {
         self.store = store
         self.sessionLifetime = sessionLifetime
+        sessions = NIOLockedValueBox(SessionCache(limit: cacheLimit))
     }
+
+    /// How many sessions are kept in memory now.
+    var cachedSessions: Int { sessions.withLockedValue { $0.live.count } }
 
     /// Whether `fighter` has a password.
     public func hasAccount(_ fighter: FighterID) throws -> Bool {
@@ -62,7 +60,7 @@ public final class Accounts: Sendable {
         let session = SavedSession(key: Self.key(token), fighter: fighter, createdAt: now)
         try store.forgetSessions(unusedSince: now + -2 * sessionLifetime)
         try store.openSession(session)
-        sessions.withLockedValue { $0[session.key] = .live(session) }
+        sessions.withLockedValue { $0.keep(session, at: now) }
         return token
     }
 
@@ -70,32 +68,38 @@ public final class Accounts: Sendable {
     public func check(_ token: String, at now: Timestamp) throws -> TokenStatus {
         guard token.utf8.count == 64 else { return .unknown }
         let key = Self.key(token)
-        var cached = sessions.withLockedValue { $0[key] }
-        if cached == nil {
-            guard let saved = try store.session(key: key) else { return .unknown }
-            // Kept only if nothing was meanwhile: a logout that came in between wins.
-            cached = sessions.withLockedValue { sessions in
-                if sessions[key] == nil { sessions[key] = .live(saved) }
-                return sessions[key]
-            }
-        }
-        guard case .live(var session) = cached else { return .unknown }
+        guard var session = try cachedOrSaved(key, at: now) else { return .unknown }
         guard now - session.lastUsedAt < sessionLifetime else { return .lapsed }
         if now - session.lastUsedAt >= Self.useNotedEvery {
             try store.noteUse(ofSession: key, at: now)
             session.lastUsedAt = now
-            sessions.withLockedValue { sessions in
-                if case .live = sessions[key] { sessions[key] = .live(session) }
-            }
+            sessions.withLockedValue { $0.update(session) }
         }
         return .valid(session)
+    }
+
+    /// Session `key` as kept here, or as saved (then kept here): nil when there is none. A
+    /// session read from the file while any session ended is read again, so that a logout that
+    /// came in between wins, whichever session it ended.
+    private func cachedOrSaved(_ key: String, at now: Timestamp) throws -> SavedSession? {
+        while true {
+            let (cached, endedBefore) = sessions.withLockedValue { ($0.live[key], $0.ended) }
+            if let cached { return cached }
+            guard let saved = try store.session(key: key) else { return nil }
+            let kept = sessions.withLockedValue { sessions in
+                guard sessions.ended == endedBefore else { return false }
+                sessions.keep(saved, at: now)
+                return true
+            }
+            if kept { return saved }
+        }
     }
 
     /// `check`, waiting for the database on `threads` only when it must: for a session not seen
     /// here since the start, or a use to note (once an hour). Any other message costs a hash and a
     /// lookup on the calling thread.
     func check(_ token: String, at now: Timestamp, waitingOn threads: DatabaseThreads) async throws -> TokenStatus {
-        if token.utf8.count == 64, case .live(let session)? = sessions.withLockedValue({ $0[Self.key(token)] }),
+        if token.utf8.count == 64, let session = sessions.withLockedValue({ $0.live[Self.key(token)] }),
             now - session.lastUsedAt < min(sessionLifetime, Self.useNotedEvery)
         {
             return .valid(session)
@@ -105,21 +109,20 @@ public final class Accounts: Sendable {
 
     /// Ends `session`: its token is refused from now on.
     ///
-    /// Deleted from the file first, then refused in memory: a delete that fails throws with the
+    /// Deleted from the file first, then forgotten in memory: a delete that fails throws with the
     /// session still live in both, so the caller can say the logout failed and it can be asked
-    /// again. (Refused in memory first, a failed logout would look done until a restart brought
-    /// the token back.) A check that read the session just before the delete cannot put it back:
-    /// the mark written here wins.
+    /// again. (Forgotten in memory first, a failed logout would look done until a restart brought
+    /// the token back.) A check that read the session just before the delete reads it again
+    /// (`cachedOrSaved`), and finds none.
     public func logout(_ session: SavedSession) throws {
         try store.closeSession(key: session.key, of: session.fighter)
-        sessions.withLockedValue { $0[session.key] = .loggedOut }
+        sessions.withLockedValue { $0.end(session.key) }
     }
 
     /// Refuses session `key` from now on: another server sharing the database logged it out
-    /// (and deleted it there), and this one may hold it as live. Marked even when not held, as
-    /// `logout` marks it: a check that read it just before the delete cannot put it back.
+    /// (and deleted it there), and this one may hold it as live.
     func sessionEnded(key: String) {
-        sessions.withLockedValue { $0[key] = .loggedOut }
+        sessions.withLockedValue { $0.end(key) }
     }
 
     private static func key(_ token: String) -> String {
@@ -140,4 +143,46 @@ public enum TokenStatus: Hashable, Sendable {
     case unknown
     /// Issued, but unused for longer than the session lifetime: log in again.
     case lapsed
+}
+
+// MARK: - The sessions kept in memory
+
+/// The live sessions an `Accounts` keeps in memory, bounded: past `limit`, a new one sweeps out
+/// those unused for an hour (read again from the file when next used, when their use is due to be
+/// noted anyway).
+struct SessionCache {
+    /// The sessions kept, by key.
+    private(set) var live: [String: SavedSession] = [:]
+    /// How many sessions have ended here: a session read from the file while one ended may be the
+    /// one that ended, and is not kept.
+    private(set) var ended = 0
+    /// How many sessions are kept before a sweep, at the least.
+    let limit: Int
+    /// The count past which the next session kept sweeps: twice what the last sweep left, so
+    /// that a cache full of sessions in use is not swept at every login.
+    private var sweepAbove: Int
+
+    init(limit: Int) {
+        self.limit = limit
+        sweepAbove = limit
+    }
+
+    /// Keeps `session`, sweeping if the cache has grown past its bound.
+    mutating func keep(_ session: SavedSession, at now: Timestamp) {
+        live[session.key] = session
+        guard live.count > sweepAbove else { return }
+        live = live.filter { now - $0.value.lastUsedAt < Accounts.useNotedEvery }
+        sweepAbove = max(limit, 2 * live.count)
+    }
+
+    /// Replaces a kept session (its use noted) if it is still kept.
+    mutating func update(_ session: SavedSession) {
+        if live[session.key] != nil { live[session.key] = session }
+    }
+
+    /// Forgets session `key`: it ended.
+    mutating func end(_ key: String) {
+        live[key] = nil
+        ended += 1
+    }
 }

@@ -135,7 +135,7 @@ struct ClientSession {
     /// and this one, told, closes.
     private func logout(_ session: SavedSession, ref: Int?) async -> Next {
         do {
-            try accounts.logout(session)
+            try await hub.databaseThreads.run { [accounts] in try accounts.logout(session) }
         } catch {
             return failed("logout", error, answering: ref, "could not log out; try again")
         }
