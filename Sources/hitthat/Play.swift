@@ -127,7 +127,16 @@ struct Play: ParsableCommand {
     private func play() async throws {
         guard let address = ServerAddress(server) else { throw ValidationError("--server: expected ws://HOST:PORT") }
         let keyboard = try openKeyboard()
-        guard let password = password ?? environmentPassword() ?? askPassword(on: keyboard) else {
+        // A password given is tried by the session (which says so if it is refused); one asked
+        // for is tried here, until it signs in, so that a typo is asked again, not fatal.
+        var signedIn: Session?
+        let password: String
+        if let given = self.password ?? environmentPassword() {
+            password = given
+        } else if !script, isatty(keyboard) == 1 {
+            let prompted = try await PlaySignIn.signIn(username: user, at: address, keyboard: keyboard)
+            (signedIn, password) = (prompted.session, prompted.password)
+        } else {
             printError("no password: give --password, set HITTHAT_PASSWORD, or run on a terminal")
             throw ExitCode.validationFailure
         }
@@ -159,8 +168,10 @@ struct Play: ParsableCommand {
         // all come back at the same instants.
         configuration.backoff = configuration.backoff.scaled(by: .random(in: 0.75...1.25))
         configuration.hand = hand
+        // The screen's log shows a fight's past after a restart; a script asks for what it wants.
+        configuration.replaysPast = !script
         let player = PlayerDriver(
-            address: address, credentials: Credentials(username: user, password: password),
+            address: address, credentials: Credentials(username: user, password: password), session: signedIn,
             configuration: configuration, display: output, motion: motion)
         if let location = try? at.map(Location.init(parsing:)) {
             // Queued until the server says welcome; it answers with `moved`.
@@ -224,12 +235,6 @@ struct Play: ParsableCommand {
 
     private func environmentPassword() -> String? {
         getenv("HITTHAT_PASSWORD").map { String(cString: $0) }
-    }
-
-    /// getpass(3) reads the terminal, which is where the keys come from too.
-    private func askPassword(on keyboard: Int32) -> String? {
-        guard !script, isatty(keyboard) == 1, let typed = getpass("password for \(user): ") else { return nil }
-        return String(cString: typed)
     }
 }
 
