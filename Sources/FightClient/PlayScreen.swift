@@ -52,6 +52,8 @@ public struct KeyReader: Sendable {
     public enum Question: Equatable, Sendable {
         /// A location being typed, with what was typed so far.
         case location(typed: String)
+        /// Height, weight and reach being typed, with what was typed so far.
+        case profile(typed: String)
         /// Whether to give up the fight.
         case forfeit
         /// Whether to leave while a fight is under way (its turns lapse without the player).
@@ -70,6 +72,12 @@ public struct KeyReader: Sendable {
         case rematch
         /// A message for the note line (the location typed was not one).
         case note(String)
+        /// Set the player's height, weight and reach (the screen adds the name and bio it keeps).
+        case updateStats(ProfileStats)
+        /// Show the rules, or hide them if shown (`?`).
+        case toggleRules
+        /// Hide the rules if shown (Esc).
+        case closeRules
     }
 
     /// The longest location the input line takes: room for two numbers with nine decimals, and
@@ -87,15 +95,19 @@ public struct KeyReader: Sendable {
         switch question {
         case nil: nil
         case .location(let typed): "location LAT,LON (Enter sets, Esc cancels): \(typed)_"
+        case .profile(let typed): "height weight reach (e.g. \(ProfileStats.example), - hides one, Esc cancels): \(typed)_"
         case .forfeit: "give up this fight? y forfeits, any other key carries on"
         case .quit: "leave while a fight is on? your turns will lapse; y leaves, any other key stays"
         }
     }
 
-    /// Takes one byte from the keyboard; `fightUnderWay` says whether `q` must ask first, and
+    /// Takes one byte from the keyboard; `fightUnderWay` says whether `q` must ask first,
     /// `aiming` which kind the power meter sweeps for, if one is wound up: a punch key winds the
-    /// meter up, and once it sweeps, throws (space throws the kind aimed at).
-    public mutating func press(_ key: UInt8, fightUnderWay: Bool = false, aiming: PunchType? = nil) -> Action {
+    /// meter up, and once it sweeps, throws (space throws the kind aimed at); `connected` whether
+    /// the server is there (without it, space says so rather than ask for a wind-up).
+    public mutating func press(
+        _ key: UInt8, fightUnderWay: Bool = false, aiming: PunchType? = nil, connected: Bool = true
+    ) -> Action {
         let yes = key == UInt8(ascii: "y") || key == UInt8(ascii: "Y")
         switch question {
         case .forfeit:
@@ -105,7 +117,9 @@ public struct KeyReader: Sendable {
             question = nil
             return yes ? .command(.quit) : .nothing
         case .location(let typed):
-            return type(key, after: typed)
+            return type(key, after: typed, location: true)
+        case .profile(let typed):
+            return type(key, after: typed, location: false)
         case nil:
             break
         }
@@ -114,6 +128,7 @@ public struct KeyReader: Sendable {
             let kind: PunchType = key == UInt8(ascii: "j") ? .jab : key == UInt8(ascii: "u") ? .uppercut : .hook
             return .command(aiming == nil ? .windUp(kind: kind, fight: nil) : .keyboardPunch(kind))
         case " ":
+            guard connected else { return .note(PlayerSession.Note.punchNotSent(verb: "space").description) }
             guard let aiming else { return .note("wind up first: j, u or k starts the power meter") }
             return .command(.keyboardPunch(aiming))
         case "g": return .command(.raiseGuard(nil, fight: nil))
@@ -126,6 +141,9 @@ public struct KeyReader: Sendable {
         case "m": return .command(.request(.quickMatch))
         case "t": return .command(.teach(nil))
         case "l": question = .location(typed: "")
+        case "p": question = .profile(typed: "")
+        case "?": return .toggleRules
+        case "\u{1B}": return .closeRules
         case "f": question = .forfeit
         case "q":
             guard fightUnderWay else { return .command(.quit) }
@@ -135,26 +153,32 @@ public struct KeyReader: Sendable {
         return .nothing
     }
 
-    /// A key while a location is typed: Enter sends it if it is one (and otherwise says why, with
-    /// what was typed, and clears the line for the next try: typing on would append to the wrong
-    /// text), Esc gives up, Backspace takes back a character.
-    private mutating func type(_ key: UInt8, after typed: String) -> Action {
+    /// A key while a location (or the profile's stats) is typed: Enter sends it if it is one (and
+    /// otherwise says why, with what was typed, and clears the line for the next try: typing on
+    /// would append to the wrong text), Esc gives up, Backspace takes back a character.
+    private mutating func type(_ key: UInt8, after typed: String, location: Bool) -> Action {
+        let asking = { (text: String) -> Question in location ? .location(typed: text) : .profile(typed: text) }
         switch key {
         case 0x0D, 0x0A:
             do {
-                let location = try Location(parsing: typed)
+                let action: Action
+                if location {
+                    action = .command(.request(.move(try Location(parsing: typed))))
+                } else {
+                    action = .updateStats(try ProfileStats(parsing: typed))
+                }
                 question = nil
-                return .command(.request(.move(location)))
+                return action
             } catch {
-                question = .location(typed: "")
-                return .note("location \"\(typed)\": \(error)")
+                question = asking("")
+                return .note("\(location ? "location" : "profile") \"\(typed)\": \(error)")
             }
         case 0x1B:
             question = nil
         case 0x7F, 0x08:
-            question = .location(typed: String(typed.dropLast()))
+            question = asking(String(typed.dropLast()))
         case 0x20...0x7E where typed.count < Self.maxTyped:
-            question = .location(typed: typed + String(UnicodeScalar(key)))
+            question = asking(typed + String(UnicodeScalar(key)))
         default:
             break
         }
@@ -171,10 +195,11 @@ public struct ScreenModel: Sendable {
     public static let width = 80
     /// The height the text is laid out for, in lines.
     public static let height = 24
-    /// The keys, on the last line (the input line takes its place while a question is asked). `a`
-    /// and `d` are named on the fight's line when there is a challenge to answer, and the punches
-    /// when it is the player's turn: all of them here would not fit 80 columns.
-    public static let keyBar = "n next  b back  c challenge  m match  l location  t teach  f forfeit  q quit"
+    /// The keys out of a fight, on the last line (the input line takes its place while a question
+    /// is asked; a fight under way has its own, `keyLegend`). `a` and `d` are named on the fight's
+    /// line when there is a challenge to answer; `?` lists every key, since all of them here would
+    /// not fit 80 columns.
+    public static let keyBar = "n next  b back  c challenge  m match  l location  p profile  ? all keys  q quit"
 
     /// How far away opponents are looked for, as the note says it ("50 km"): the engine's rule,
     /// which `hitthat serve` plays by (the server does not send it).
@@ -193,6 +218,16 @@ public struct ScreenModel: Sendable {
     public var cards: [FighterID: FighterCard] = [:]
     /// The latest events, described when drawn: a name that arrives after its event still shows.
     public var log: [WireEvent] = []
+    /// The fight events in the log, by fight and sequence: one that comes again (a replay after a
+    /// reconnect overlapping what was pushed) is not logged twice.
+    private var logged: Set<FightEventKey> = []
+    /// How far past 0 each knockout went, from the events.
+    public var trail = KnockoutTrail()
+    /// The rules the fights are played by, for what the screen says of them (`?`, the answer's
+    /// starting stamina): this build's engine's, which `hitthat serve` plays by.
+    public var rules = Rules()
+    /// Whether the rules are shown (`?`) in place of the log.
+    public var showsRules = false
     /// Whether the other fighter of each fight under way is there, as the server last said.
     public var presence: [FightID: OpponentPresence] = [:]
     /// The connection's state.
@@ -221,6 +256,7 @@ public struct ScreenModel: Sendable {
     public mutating func apply(
         _ message: ServerMessage, answersPlayer: Bool, fights: [FightID: FightView], me: FighterID?
     ) -> Bool {
+        let before = self.fights
         self.fights = fights
         self.me = me
         // The player's next request that succeeds clears the last error.
@@ -241,17 +277,37 @@ public struct ScreenModel: Sendable {
                 cards[id]?.latitude = event.latitude
                 cards[id]?.longitude = event.longitude
             }
-            log.append(event)
-            log = Array(log.suffix(Self.height))
+            record([event], before: before)
             // A fight moved on (a punch, a turn, an end): a refusal of a moment ago no longer holds.
             if event.fight != nil { note = "" }
             if event.kind == .punched, event.by != me { bell = true }
+        case .events(let reply):
+            // A replay (after a reconnect, or of a fight's start after a restart): the fight's
+            // past, into the log as if it had been seen.
+            record(reply.events.sorted { ($0.sequence ?? 0) < ($1.sequence ?? 0) }, before: before)
         case .error(let error):
             note = error.reason == .known(.noLocation) ? "set your location first: press l" : error.message
         default:
             break
         }
         return bell
+    }
+
+    /// Logs `events` (a fight event once), in the order they happened, and follows how far past 0
+    /// each knockout went; `before` is the fights as they stood before them.
+    private mutating func record(_ events: [WireEvent], before: [FightID: FightView]) {
+        for event in events {
+            if let fight = event.fight, let sequence = event.sequence {
+                guard logged.insert(FightEventKey(fight: fight, sequence: sequence)).inserted else { continue }
+                trail.take(event, before: before[fight], startingStamina: rules.startingStamina)
+            }
+            log.append(event)
+        }
+        // Replayed events are older than some already logged: the log reads in time order.
+        if events.count > 1 || log.count > 1 && log[log.count - 2].at.timestamp > log[log.count - 1].at.timestamp {
+            log = log.enumerated().sorted { ($0.element.at.timestamp, $0.offset) < ($1.element.at.timestamp, $1.offset) }.map(\.element)
+        }
+        log = Array(log.suffix(Self.height))
     }
 
     private mutating func learn(_ report: Presence) {
@@ -263,13 +319,17 @@ public struct ScreenModel: Sendable {
     /// characters. The log shows as many of the latest events as fit.
     public func lines(now: Int64, at instant: ContinuousClock.Instant? = nil) -> [String] {
         let shownStatus = connection.map { $0.status.description(elapsed: .seconds(max(0, now - $0.since))) } ?? status
-        var top = ["HitThat — \(user)   \(shownStatus)", whereabouts, ""]
+        let title = "HitThat — \(user)   \(shownStatus)"
+        if showsRules {
+            return ([title, ""] + rulesLines + ["", note, prompt ?? keyLegend]).prefix(Self.height).map(Self.clipped)
+        }
+        var top = [title, whereabouts, ""]
         // The versus card is for finding a fight: gone while one is fought.
         if let shown, current?.phase != .active { top += versus(shown) }
         if let fight = current, let me {
             top += self.fight(fight, me: me, now: now, instant: instant)
         }
-        let bottom = ["", note, prompt ?? Self.keyBar]
+        let bottom = ["", note, prompt ?? keyLegend]
         let room = max(0, Self.height - top.count - bottom.count)
         let described = log.compactMap(describe).suffix(room).map { "  " + $0 }
         return (top + described + bottom).prefix(Self.height).map(Self.clipped)
@@ -285,7 +345,8 @@ public struct ScreenModel: Sendable {
     }
 
     private func versus(_ shown: WireMatchup) -> [String] {
-        let card = shown.opponent
+        // The card asked for since (after a fight with them, say) has their record as it is now.
+        let card = cards[shown.opponent.id] ?? shown.opponent
         var lines = [
             "Versus: \(card.displayName) (@\(card.username))  \(String(format: "%.1f", shown.distanceKm)) km away",
             "  record \(card.wins)-\(card.losses)-\(card.draws)   height \(Self.stat(card.heightCm)) cm   weight \(Self.stat(card.weightKg)) kg   reach \(Self.stat(card.reachCm)) cm",
@@ -297,10 +358,11 @@ public struct ScreenModel: Sendable {
 
     private func fight(_ fight: FightView, me: FighterID, now: Int64, instant: ContinuousClock.Instant?) -> [String] {
         let mine = fight.challenger == me
+        let them = mine ? fight.opponent : fight.challenger
         var lines = [
-            "Fight \(fight.id.rawValue) against \(name(mine ? fight.opponent : fight.challenger)): \(fight.phase)",
-            "  you   \(Self.bar(mine ? fight.staminaChallenger : fight.staminaOpponent))",
-            "  them  \(Self.bar(mine ? fight.staminaOpponent : fight.staminaChallenger))",
+            "Fight \(fight.id.rawValue) against \(name(them)): \(fight.phase)",
+            "  you   \(Self.bar(mine ? fight.staminaChallenger : fight.staminaOpponent, pastZero: trail.pastZero(of: me, in: fight.id)))",
+            "  them  \(Self.bar(mine ? fight.staminaOpponent : fight.staminaChallenger, pastZero: trail.pastZero(of: them, in: fight.id)))",
         ]
         switch fight.phase {
         case .active:
@@ -320,11 +382,19 @@ public struct ScreenModel: Sendable {
             case (true, false):
                 lines.append("  YOUR TURN — \(left) s left: j jab, u uppercut, k hook wind up; again throws")
             case (true, true):
-                lines.append("  YOUR TURN — knocked out: one last punch to answer, \(left) s left (j, u, k)")
+                let how = trail.pastZero(of: me, in: fight.id).map { ", \($0) past 0" } ?? ""
+                lines.append("  YOUR TURN — knocked out\(how): one last punch to answer, \(left) s left (j, u, k)")
             case (false, false):
                 lines.append("  their turn — \(left) s left")
             case (false, true):
-                lines.append("  their turn — knocked out, they answer with one last punch: \(left) s left")
+                let how = trail.pastZero(of: them, in: fight.id).map { " \($0) past 0" } ?? ""
+                lines.append("  their turn — knocked out\(how), they answer with one last punch: \(left) s left")
+            }
+            if down, let turn = fight.turn, let margin = trail.pastZero(of: turn, in: fight.id) {
+                let standing = turn == fight.challenger ? fight.staminaOpponent : fight.staminaChallenger
+                lines.append("  " + Self.answerNeeds(margin: margin, left: standing, answeringIsMe: turn == me))
+            } else if down {
+                lines.append("  if the answer floors the other too, the blow that went further past 0 wins")
             }
             // The meter sweeps right under the turn it is for, where the eye already is.
             if let meter, meter.fight == fight.id { lines += Self.meterLines(meter, at: instant ?? meter.since) }
@@ -347,7 +417,7 @@ public struct ScreenModel: Sendable {
     }
 
     /// The fight the screen shows: the newest not over, or else the newest.
-    private var current: FightView? {
+    var current: FightView? {
         let sorted = fights.values.sorted { $0.id > $1.id }
         return sorted.first(where: { $0.phase != .finished }) ?? sorted.first
     }
@@ -378,8 +448,12 @@ public struct ScreenModel: Sendable {
             let guarded = event.bluntedBy.map { ", halved by \(whose) \($0) guard" } ?? ""
             // A hit near the top of what any kind does is worth a moment.
             let big = (event.damage ?? 0) >= Self.bigHit ? " — BIG HIT" : ""
+            // A knockout's blow says how far past 0 it went: what an answer is measured against.
+            let target = event.fight.flatMap { fights[$0] }.map { $0.challenger == event.by ? $0.opponent : $0.challenger }
+            let past = event.staminaLeft == 0 ? target.flatMap { trail.pastZero(of: $0, in: event.fight!) } : nil
+            let left = past.map { "0, \($0) past 0" } ?? "\(event.staminaLeft ?? 0)"
             return
-                "\(name(event.by)) threw a\(event.punch == .uppercut ? "n" : "") \(kind) for \(event.damage ?? 0)\(big)\(guarded) (\(whose) stamina \(event.staminaLeft ?? 0))"
+                "\(name(event.by)) threw a\(event.punch == .uppercut ? "n" : "") \(kind) for \(event.damage ?? 0)\(big)\(guarded) (\(whose) stamina \(left))"
         case .challenged: return "\(name(event.challenger)) challenged \(name(event.opponent))"
         case .accepted, .matched: return "the fight is on: \(name(event.turn)) first"
         case .turnPassed where event.missedTurns == 0:
@@ -387,8 +461,7 @@ public struct ScreenModel: Sendable {
         case .turnPassed: return "the turn passed to \(name(event.turn))"
         case .ended where event.decision == .known(.knockout):
             // The end of the fight worth a moment: the bell rang on each hit, this is the last.
-            guard let winner = event.winner else { return "*** DOUBLE KNOCKOUT *** both as far past 0: a draw" }
-            return "*** KNOCKOUT *** \(name(winner)) won"
+            return knockoutLine(event)
         case .ended:
             return event.winner == nil
                 ? "a draw" : "\(name(event.winner)) won by \(event.decision?.rawValue ?? "decision")"
@@ -463,9 +536,12 @@ public struct ScreenModel: Sendable {
         items.count < 2 ? items.joined() : items.dropLast().joined(separator: ", ") + " and " + items.last!
     }
 
-    private static func bar(_ stamina: Int) -> String {
+    /// A stamina bar; a fighter knocked out shows how far past 0 (the number a double knockout
+    /// is decided by) as a stamina below 0.
+    static func bar(_ stamina: Int, pastZero: Int? = nil) -> String {
         let filled = max(0, min(20, stamina / 5))
-        return "[" + String(repeating: "█", count: filled) + String(repeating: "·", count: 20 - filled) + "] \(stamina)"
+        let shown = stamina == 0 ? pastZero.map { "\(-$0) (\($0) past 0)" } ?? "0" : "\(stamina)"
+        return "[" + String(repeating: "█", count: filled) + String(repeating: "·", count: 20 - filled) + "] \(shown)"
     }
 
     /// `line` cut to the width, marked with "…" where it was cut, so that it never wraps (a

@@ -45,6 +45,9 @@ public struct PlayerSession: Sendable {
         public var backoff = Backoff(first: .milliseconds(250), longest: .seconds(8))
         /// How long a script's `quit` waits for the server's `welcome` and the replies to what it sent.
         public var quitWait = PlayerSession.quitWait
+        /// Whether each open fight not followed yet is replayed from its first event, so that a
+        /// log (the screen's) shows its past after a restart, not only what comes next.
+        public var replaysPast = false
 
         /// Creates a configuration.
         public init(mode: Mode, username: String, server: String, hasSensor: Bool, showsCards: Bool) {
@@ -343,7 +346,7 @@ public struct PlayerSession: Sendable {
     /// What the player asked for while not welcomed, sent once the server says `welcome`.
     private var queued: [Outgoing] = []
     /// Fighters whose cards were asked for (or came on the versus screen): one request each.
-    private var cardsAsked: Set<FighterID> = []
+    var cardsAsked: Set<FighterID> = []
     /// When this player's turn began in fights whose state is still to come.
     private var turnStarts = TurnStarts<Instant>()
 
@@ -515,7 +518,7 @@ public struct PlayerSession: Sendable {
 
     /// Sends a request the session makes itself (`hello`, what catching up needs, cards), counted
     /// as waiting for its reply.
-    private mutating func send(_ request: ClientRequest, byPlayer: Bool = false, _ effects: inout [Effect]) {
+    mutating func send(_ request: ClientRequest, byPlayer: Bool = false, _ effects: inout [Effect]) {
         guard case .open(var open) = connection else { return }
         lastRef += 1
         open.pending.insert(lastRef)
@@ -732,6 +735,7 @@ public struct PlayerSession: Sendable {
         switch message.body {
         case .welcome(let welcome):
             everWelcomed = true
+            askForPasts(of: welcome.openFights, &effects)
             let waiting = queued
             queued.removeAll()
             for outgoing in waiting { sendForPlayer(outgoing, &effects) }
@@ -782,6 +786,7 @@ public struct PlayerSession: Sendable {
             break
         }
         askForCards(after: message, &effects)
+        refreshCards(after: message, &effects)
         effects.append(.show(message, text: text, answersPlayer: answersPlayer))
         startHoldIfMyTurn(since: turnSeen, &effects)
         releaseHeldCommand(at: nil, &effects)

@@ -444,7 +444,7 @@ import Testing
         let lines = model.lines(now: 0)
         #expect(lines.count <= ScreenModel.height)
         #expect(lines.allSatisfy { $0.count <= ScreenModel.width }, "\(lines.filter { $0.count > 80 })")
-        #expect(lines.last == ScreenModel.keyBar)
+        #expect(lines.last == ScreenModel.yourTurnKeys)
         #expect(lines.contains { $0.hasPrefix("  YOUR TURN") })
         #expect(
             lines.contains { $0.hasPrefix("  \(long) is gone") }

@@ -264,7 +264,7 @@ struct TerminalClientTests {
         try await tmux.wait(for: "the question", on: "alice") { $0.contains("y forfeits") ? true : nil }
         try await tmux.send("n", to: "alice")
         let carriedOn = try await tmux.wait(for: "the key bar", on: "alice") {
-            $0.contains(ScreenModel.keyBar) ? $0 : nil
+            $0.contains(ScreenModel.yourTurnKeys) ? $0 : nil
         }
         #expect(carriedOn.contains("Fight 1 against bob: active"), "\(carriedOn)")
         try await tmux.send("f", "y", to: "alice")
