@@ -6,47 +6,71 @@ import FightProtocol
 /// How far past 0 each knockout went, worked out from the fights' events: the server sends a
 /// stamina that stops at 0 (`staminaLeft`), but an answered knockout is decided by the blow that
 /// went further past it, so the screen must say by how much. A punch's margin is its damage less
-/// the stamina it took, which the events before it tell.
+/// the stamina it took, which the punches before it tell, counted from the fight's start (once its
+/// first event is in) or from a state the screen saw just before one of them.
 ///
-/// Events come live, or replayed after a reconnect or a restart; each is taken once, in sequence.
+/// Events come live, or replayed after a reconnect or a restart, in any order: a replay of the
+/// whole fight may come after the events that followed it, so the margins are worked out again
+/// from what is known each time.
 public struct KnockoutTrail: Hashable, Sendable {
-    /// Each fight's staminas as the events left them, by fighter.
-    private var stamina: [FightID: [FighterID: Int]] = [:]
-    /// The last sequence taken of each fight.
-    private var taken: [FightID: Int] = [:]
+    /// A punch as the trail needs it.
+    private struct Punch: Hashable, Sendable {
+        var by: FighterID
+        var damage: Int
+        var left: Int
+    }
+
+    /// Where a fight's count begins: after `sequence`, with these staminas.
+    private struct Start: Hashable, Sendable {
+        var sequence: Int
+        var stamina: [FighterID: Int]
+    }
+
+    /// Each fight's punches, by sequence.
+    private var punches: [FightID: [Int: Punch]] = [:]
+    /// Each fight's two fighters, once known.
+    private var fighters: [FightID: [FighterID]] = [:]
+    /// Where each fight's count begins.
+    private var starts: [FightID: Start] = [:]
     /// How far past 0 each fighter was knocked, by fight: set by the punch that took them to 0.
     public private(set) var pastZero: [FightID: [FighterID: Int]] = [:]
 
     /// Knows nothing yet.
     public init() {}
 
-    /// Takes `event`, the next of its fight; `before` is the fight as it stood before it (its
-    /// staminas are where a trail begins when the events before were not seen), `startingStamina`
-    /// each fighter's at the fight's first event.
+    /// Takes `event`; `before` is the fight as the screen knew it before the message that brought
+    /// the event (a count may begin from it if it is the state just before), `startingStamina`
+    /// each fighter's at the fight's start.
     public mutating func take(_ event: WireEvent, before: FightView?, startingStamina: Int) {
         guard let fight = event.fight, let sequence = event.sequence else { return }
-        if let last = taken[fight], sequence <= last { return }
-        // A fight's first event starts it afresh; a trail joined later starts from the state.
-        if sequence == 1 {
-            stamina[fight] = [:]
-            pastZero[fight] = nil
-        } else if taken[fight] == nil || (taken[fight] ?? 0) < sequence - 1 {
-            guard let before, before.lastSequence == sequence - 1 else {
-                // Not the state just before: nothing to count from, so nothing said.
-                taken[fight] = sequence
-                stamina[fight] = nil
-                return
-            }
-            stamina[fight] = [before.challenger: before.staminaChallenger, before.opponent: before.staminaOpponent]
+        if let before { fighters[fight] = [before.challenger, before.opponent] }
+        if let challenger = event.challenger, let opponent = event.opponent { fighters[fight] = [challenger, opponent] }
+        let both = fighters[fight] ?? []
+        if sequence == 1, both.count == 2 {
+            starts[fight] = Start(sequence: 0, stamina: [both[0]: startingStamina, both[1]: startingStamina])
+        } else if starts[fight] == nil, let before, before.lastSequence == sequence - 1 {
+            starts[fight] = Start(
+                sequence: before.lastSequence,
+                stamina: [before.challenger: before.staminaChallenger, before.opponent: before.staminaOpponent])
         }
-        taken[fight] = sequence
-        guard event.kind == .punched, let by = event.by, let damage = event.damage, let left = event.staminaLeft,
-            let target = before.flatMap({ $0.challenger == by ? $0.opponent : $0.challenger })
-                ?? stamina[fight]?.keys.first(where: { $0 != by })
-        else { return }
-        guard let had = stamina[fight]?[target] ?? (stamina[fight] != nil ? startingStamina : nil) else { return }
-        if left == 0 { pastZero[fight, default: [:]][target] = damage - had }
-        stamina[fight, default: [:]][target] = left
+        if event.kind == .punched, let by = event.by, let damage = event.damage, let left = event.staminaLeft {
+            punches[fight, default: [:]][sequence] = Punch(by: by, damage: damage, left: left)
+        }
+        count(fight)
+    }
+
+    /// Works the fight's margins out again from where its count begins.
+    private mutating func count(_ fight: FightID) {
+        guard let start = starts[fight], let both = fighters[fight], both.count == 2 else { return }
+        var stamina = start.stamina
+        var margins: [FighterID: Int] = [:]
+        for (sequence, punch) in (punches[fight] ?? [:]).sorted(by: { $0.key < $1.key }) where sequence > start.sequence {
+            let target = punch.by == both[0] ? both[1] : both[0]
+            guard let had = stamina[target] else { return }
+            if punch.left == 0 { margins[target] = punch.damage - had }
+            stamina[target] = punch.left
+        }
+        pastZero[fight] = margins.isEmpty ? nil : margins
     }
 
     /// How far past 0 `fighter` was knocked in `fight`, if they were and it is known.

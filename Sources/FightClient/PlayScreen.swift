@@ -298,8 +298,8 @@ public struct ScreenModel: Sendable {
     private mutating func record(_ events: [WireEvent], before: [FightID: FightView]) {
         for event in events {
             if let fight = event.fight, let sequence = event.sequence {
-                guard logged.insert(FightEventKey(fight: fight, sequence: sequence)).inserted else { continue }
                 trail.take(event, before: before[fight], startingStamina: rules.startingStamina)
+                guard logged.insert(FightEventKey(fight: fight, sequence: sequence)).inserted else { continue }
             }
             log.append(event)
         }
@@ -382,8 +382,8 @@ public struct ScreenModel: Sendable {
             case (true, false):
                 lines.append("  YOUR TURN — \(left) s left: j jab, u uppercut, k hook wind up; again throws")
             case (true, true):
-                let how = trail.pastZero(of: me, in: fight.id).map { ", \($0) past 0" } ?? ""
-                lines.append("  YOUR TURN — knocked out\(how): one last punch to answer, \(left) s left (j, u, k)")
+                let how = trail.pastZero(of: me, in: fight.id).map { " \($0) past 0" } ?? ""
+                lines.append("  YOUR TURN — knocked out\(how): answer with one last punch, \(left) s left")
             case (false, false):
                 lines.append("  their turn — \(left) s left")
             case (false, true):

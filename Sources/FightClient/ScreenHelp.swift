@@ -33,37 +33,43 @@ extension ScreenModel {
         return fight.turn == me ? Self.yourTurnKeys : Self.theirTurnKeys
     }
 
-    /// Every key, for the rules screen.
-    static let allKeys = [
-        "Keys: j jab, u uppercut, k hook (wind up; the same key or space throws), g guard,",
-        "  f forfeit, r rematch, n next opponent, b back, c challenge, a accept, d decline,",
-        "  m quick match, l location, p profile (height, weight, reach), t teach (--sensor),",
-        "  ? these rules, q quit.",
-    ]
-
-    /// The rules screen: what a fight is, the meter, guards and the knockout's answer, from `rules`.
+    /// The rules screen: what a fight is, the meter, guards and the knockout's answer, said from
+    /// `rules` and wrapped to the width (a number longer than this build's would not be cut off).
     public var rulesLines: [String] {
         let meter = rules.meter
-        let rise = meter.sweepMilliseconds / 2
         func kind(_ name: String, _ spot: SweetSpot, _ remark: String) -> String {
             "  \(name) up to \(spot.ceiling), at level \(Self.decimal(spot.level)) ± \(Self.decimal(spot.halfWidth))\(remark)"
         }
-        return [
-            "RULES",
-            "Each starts with \(rules.startingStamina) stamina; a punch takes its damage off the other's. Turns",
-            "  alternate, \(rules.turnTimeout) s each; \(rules.missedTurnsToForfeit) missed in a row forfeit. \(rules.punchesPerFighter) punches each, then points.",
-            "The meter: a punch key winds it up; it sweeps 0 to 1 in \(rise) ms and back down, round",
-            "  and round; the same key or space throws. Off the kind's spot: \(meter.floor). On it:",
-            kind("jab     ", meter.jab, " (wide: safe)"),
-            kind("hook    ", meter.hook, ""),
-            kind("uppercut", meter.uppercut, " (narrow: risky)"),
-            "Guards (g: high, then low; they never see yours): high halves jabs and hooks, low",
-            "  uppercuts. A blunted punch is said to both: switch kinds, or guess they switch.",
-            "Knockout at 0. If the one who floors the other has thrown more punches, the other",
-            "  answers with one last punch; if it floors them too, the blow that went further",
-            "  past 0 wins, and as far is a draw.",
+        let paragraphs = [
+            "Each starts with \(rules.startingStamina) stamina; a punch takes its damage off the other's. Turns alternate, \(rules.turnTimeout) s each; \(rules.missedTurnsToForfeit) missed in a row forfeit. \(rules.punchesPerFighter) punches each, then points.",
+            "The meter: a punch key winds it up; it sweeps 0 to 1 in \(meter.sweepMilliseconds / 2) ms and back, round and round; the same key or space throws. Off the kind's spot a punch does \(meter.floor); on it:",
+        ]
+        let rest = [
+            "Guards (g: high, then low; the other never sees yours): high halves jabs and hooks, low uppercuts. A punch a guard halved says so to both; the guard stays until its owner switches it.",
+            "Knockout at 0. If the one who floors the other has thrown more punches, the other answers with one last punch; if it floors them too, the blow that went further past 0 wins, as far a draw.",
             "Opponents are found within \(rules.matchRadiusKm.formatted(.number)) km of your location; m matches anyone.",
-        ] + Self.allKeys
+            "Keys: j, u, k wind up a jab, uppercut, hook (again or space throws), g guard, f forfeit, r rematch, n next, b back, c challenge, a accept, d decline, m quick match, l location, p profile, t teach (--sensor), q quit.",
+        ]
+        return ["RULES"] + paragraphs.flatMap { Self.wrapped($0) }
+            + [kind("jab     ", meter.jab, " (wide: safe)"), kind("hook    ", meter.hook, ""),
+                kind("uppercut", meter.uppercut, " (narrow: risky)")]
+            + rest.flatMap { Self.wrapped($0) }
+    }
+
+    /// `paragraph` in lines of at most `width` columns, broken between words, the lines after
+    /// the first indented by two spaces.
+    static func wrapped(_ paragraph: String, width: Int = ScreenModel.width) -> [String] {
+        var lines: [String] = [], line = ""
+        for word in paragraph.split(separator: " ") {
+            let candidate = line.isEmpty ? (lines.isEmpty ? "" : "  ") + word : line + " " + word
+            if candidate.count > width, !line.isEmpty {
+                lines.append(line)
+                line = "  " + word
+            } else {
+                line = candidate
+            }
+        }
+        return line.isEmpty ? lines : lines + [line]
     }
 
     /// "0.65", "1": as short as the number allows.

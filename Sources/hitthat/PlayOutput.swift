@@ -261,6 +261,8 @@ func readKeys(from keyboard: Int32, into player: PlayerDriver, screen: any PlayO
             continue
         case .note(let text):
             screen?.note(text)
+            // The question may have started afresh (a location that is not one): show it so.
+            screen?.ask(reader.prompt)
             continue
         case .toggleRules:
             screen?.showRules { !$0 }

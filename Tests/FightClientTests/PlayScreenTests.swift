@@ -135,7 +135,7 @@ import Testing
         let view = try bout.view()
         #expect(view.phase == .active && view.staminaOpponent == 0 && view.turn == view.opponent)
         var model = Self.model(showing: view, as: view.opponent, user: "bob")
-        #expect(model.lines(now: 0).contains { $0.contains("knocked out: one last punch to answer") })
+        #expect(model.lines(now: 0).contains { $0.contains("knocked out: answer with one last punch") })
         model.me = view.challenger
         #expect(model.lines(now: 0).contains { $0.contains("knocked out, they answer with one last punch") })
         #expect(model.describe(try #require(bout.events().last))?.contains("for 56 — BIG HIT (their stamina 0)") == true)

@@ -52,7 +52,7 @@ import Testing
         #expect(model.trail.pastZero(of: FighterID(1), in: FightID(7)) == margin)
         var lines = model.lines(now: Screen.t)
         #expect(lines.contains { $0.hasPrefix("  you ") && $0.hasSuffix("] \(-margin) (\(margin) past 0)") }, "\(lines)")
-        #expect(lines.contains { $0.contains("YOUR TURN — knocked out, \(margin) past 0") }, "\(lines)")
+        #expect(lines.contains { $0.contains("YOUR TURN — knocked out \(margin) past 0") }, "\(lines)")
         let draw = start + margin
         #expect(lines.contains("  they have \(start) left: \(draw + 1)+ wins (further past 0), \(draw) draws, less loses"), "\(lines)")
         #expect(lines.contains { $0.contains("(your stamina 0, \(margin) past 0)") }, "\(lines)")
@@ -96,11 +96,11 @@ import Testing
     // MARK: The log after a reconnect
 
     /// A replay's events go into the log once each, in order, even when a pushed copy of one came
-    /// first.
+    /// first; the margins are counted from the fight's start once it is in.
     @Test func aReplayFillsTheLogOnce() throws {
         var (model, _) = try Screen.fighting()
         let start = model.rules.startingStamina
-        let now = try Self.view(4, stamina: (start - 20, 0), turn: 1)
+        let now = try Self.view(4, stamina: (0, start - 20), turn: 1)
         try Self.apply(Self.punched(4, by: 2, damage: start + 3, left: 0, turn: 1), to: &model, fights: now)
         let accepted =
             #"{"at":"2026-11-22T05:01:00Z","deadline":"2026-11-22T05:03:00Z","fight":7,"kind":"accepted","sequence":2,"turn":1,"type":"event","v":1}"#
@@ -111,6 +111,9 @@ import Testing
         let replay = #"{"events":[\#(events.joined(separator: ","))],"fight":7,"ref":3,"type":"events","v":1}"#
         try Self.apply(replay, to: &model, fights: now)
         let lines = model.lines(now: Screen.t)
+        #expect(
+            model.trail.pastZero(of: FighterID(1), in: FightID(7)) == 3,
+            "the replay of the whole fight counts from its start, though a later event came first")
         let punches = lines.filter { $0.contains(" threw a") }
         #expect(punches.count == 2, "\(lines)")
         #expect(punches.first?.contains("you threw a hook for 20") == true, "older first: \(punches)")
@@ -165,6 +168,7 @@ import Testing
         let lines = model.lines(now: 0)
         #expect(lines.count <= ScreenModel.height)
         #expect(lines.allSatisfy { $0.count <= ScreenModel.width }, "\(lines.filter { $0.count > ScreenModel.width })")
+        #expect(!lines.dropFirst().contains { $0.hasSuffix("…") }, "wrapped, not cut: \(lines)")
         #expect(lines.contains { $0.contains("uppercut up to 61") }, "\(lines)")
         #expect(lines.contains { $0.contains("45 s each") }, "\(lines)")
         #expect(lines.contains { $0.contains("past 0 wins") })
