@@ -339,6 +339,8 @@ public struct ScreenModel: Sendable {
     private var whereabouts: String {
         guard let me, let card = cards[me] else { return "" }
         guard let latitude = card.latitude, let longitude = card.longitude else {
+            // A hint for finding a fight: in one, it is not what to do now.
+            if current?.phase == .active { return "" }
             return "No location yet: press l and type LAT,LON to find opponents near you."
         }
         return "You are at \(Location(latitude: latitude, longitude: longitude).text) (l changes it)."

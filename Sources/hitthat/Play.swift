@@ -20,8 +20,13 @@ struct Play: ParsableCommand {
             Keys: l set your location (type LAT,LON and Enter), n next opponent near you, b back down, \
             c challenge the one shown, a accept, d decline, m quick match (no location needed), \
             j jab, u uppercut, k hook, g guard, t teach the server your punches (with --sensor), \
-            f forfeit (asks y/n), q quit. Ctrl-C or SIGTERM quits as \
-            q does, giving the terminal back.
+            f forfeit (asks y/n), p your height, weight and reach (e.g. 180 75 182), ? the rules and \
+            every key, q quit. Ctrl-C or SIGTERM quits as q does, giving the terminal back.
+
+            Without --password or $HITTHAT_PASSWORD, the server is asked whether it is there (exit \
+            status 1 if not), then the password is asked for on the terminal: again if its length is \
+            not one the server takes, twice for a name that has no account yet (which registers it). \
+            Ctrl-C leaves the prompt with status 130, Ctrl-D with 1.
 
             A punch key winds up the power meter, which sweeps up and down; the same key (or space) \
             throws when it is where you want it: 8 damage off the sweet spot, up to 40 for a jab (a \
