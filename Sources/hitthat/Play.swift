@@ -29,8 +29,8 @@ struct Play: ParsableCommand {
             Ctrl-C leaves the prompt with status 130, Ctrl-D with 1.
 
             A punch key winds up the power meter, which sweeps up and down; the same key (or space) \
-            throws when it is where you want it: 8 damage off the sweet spot, up to 40 for a jab (a \
-            wide spot), 48 for a hook and 56 for an uppercut (only at the very top). The server times \
+            throws when it is where you want it: 8 damage off the sweet spot, up to 44 for a jab (a \
+            wide spot), 47 for a hook and 51 for an uppercut (only at the very top). The server times \
             the stop, so damage comes from what you did. g raises a guard (high, then low): high \
             halves the other's jabs and hooks, low their uppercuts; they cannot see which is up.
 

@@ -138,8 +138,10 @@ import Testing
         #expect(model.lines(now: 0).contains { $0.contains("knocked out: answer with one last punch") })
         model.me = view.challenger
         #expect(model.lines(now: 0).contains { $0.contains("knocked out, they answer with one last punch") })
-        #expect(model.describe(try #require(bout.events().last))?.contains("for 56 — BIG HIT (their stamina 0)") == true)
-        // Bob's answer floors alice too, 12 past 0 as alice's went: a draw, said as one.
+        let ceiling = Rules().meter.uppercut.ceiling
+        #expect(
+            model.describe(try #require(bout.events().last))?.contains("for \(ceiling) — BIG HIT (their stamina 0)") == true)
+        // Bob's answer floors alice too, as far past 0 as alice's went: a draw, said as one.
         try bout.run(.punch(view.id, by: view.opponent, kind: .uppercut, damage: 56))
         let ended = try #require(bout.events().last)
         #expect(ended.kind == .ended && ended.winner == nil)
