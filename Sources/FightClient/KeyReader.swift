@@ -42,9 +42,9 @@ extension Location {
 
 // MARK: - Keys
 
-/// What the full-screen client's keys do. Most keys are a command each; `l` (location) and `f`
-/// (forfeit) first ask on the screen's input line, so that a location can be typed and a fight is
-/// not given up by one stray key.
+/// What the full-screen client's keys do. Most keys are a command each; `l` (location), `p`
+/// (height, weight, reach) and `f` (forfeit) first ask on the screen's input line, so that a
+/// location or the stats can be typed and a fight is not given up by one stray key.
 public struct KeyReader: Sendable {
     /// A question on the input line.
     public enum Question: Equatable, Sendable {
