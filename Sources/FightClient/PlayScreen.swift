@@ -21,9 +21,8 @@ public struct ScreenModel: Sendable {
     /// not fit 80 columns.
     public static let keyBar = "n next  b back  c challenge  m match  l location  p profile  ? all keys  q quit"
 
-    /// How far away opponents are looked for, as the note says it ("50 km"): the engine's rule,
-    /// which `hitthat serve` plays by (the server does not send it).
-    public static let reach = "\(Rules().matchRadiusKm.formatted(.number)) km"
+    /// How far away opponents are looked for, as the note says it ("50 km"): the server's rule.
+    public var reach: String { "\(rules.matchRadiusKm.formatted(.number)) km" }
 
     /// The player's username, on the top line.
     public var user: String
@@ -44,8 +43,11 @@ public struct ScreenModel: Sendable {
     /// How far past 0 each knockout went, from the events.
     public var trail = KnockoutTrail()
     /// The rules the fights are played by, for what the screen says of them (`?`, the answer's
-    /// starting stamina): this build's engine's, which `hitthat serve` plays by.
-    public var rules = Rules()
+    /// starting stamina, the matchmaking radius, the missed turns): as the server's `welcome`
+    /// states them, and this build's own until it has.
+    public var rules = StatedRules()
+    /// Whether `rules` are the server's (its `welcome` came), not yet this build's own.
+    public var rulesStated = false
     /// Whether the rules are shown (`?`) in place of the log.
     public var showsRules = false
     /// Whether the other fighter of each fight under way is there, as the server last said.
@@ -84,6 +86,8 @@ public struct ScreenModel: Sendable {
         var bell = false
         switch message.body {
         case .welcome(let welcome):
+            rules = welcome.rules
+            rulesStated = true
             cards[welcome.fighter.id] = welcome.fighter
             for report in welcome.presence { learn(report) }
         case .presence(let report): learn(report)
@@ -91,7 +95,7 @@ public struct ScreenModel: Sendable {
         case .opponent(let reply):
             shown = reply.matchup
             if let card = reply.matchup?.opponent { cards[card.id] = card }
-            if reply.matchup == nil { note = "nobody else within reach (\(Self.reach)) for now" }
+            if reply.matchup == nil { note = "nobody else within reach (\(reach)) for now" }
         case .event(let event):
             if event.kind == .moved, let id = event.fighter {
                 cards[id]?.latitude = event.latitude
@@ -225,7 +229,7 @@ public struct ScreenModel: Sendable {
                 lines.append("  " + presence.description(of: other, now: now))
             }
             if let corner = fight.corner(of: me), let missed = fight.missedTurns?[corner],
-                let warning = Self.missedTurnsWarning(missed)
+                let warning = Self.missedTurnsWarning(missed, limit: rules.missedTurnsToForfeit)
             {
                 lines.append("  " + warning)
             }
@@ -258,7 +262,7 @@ public struct ScreenModel: Sendable {
 
     /// The damage from which a punch is a big hit: more than the jab's ceiling, which only a
     /// well-timed hook or uppercut (or a hard swing of a sensor) does.
-    static let bigHit = Rules().meter.jab.ceiling + 1
+    var bigHit: Int { rules.meter.jab.ceiling + 1 }
 
     /// One line of the log, or `nil` for events not worth a line.
     public func describe(_ event: WireEvent) -> String? {
@@ -269,7 +273,7 @@ public struct ScreenModel: Sendable {
             let whose = event.by == me ? "their" : "your"
             let guarded = event.bluntedBy.map { ", halved by \(whose) \($0) guard" } ?? ""
             // A hit near the top of what any kind does is worth a moment.
-            let big = (event.damage ?? 0) >= Self.bigHit ? " — BIG HIT" : ""
+            let big = (event.damage ?? 0) >= bigHit ? " — BIG HIT" : ""
             // A knockout's blow says how far past 0 it went: what an answer is measured against.
             let target = event.fight.flatMap { fights[$0] }.map { $0.challenger == event.by ? $0.opponent : $0.challenger }
             let past = event.staminaLeft == 0 ? target.flatMap { trail.pastZero(of: $0, in: event.fight!) } : nil
@@ -329,8 +333,8 @@ public struct ScreenModel: Sendable {
     private static func stat(_ value: Int?) -> String { value.map(String.init) ?? "–" }
 
     /// The warning for a player who has let `missed` turns in a row lapse, when one more loses the
-    /// fight: the engine's rule, which `hitthat serve` plays by (the server does not send it).
-    public static func missedTurnsWarning(_ missed: Int, limit: Int = Rules().missedTurnsToForfeit) -> String? {
+    /// fight after `limit` (the server's rule).
+    public static func missedTurnsWarning(_ missed: Int, limit: Int) -> String? {
         guard missed > 0, missed == limit - 1 else { return nil }
         return "\(missed) of \(limit) missed turns: one more and you forfeit"
     }

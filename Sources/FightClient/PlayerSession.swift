@@ -235,6 +235,8 @@ public struct PlayerSession: Sendable {
     /// Teaching the server the player's punches: under way while it asks for them. A hold of the
     /// sensor is then the lesson's, and none is streamed to a fight until it is over.
     public private(set) var lesson = Lesson.idle
+    /// The rules the server states in `welcome` (this build's own until it has).
+    public private(set) var rules = StatedRules()
 
     /// Where the connection stands: one case at a time, with what only that case has, so that
     /// (say) a request cannot be pending on a connection that is not open.
@@ -626,9 +628,8 @@ public struct PlayerSession: Sendable {
             return effects.append(.meter(current.meter))
         }
         send(.windUp(WindUpRequest(fight: fight.id, after: fight.lastSequence)), byPlayer: true, &effects)
-        // Until the server's `meter` comes, the meter is drawn by this build's rules, which are the
-        // server's unless it was started with others.
-        let meter = AimedMeter(fight: fight.id, kind: kind, since: at, meter: Rules().meter)
+        // Until the server's `meter` comes, the meter is drawn as its `welcome` stated it.
+        let meter = AimedMeter(fight: fight.id, kind: kind, since: at, meter: rules.meter)
         guard case .open(var sent) = connection else { return }
         sent.windUp = (meter, fight.lastSequence, lastRef)
         connection = .open(sent)
@@ -735,6 +736,7 @@ public struct PlayerSession: Sendable {
         switch message.body {
         case .welcome(let welcome):
             everWelcomed = true
+            rules = welcome.rules
             askForPasts(of: welcome.openFights, &effects)
             let waiting = queued
             queued.removeAll()

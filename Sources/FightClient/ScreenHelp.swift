@@ -3,8 +3,8 @@ import FightProtocol
 import Foundation
 
 // What the screen tells a player about the keys and the rules: the legend on the last line, which
-// follows what the player can do now, and the rules `?` shows, said from the numbers of the rules
-// the fights are played by (`ScreenModel.rules`), never from numbers of its own.
+// follows what the player can do now, and the rules `?` shows, said from the numbers the server
+// states in `welcome` (`ScreenModel.rules`), never from numbers of its own.
 
 // MARK: - Key legends
 
@@ -41,7 +41,7 @@ extension ScreenModel {
             "  \(name) up to \(spot.ceiling), at level \(Self.decimal(spot.level)) ± \(Self.decimal(spot.halfWidth))\(remark)"
         }
         let paragraphs = [
-            "Each starts with \(rules.startingStamina) stamina; a punch takes its damage off the other's. Turns alternate, \(rules.turnTimeout) s each; \(rules.missedTurnsToForfeit) missed in a row forfeit. \(rules.punchesPerFighter) punches each, then points.",
+            "Each starts with \(rules.startingStamina) stamina; a punch takes its damage off the other's. Turns alternate, \(rules.turnSeconds) s each; \(rules.missedTurnsToForfeit) missed in a row forfeit. \(rules.punchesPerFighter) punches each, then points.",
             "The meter: a punch key winds it up; it sweeps 0 to 1 in \(meter.sweepMilliseconds / 2) ms and back, round and round; the same key or space throws. Off the kind's spot a punch does \(meter.floor); on it:",
         ]
         let rest = [
@@ -50,7 +50,8 @@ extension ScreenModel {
             "Opponents are found within \(rules.matchRadiusKm.formatted(.number)) km of your location; m matches anyone.",
             "Keys: j, u, k wind up a jab, uppercut, hook (again or space throws), g guard, f forfeit, r rematch, n next, b back, c challenge, a accept, d decline, m quick match, l location, p profile, t teach (--sensor), q quit.",
         ]
-        return ["RULES"] + paragraphs.flatMap { Self.wrapped($0) }
+        let source = rulesStated ? "as the server states them" : "this build's: the server has not stated its own yet"
+        return ["RULES (\(source))"] + paragraphs.flatMap { Self.wrapped($0) }
             + [kind("jab     ", meter.jab, " (wide: safe)"), kind("hook    ", meter.hook, ""),
                 kind("uppercut", meter.uppercut, " (narrow: risky)")]
             + rest.flatMap { Self.wrapped($0) }

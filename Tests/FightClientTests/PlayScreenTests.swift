@@ -238,7 +238,13 @@ import Testing
         #"{"bio":"","displayName":"\#(name)","draws":0,"id":\#(id),"joinedAt":"2026-11-22T05:00:00Z","losses":0,"username":"\#(name.lowercased())","wins":0\#(more)}"#
     }
 
-    static let welcome = #"{"fighter":\#(card(1, "Alice")),"openFights":[],"presence":[],"type":"welcome","v":1}"#
+    /// The rules a welcome states, as JSON: `rules`, this build's own unless given.
+    static func statedRules(_ rules: StatedRules = StatedRules()) -> String {
+        String(decoding: try! JSONEncoder().encode(rules), as: UTF8.self)
+    }
+
+    static let welcome =
+        #"{"fighter":\#(card(1, "Alice")),"openFights":[],"presence":[],"rules":\#(statedRules()),"type":"welcome","v":1}"#
 
     /// A model that has been welcomed as fighter 1.
     static func welcomed() throws -> ScreenModel {
@@ -374,7 +380,7 @@ import Testing
         #expect(model.lines(now: Self.t + 10 + OpponentPresence.backIsNews).contains("  Bob: connected"))
         // This client's own reconnect: the welcome says connected, and he is still back.
         let welcome =
-            #"{"fighter":\#(Self.card(1, "Alice")),"openFights":[],"presence":[\#(Self.presence("connected", since: "2026-11-22T05:02:10Z").replacingOccurrences(of: #","type":"presence","v":1"#, with: ""))],"type":"welcome","v":1}"#
+            #"{"fighter":\#(Self.card(1, "Alice")),"openFights":[],"presence":[\#(Self.presence("connected", since: "2026-11-22T05:02:10Z").replacingOccurrences(of: #","type":"presence","v":1"#, with: ""))],"rules":\#(Self.statedRules()),"type":"welcome","v":1}"#
         try show(welcome)
         #expect(model.lines(now: Self.t + 15).contains("  Bob is back"))
         try show(Self.presence("gone", since: nil))

@@ -156,16 +156,24 @@ import Testing
         #expect(connected.contains("wind up first"))
     }
 
-    /// `?` shows the rules and hides them; they are said from the rules' numbers and fit 80×24.
+    /// `?` shows the rules and hides them; they are said from the numbers the server's welcome
+    /// states (this build's own before it comes, and said so) and fit 80×24.
     @Test func questionMarkShowsTheRules() throws {
         var reader = KeyReader()
         #expect(reader.press(UInt8(ascii: "?")) == .toggleRules)
         #expect(reader.press(0x1B) == .closeRules)
-        var model = try Screen.welcomed()
+        var before = ScreenModel(user: "alice")
+        before.showsRules = true
+        #expect(before.lines(now: 0).contains { $0.hasPrefix("RULES (this build's") })
+        var rules = Rules(turnTimeout: 45)
+        rules.meter.uppercut.ceiling = 61
+        var model = ScreenModel(user: "alice")
+        let welcome =
+            #"{"fighter":\#(Screen.card(1, "Alice")),"openFights":[],"presence":[],"rules":\#(Screen.statedRules(StatedRules(rules))),"type":"welcome","v":1}"#
+        _ = model.apply(try Screen.message(welcome), answersPlayer: false, fights: [:], me: FighterID(1))
         model.showsRules = true
-        model.rules.meter.uppercut.ceiling = 61
-        model.rules.turnTimeout = 45
         let lines = model.lines(now: 0)
+        #expect(lines.contains("RULES (as the server states them)"), "\(lines)")
         #expect(lines.count <= ScreenModel.height)
         #expect(lines.allSatisfy { $0.count <= ScreenModel.width }, "\(lines.filter { $0.count > ScreenModel.width })")
         #expect(!lines.dropFirst().contains { $0.hasSuffix("…") }, "wrapped, not cut: \(lines)")
