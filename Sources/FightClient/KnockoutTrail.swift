@@ -80,14 +80,20 @@ public struct KnockoutTrail: Hashable, Sendable {
 // MARK: - The answer, in words
 
 extension ScreenModel {
-    /// What the knockout's answer needs, for the fight's lines: `down`, knocked `margin` past 0,
-    /// answers with one last punch against `standing`, who has `left`. The answer floors them
-    /// and wins by going further past 0 than `margin`, draws at as far; anything less loses.
-    static func answerNeeds(margin: Int, left: Int, answeringIsMe: Bool) -> String {
+    /// What the knockout's answer needs, for the fight's lines: the one down, knocked `margin`
+    /// past 0, answers with one last punch against the other, who has `left`. The answer floors
+    /// them and wins by going further past 0 than `margin`, draws at as far; anything less loses.
+    /// `most` is the most a punch can land (the highest ceiling): past it, no answer can.
+    static func answerNeeds(margin: Int, left: Int, most: Int, answeringIsMe: Bool) -> String {
         let draw = left + margin
+        let standing = answeringIsMe ? "they have \(left) left: " : "you have \(left) left: "
+        guard draw <= most else {
+            return standing + "no punch lands \(draw) (the most is \(most)), so the knockout stands"
+        }
+        let wins = draw + 1 <= most ? "\(draw + 1)+ wins, " : ""
         return answeringIsMe
-            ? "they have \(left) left: \(draw + 1)+ wins (further past 0), \(draw) draws, less loses"
-            : "you have \(left) left: their \(draw + 1)+ wins, \(draw) draws, less and you win"
+            ? standing + "\(wins)\(draw) draws, less loses (after their guard)"
+            : standing + "their \(wins)\(draw) draws, less and you win"
     }
 
     /// The knockout line of an `ended` event, with how far past 0 the blows went when known: a

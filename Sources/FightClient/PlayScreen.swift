@@ -145,7 +145,9 @@ public struct ScreenModel: Sendable {
         let shownStatus = connection.map { $0.status.description(elapsed: .seconds(max(0, now - $0.since))) } ?? status
         let title = "HitThat — \(user)   \(shownStatus)"
         if showsRules {
-            return ([title, ""] + rulesLines + ["", note, prompt ?? keyLegend]).prefix(Self.height).map(Self.clipped)
+            // The note and the keys stay in view whatever the rules take.
+            let room = Self.height - 5
+            return ([title, ""] + rulesLines.prefix(room) + ["", note, prompt ?? keyLegend]).map(Self.clipped)
         }
         var top = [title, whereabouts, ""]
         // The versus card is for finding a fight: gone while one is fought.
@@ -218,7 +220,9 @@ public struct ScreenModel: Sendable {
             }
             if down, let turn = fight.turn, let margin = trail.pastZero(of: turn, in: fight.id) {
                 let standing = turn == fight.challenger ? fight.staminaOpponent : fight.staminaChallenger
-                lines.append("  " + Self.answerNeeds(margin: margin, left: standing, answeringIsMe: turn == me))
+                let most = PunchType.allCases.map { rules.meter.spot(for: $0).ceiling }.max() ?? 0
+                lines.append(
+                    "  " + Self.answerNeeds(margin: margin, left: standing, most: most, answeringIsMe: turn == me))
             } else if down {
                 lines.append("  if the answer floors the other too, the blow that went further past 0 wins")
             }

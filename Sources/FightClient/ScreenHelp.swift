@@ -42,7 +42,7 @@ extension ScreenModel {
         }
         let paragraphs = [
             "Each starts with \(rules.startingStamina) stamina; a punch takes its damage off the other's. Turns alternate, \(rules.turnSeconds) s each; \(rules.missedTurnsToForfeit) missed in a row forfeit. \(rules.punchesPerFighter) punches each, then points.",
-            "The meter: a punch key winds it up; it sweeps 0 to 1 in \(meter.sweepMilliseconds / 2) ms and back, round and round; the same key or space throws. Off the kind's spot a punch does \(meter.floor); on it:",
+            "The meter: a punch key winds it up; it sweeps 0 to 1 in \(meter.sweepMilliseconds / 2) ms and back; the same key or space throws. Off the kind's spot: \(meter.floor); on it:",
         ]
         let rest = [
             "Guards (g: high, then low; the other never sees yours): high halves jabs and hooks, low uppercuts. A punch a guard halved says so to both; the guard stays until its owner switches it.",

@@ -34,40 +34,51 @@ import Testing
 
     // MARK: Past 0
 
-    /// Alice let a turn pass, and Bob floors her with more than she had: he has thrown more, so
+    /// Alice let a turn pass, so Bob has thrown more when he floors her with more than she had:
     /// she answers. The screen shows her stamina below 0 by the margin and what her answer needs
     /// from Bob's stamina and that margin; once her answer floors him by more, the end says both.
     @Test func aKnockoutSaysHowFarPast0AndWhatTheAnswerNeeds() throws {
         var (model, _) = try Screen.fighting()
         model.setStatus(.connected(server: "ws://h:1", username: "alice"), at: Screen.t)
         let start = model.rules.startingStamina
-        let blow = start + 12, answer = start + 15
+        let (bobLeft, margin) = (10, 12)
+        let (jab, hers) = (30, start - bobLeft)
+        let blow = start - jab + margin, answer = bobLeft + margin + 3
         let passed =
             #"{"at":"2026-11-22T05:02:03Z","deadline":"2026-11-22T05:03:00Z","fight":7,"kind":"turnPassed","missedTurns":1,"sequence":3,"turn":2,"type":"event","v":1}"#
         try Self.apply(passed, to: &model, fights: try Self.view(3, stamina: (start, start), turn: 2))
         try Self.apply(
-            Self.punched(4, by: 2, damage: blow, left: 0, turn: 1), to: &model,
-            fights: try Self.view(4, stamina: (0, start), turn: 1))
-        let margin = blow - start
+            Self.punched(4, by: 2, damage: jab, left: start - jab, turn: 1), to: &model,
+            fights: try Self.view(4, stamina: (start - jab, start), turn: 1))
+        try Self.apply(
+            Self.punched(5, by: 1, damage: hers, left: bobLeft, turn: 2), to: &model,
+            fights: try Self.view(5, stamina: (start - jab, bobLeft), turn: 2))
+        try Self.apply(
+            Self.punched(6, by: 2, damage: blow, left: 0, turn: 1), to: &model,
+            fights: try Self.view(6, stamina: (0, bobLeft), turn: 1))
         #expect(model.trail.pastZero(of: FighterID(1), in: FightID(7)) == margin)
         var lines = model.lines(now: Screen.t)
         #expect(lines.contains { $0.hasPrefix("  you ") && $0.hasSuffix("] \(-margin) (\(margin) past 0)") }, "\(lines)")
         #expect(lines.contains { $0.contains("YOUR TURN — knocked out \(margin) past 0") }, "\(lines)")
-        let draw = start + margin
-        #expect(lines.contains("  they have \(start) left: \(draw + 1)+ wins (further past 0), \(draw) draws, less loses"), "\(lines)")
+        let draw = bobLeft + margin
+        #expect(
+            lines.contains { $0.hasPrefix("  they have \(bobLeft) left: \(draw + 1)+ wins, \(draw) draws, less loses") },
+            "\(lines)")
         #expect(lines.contains { $0.contains("(your stamina 0, \(margin) past 0)") }, "\(lines)")
+        #expect(!lines.contains { $0.hasSuffix("…") }, "nothing cut: \(lines)")
 
         try Self.apply(
-            Self.punched(5, by: 1, damage: answer, left: 0), to: &model,
-            fights: try Self.view(5, stamina: (0, 0), turn: nil))
+            Self.punched(7, by: 1, damage: answer, left: 0), to: &model,
+            fights: try Self.view(7, stamina: (0, 0), turn: nil))
         let ended =
-            #"{"at":"2026-11-22T05:02:30Z","decision":"knockout","fight":7,"kind":"ended","sequence":6,"type":"event","v":1,"winner":1}"#
-        try Self.apply(ended, to: &model, fights: try Self.view(6, stamina: (0, 0), turn: nil, phase: "finished"))
+            #"{"at":"2026-11-22T05:02:30Z","decision":"knockout","fight":7,"kind":"ended","sequence":8,"type":"event","v":1,"winner":1}"#
+        try Self.apply(ended, to: &model, fights: try Self.view(8, stamina: (0, 0), turn: nil, phase: "finished"))
         lines = model.lines(now: Screen.t)
-        #expect(lines.contains("  *** KNOCKOUT *** you won: \(answer - start) past 0 beats \(margin)"), "\(lines)")
+        #expect(lines.contains("  *** KNOCKOUT *** you won: \(answer - bobLeft) past 0 beats \(margin)"), "\(lines)")
     }
 
-    /// The other side of it: the one who floored the other is told what the answer needs to beat them.
+    /// The one who floored the other is told what the answer needs; here more than any punch
+    /// lands (the highest ceiling of the rules), so the knockout stands, and the screen says so.
     @Test func theKnockerIsToldWhatTheAnswerNeeds() throws {
         var (model, _) = try Screen.fighting()
         model.setStatus(.connected(server: "ws://h:1", username: "alice"), at: Screen.t)
@@ -77,7 +88,17 @@ import Testing
             fights: try Self.view(3, stamina: (start, 0), turn: 2))
         let lines = model.lines(now: Screen.t)
         #expect(lines.contains { $0.contains("their turn — knocked out 5 past 0") }, "\(lines)")
-        #expect(lines.contains("  you have \(start) left: their \(start + 6)+ wins, \(start + 5) draws, less and you win"), "\(lines)")
+        let most = PunchType.allCases.map { model.rules.meter.spot(for: $0).ceiling }.max()!
+        try #require(start + 5 > most)
+        #expect(
+            lines.contains("  you have \(start) left: no punch lands \(start + 5) (the most is \(most)), so the knockout stands"),
+            "\(lines)")
+        #expect(
+            ScreenModel.answerNeeds(margin: 5, left: 20, most: most, answeringIsMe: false)
+                == "you have 20 left: their 26+ wins, 25 draws, less and you win")
+        #expect(
+            ScreenModel.answerNeeds(margin: 1, left: most - 1, most: most, answeringIsMe: false)
+                == "you have \(most - 1) left: their \(most) draws, less and you win", "a draw is the best they can do")
     }
 
     /// Events missed by the screen (a trail joined late) say nothing of a margin they cannot know.
