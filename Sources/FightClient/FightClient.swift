@@ -30,6 +30,45 @@ public final class FightClient: Sendable {
         }
     }
 
+    /// How long `checkHealth` waits for an answer: a server that takes longer is as good as
+    /// not there for a person waiting to be asked a password.
+    public static let healthWait = Duration.seconds(10)
+
+    /// `GET /health`: whether a fight server answers at `address`, asked before a person types a
+    /// password for it.
+    /// - Throws: `ConnectionError`, in words: nothing answers there, no answer within
+    ///   `healthWait`, something there that is not a HitThat server, or its database not answering.
+    public static func checkHealth(at address: ServerAddress) async throws(ConnectionError) {
+        let answer: (status: Int, body: String)
+        do {
+            answer = try await withThrowingTaskGroup(of: (status: Int, body: String)?.self) { group in
+                group.addTask { try await HTTPExchange.send(.GET, "/health", to: address) }
+                group.addTask {
+                    try await Task.sleep(for: FightClient.healthWait)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next(), let answer = first else {
+                    throw ConnectionError(
+                        "the server at \(address.host):\(address.port) did not answer within \(healthWait)")
+                }
+                return answer
+            }
+        } catch let error as ConnectionError {
+            throw error
+        } catch {
+            throw ConnectionError(unreachable: address, error)
+                ?? ConnectionError("cannot reach the server at \(address.host):\(address.port): \(error)")
+        }
+        guard case .health(let health)? = try? MessageCodec.decodeReply(answer.body).body else {
+            throw ConnectionError(
+                "\(address.host):\(address.port) answered /health with \(answer.status) and no HitThat health: is it a HitThat server?")
+        }
+        guard answer.status == 200 else {
+            throw ConnectionError("the server at \(address.host):\(address.port) is up but not well: \(health.status)")
+        }
+    }
+
     /// `POST /register` or `POST /login`.
     public static func account(
         _ path: String, _ credentials: Credentials, at address: ServerAddress

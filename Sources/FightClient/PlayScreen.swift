@@ -2,165 +2,9 @@ import FightEngine
 import FightProtocol
 import Foundation
 
-// The full-screen client's logic, kept apart from the terminal (which `hitthat play` drives) so
-// that tests can call it without a process: a location as a person types it, what the keys mean,
-// and the screen's text.
-
-// MARK: - Location
-
-/// A location that is not two numbers in range: what was expected, for a usage error or the
-/// screen's note line.
-public struct LocationError: Error, CustomStringConvertible {
-    /// What was expected, and what came.
-    public var description: String
-}
-
-extension Location {
-    /// The example shown in prompts and messages.
-    public static let example = "48.8566,2.3522"
-
-    /// Parses a location as a person types it: latitude then longitude in degrees, separated by a
-    /// comma, spaces or both ("48.8566,2.3522", "48.8566 2.3522"). Checked here as the server checks
-    /// it (latitude −90…90, longitude −180…180), so that a mistake is named before anything is sent.
-    public init(parsing text: String) throws(LocationError) {
-        let parts = text.split(whereSeparator: { $0 == "," || $0.isWhitespace })
-        guard parts.count == 2, let latitude = Double(parts[0]), let longitude = Double(parts[1]),
-            latitude.isFinite, longitude.isFinite
-        else {
-            throw LocationError(description: "expected LAT,LON in degrees (e.g. \(Self.example)), got '\(text)'")
-        }
-        guard (-90...90).contains(latitude) else {
-            throw LocationError(description: "latitude \(parts[0]) is not within -90…90")
-        }
-        guard (-180...180).contains(longitude) else {
-            throw LocationError(description: "longitude \(parts[1]) is not within -180…180")
-        }
-        self.init(latitude: latitude, longitude: longitude)
-    }
-
-    /// "48.8566, 2.3522": as typed, without the trailing zeros of a fixed format.
-    public var text: String { "\(latitude), \(longitude)" }
-}
-
-// MARK: - Keys
-
-/// What the full-screen client's keys do. Most keys are a command each; `l` (location) and `f`
-/// (forfeit) first ask on the screen's input line, so that a location can be typed and a fight is
-/// not given up by one stray key.
-public struct KeyReader: Sendable {
-    /// A question on the input line.
-    public enum Question: Equatable, Sendable {
-        /// A location being typed, with what was typed so far.
-        case location(typed: String)
-        /// Whether to give up the fight.
-        case forfeit
-        /// Whether to leave while a fight is under way (its turns lapse without the player).
-        case quit
-    }
-
-    /// What a key asks of the session or the screen.
-    public enum Action: Equatable, Sendable {
-        /// Nothing to send (a key without a meaning, or one that changed the input line).
-        case nothing
-        /// A command for the session.
-        case command(PlayerCommand)
-        /// Challenge the opponent on the versus screen, if any.
-        case challengeShown
-        /// Challenge the opponent of the fight just over again, if any.
-        case rematch
-        /// A message for the note line (the location typed was not one).
-        case note(String)
-    }
-
-    /// The longest location the input line takes: room for two numbers with nine decimals, and
-    /// the line still fits 80 columns.
-    public static let maxTyped = 30
-
-    /// The question being asked, if any.
-    public private(set) var question: Question?
-
-    /// Asks nothing yet.
-    public init() {}
-
-    /// The input line while a question is asked: the question and what was typed so far.
-    public var prompt: String? {
-        switch question {
-        case nil: nil
-        case .location(let typed): "location LAT,LON (Enter sets, Esc cancels): \(typed)_"
-        case .forfeit: "give up this fight? y forfeits, any other key carries on"
-        case .quit: "leave while a fight is on? your turns will lapse; y leaves, any other key stays"
-        }
-    }
-
-    /// Takes one byte from the keyboard; `fightUnderWay` says whether `q` must ask first, and
-    /// `aiming` which kind the power meter sweeps for, if one is wound up: a punch key winds the
-    /// meter up, and once it sweeps, throws (space throws the kind aimed at).
-    public mutating func press(_ key: UInt8, fightUnderWay: Bool = false, aiming: PunchType? = nil) -> Action {
-        let yes = key == UInt8(ascii: "y") || key == UInt8(ascii: "Y")
-        switch question {
-        case .forfeit:
-            question = nil
-            return yes ? .command(.answer(.forfeit, fight: nil)) : .nothing
-        case .quit:
-            question = nil
-            return yes ? .command(.quit) : .nothing
-        case .location(let typed):
-            return type(key, after: typed)
-        case nil:
-            break
-        }
-        switch Character(Unicode.Scalar(key)) {
-        case "j", "u", "k":
-            let kind: PunchType = key == UInt8(ascii: "j") ? .jab : key == UInt8(ascii: "u") ? .uppercut : .hook
-            return .command(aiming == nil ? .windUp(kind: kind, fight: nil) : .keyboardPunch(kind))
-        case " ":
-            guard let aiming else { return .note("wind up first: j, u or k starts the power meter") }
-            return .command(.keyboardPunch(aiming))
-        case "g": return .command(.raiseGuard(nil, fight: nil))
-        case "n": return .command(.request(.nextOpponent))
-        case "b": return .command(.request(.backDown))
-        case "c": return .challengeShown
-        case "r": return .rematch
-        case "a": return .command(.answer(.accept, fight: nil))
-        case "d": return .command(.answer(.decline, fight: nil))
-        case "m": return .command(.request(.quickMatch))
-        case "t": return .command(.teach(nil))
-        case "l": question = .location(typed: "")
-        case "f": question = .forfeit
-        case "q":
-            guard fightUnderWay else { return .command(.quit) }
-            question = .quit
-        default: break
-        }
-        return .nothing
-    }
-
-    /// A key while a location is typed: Enter sends it if it is one (and otherwise says why, with
-    /// what was typed, and clears the line for the next try: typing on would append to the wrong
-    /// text), Esc gives up, Backspace takes back a character.
-    private mutating func type(_ key: UInt8, after typed: String) -> Action {
-        switch key {
-        case 0x0D, 0x0A:
-            do {
-                let location = try Location(parsing: typed)
-                question = nil
-                return .command(.request(.move(location)))
-            } catch {
-                question = .location(typed: "")
-                return .note("location \"\(typed)\": \(error)")
-            }
-        case 0x1B:
-            question = nil
-        case 0x7F, 0x08:
-            question = .location(typed: String(typed.dropLast()))
-        case 0x20...0x7E where typed.count < Self.maxTyped:
-            question = .location(typed: typed + String(UnicodeScalar(key)))
-        default:
-            break
-        }
-        return .nothing
-    }
-}
+// The full-screen client's text, kept apart from the terminal (which `hitthat play` drives) so
+// that tests can read it without a process. The keys are in KeyReader.swift, what the screen
+// says of the keys and rules in ScreenHelp.swift, a knockout's margins in KnockoutTrail.swift.
 
 // MARK: - Screen model
 
@@ -171,14 +15,14 @@ public struct ScreenModel: Sendable {
     public static let width = 80
     /// The height the text is laid out for, in lines.
     public static let height = 24
-    /// The keys, on the last line (the input line takes its place while a question is asked). `a`
-    /// and `d` are named on the fight's line when there is a challenge to answer, and the punches
-    /// when it is the player's turn: all of them here would not fit 80 columns.
-    public static let keyBar = "n next  b back  c challenge  m match  l location  t teach  f forfeit  q quit"
+    /// The keys out of a fight, on the last line (the input line takes its place while a question
+    /// is asked; a fight under way has its own, `keyLegend`). `a` and `d` are named on the fight's
+    /// line when there is a challenge to answer; `?` lists every key, since all of them here would
+    /// not fit 80 columns.
+    public static let keyBar = "n next  b back  c challenge  m match  l location  p profile  ? all keys  q quit"
 
-    /// How far away opponents are looked for, as the note says it ("50 km"): the engine's rule,
-    /// which `hitthat serve` plays by (the server does not send it).
-    public static let reach = "\(Rules().matchRadiusKm.formatted(.number)) km"
+    /// How far away opponents are looked for, as the note says it ("50 km"): the server's rule.
+    public var reach: String { "\(rules.matchRadiusKm.formatted(.number)) km" }
 
     /// The player's username, on the top line.
     public var user: String
@@ -193,6 +37,19 @@ public struct ScreenModel: Sendable {
     public var cards: [FighterID: FighterCard] = [:]
     /// The latest events, described when drawn: a name that arrives after its event still shows.
     public var log: [WireEvent] = []
+    /// The fight events in the log, by fight and sequence: one that comes again (a replay after a
+    /// reconnect overlapping what was pushed) is not logged twice.
+    private var logged: Set<FightEventKey> = []
+    /// How far past 0 each knockout went, from the events.
+    public var trail = KnockoutTrail()
+    /// The rules the fights are played by, for what the screen says of them (`?`, the answer's
+    /// starting stamina, the matchmaking radius, the missed turns): as the server's `welcome`
+    /// states them, and this build's own until it has.
+    public var rules = StatedRules()
+    /// Whether `rules` are the server's (its `welcome` came), not yet this build's own.
+    public var rulesStated = false
+    /// Whether the rules are shown (`?`) in place of the log.
+    public var showsRules = false
     /// Whether the other fighter of each fight under way is there, as the server last said.
     public var presence: [FightID: OpponentPresence] = [:]
     /// The connection's state.
@@ -221,6 +78,7 @@ public struct ScreenModel: Sendable {
     public mutating func apply(
         _ message: ServerMessage, answersPlayer: Bool, fights: [FightID: FightView], me: FighterID?
     ) -> Bool {
+        let before = self.fights
         self.fights = fights
         self.me = me
         // The player's next request that succeeds clears the last error.
@@ -228,6 +86,8 @@ public struct ScreenModel: Sendable {
         var bell = false
         switch message.body {
         case .welcome(let welcome):
+            rules = welcome.rules
+            rulesStated = true
             cards[welcome.fighter.id] = welcome.fighter
             for report in welcome.presence { learn(report) }
         case .presence(let report): learn(report)
@@ -235,23 +95,43 @@ public struct ScreenModel: Sendable {
         case .opponent(let reply):
             shown = reply.matchup
             if let card = reply.matchup?.opponent { cards[card.id] = card }
-            if reply.matchup == nil { note = "nobody else within reach (\(Self.reach)) for now" }
+            if reply.matchup == nil { note = "nobody else within reach (\(reach)) for now" }
         case .event(let event):
             if event.kind == .moved, let id = event.fighter {
                 cards[id]?.latitude = event.latitude
                 cards[id]?.longitude = event.longitude
             }
-            log.append(event)
-            log = Array(log.suffix(Self.height))
+            record([event], before: before)
             // A fight moved on (a punch, a turn, an end): a refusal of a moment ago no longer holds.
             if event.fight != nil { note = "" }
             if event.kind == .punched, event.by != me { bell = true }
+        case .events(let reply):
+            // A replay (after a reconnect, or of a fight's start after a restart): the fight's
+            // past, into the log as if it had been seen.
+            record(reply.events.sorted { ($0.sequence ?? 0) < ($1.sequence ?? 0) }, before: before)
         case .error(let error):
             note = error.reason == .known(.noLocation) ? "set your location first: press l" : error.message
         default:
             break
         }
         return bell
+    }
+
+    /// Logs `events` (a fight event once), in the order they happened, and follows how far past 0
+    /// each knockout went; `before` is the fights as they stood before them.
+    private mutating func record(_ events: [WireEvent], before: [FightID: FightView]) {
+        for event in events {
+            if let fight = event.fight, let sequence = event.sequence {
+                trail.take(event, before: before[fight], startingStamina: rules.startingStamina)
+                guard logged.insert(FightEventKey(fight: fight, sequence: sequence)).inserted else { continue }
+            }
+            log.append(event)
+        }
+        // Replayed events are older than some already logged: the log reads in time order.
+        if events.count > 1 || log.count > 1 && log[log.count - 2].at.timestamp > log[log.count - 1].at.timestamp {
+            log = log.enumerated().sorted { ($0.element.at.timestamp, $0.offset) < ($1.element.at.timestamp, $1.offset) }.map(\.element)
+        }
+        log = Array(log.suffix(Self.height))
     }
 
     private mutating func learn(_ report: Presence) {
@@ -263,13 +143,19 @@ public struct ScreenModel: Sendable {
     /// characters. The log shows as many of the latest events as fit.
     public func lines(now: Int64, at instant: ContinuousClock.Instant? = nil) -> [String] {
         let shownStatus = connection.map { $0.status.description(elapsed: .seconds(max(0, now - $0.since))) } ?? status
-        var top = ["HitThat — \(user)   \(shownStatus)", whereabouts, ""]
+        let title = "HitThat — \(user)   \(shownStatus)"
+        if showsRules {
+            // The note and the keys stay in view whatever the rules take.
+            let room = Self.height - 5
+            return ([title, ""] + rulesLines.prefix(room) + ["", note, prompt ?? keyLegend]).map(Self.clipped)
+        }
+        var top = [title, whereabouts, ""]
         // The versus card is for finding a fight: gone while one is fought.
         if let shown, current?.phase != .active { top += versus(shown) }
         if let fight = current, let me {
             top += self.fight(fight, me: me, now: now, instant: instant)
         }
-        let bottom = ["", note, prompt ?? Self.keyBar]
+        let bottom = ["", note, prompt ?? keyLegend]
         let room = max(0, Self.height - top.count - bottom.count)
         let described = log.compactMap(describe).suffix(room).map { "  " + $0 }
         return (top + described + bottom).prefix(Self.height).map(Self.clipped)
@@ -279,13 +165,16 @@ public struct ScreenModel: Sendable {
     private var whereabouts: String {
         guard let me, let card = cards[me] else { return "" }
         guard let latitude = card.latitude, let longitude = card.longitude else {
+            // A hint for finding a fight: in one, it is not what to do now.
+            if current?.phase == .active { return "" }
             return "No location yet: press l and type LAT,LON to find opponents near you."
         }
         return "You are at \(Location(latitude: latitude, longitude: longitude).text) (l changes it)."
     }
 
     private func versus(_ shown: WireMatchup) -> [String] {
-        let card = shown.opponent
+        // The card asked for since (after a fight with them, say) has their record as it is now.
+        let card = cards[shown.opponent.id] ?? shown.opponent
         var lines = [
             "Versus: \(card.displayName) (@\(card.username))  \(String(format: "%.1f", shown.distanceKm)) km away",
             "  record \(card.wins)-\(card.losses)-\(card.draws)   height \(Self.stat(card.heightCm)) cm   weight \(Self.stat(card.weightKg)) kg   reach \(Self.stat(card.reachCm)) cm",
@@ -297,10 +186,11 @@ public struct ScreenModel: Sendable {
 
     private func fight(_ fight: FightView, me: FighterID, now: Int64, instant: ContinuousClock.Instant?) -> [String] {
         let mine = fight.challenger == me
+        let them = mine ? fight.opponent : fight.challenger
         var lines = [
-            "Fight \(fight.id.rawValue) against \(name(mine ? fight.opponent : fight.challenger)): \(fight.phase)",
-            "  you   \(Self.bar(mine ? fight.staminaChallenger : fight.staminaOpponent))",
-            "  them  \(Self.bar(mine ? fight.staminaOpponent : fight.staminaChallenger))",
+            "Fight \(fight.id.rawValue) against \(name(them)): \(fight.phase)",
+            "  you   \(Self.bar(mine ? fight.staminaChallenger : fight.staminaOpponent, pastZero: trail.pastZero(of: me, in: fight.id)))",
+            "  them  \(Self.bar(mine ? fight.staminaOpponent : fight.staminaChallenger, pastZero: trail.pastZero(of: them, in: fight.id)))",
         ]
         switch fight.phase {
         case .active:
@@ -320,11 +210,21 @@ public struct ScreenModel: Sendable {
             case (true, false):
                 lines.append("  YOUR TURN — \(left) s left: j jab, u uppercut, k hook wind up; again throws")
             case (true, true):
-                lines.append("  YOUR TURN — knocked out: one last punch to answer, \(left) s left (j, u, k)")
+                let how = trail.pastZero(of: me, in: fight.id).map { " \($0) past 0" } ?? ""
+                lines.append("  YOUR TURN — knocked out\(how): answer with one last punch, \(left) s left")
             case (false, false):
                 lines.append("  their turn — \(left) s left")
             case (false, true):
-                lines.append("  their turn — knocked out, they answer with one last punch: \(left) s left")
+                let how = trail.pastZero(of: them, in: fight.id).map { " \($0) past 0" } ?? ""
+                lines.append("  their turn — knocked out\(how), they answer with one last punch: \(left) s left")
+            }
+            if down, let turn = fight.turn, let margin = trail.pastZero(of: turn, in: fight.id) {
+                let standing = turn == fight.challenger ? fight.staminaOpponent : fight.staminaChallenger
+                let most = PunchType.allCases.map { rules.meter.spot(for: $0).ceiling }.max() ?? 0
+                lines.append(
+                    "  " + Self.answerNeeds(margin: margin, left: standing, most: most, answeringIsMe: turn == me))
+            } else if down {
+                lines.append("  if the answer floors the other too, the blow that went further past 0 wins")
             }
             // The meter sweeps right under the turn it is for, where the eye already is.
             if let meter, meter.fight == fight.id { lines += Self.meterLines(meter, at: instant ?? meter.since) }
@@ -333,7 +233,7 @@ public struct ScreenModel: Sendable {
                 lines.append("  " + presence.description(of: other, now: now))
             }
             if let corner = fight.corner(of: me), let missed = fight.missedTurns?[corner],
-                let warning = Self.missedTurnsWarning(missed)
+                let warning = Self.missedTurnsWarning(missed, limit: rules.missedTurnsToForfeit)
             {
                 lines.append("  " + warning)
             }
@@ -347,7 +247,7 @@ public struct ScreenModel: Sendable {
     }
 
     /// The fight the screen shows: the newest not over, or else the newest.
-    private var current: FightView? {
+    var current: FightView? {
         let sorted = fights.values.sorted { $0.id > $1.id }
         return sorted.first(where: { $0.phase != .finished }) ?? sorted.first
     }
@@ -366,7 +266,7 @@ public struct ScreenModel: Sendable {
 
     /// The damage from which a punch is a big hit: more than the jab's ceiling, which only a
     /// well-timed hook or uppercut (or a hard swing of a sensor) does.
-    static let bigHit = Rules().meter.jab.ceiling + 1
+    var bigHit: Int { rules.meter.jab.ceiling + 1 }
 
     /// One line of the log, or `nil` for events not worth a line.
     public func describe(_ event: WireEvent) -> String? {
@@ -377,9 +277,13 @@ public struct ScreenModel: Sendable {
             let whose = event.by == me ? "their" : "your"
             let guarded = event.bluntedBy.map { ", halved by \(whose) \($0) guard" } ?? ""
             // A hit near the top of what any kind does is worth a moment.
-            let big = (event.damage ?? 0) >= Self.bigHit ? " — BIG HIT" : ""
+            let big = (event.damage ?? 0) >= bigHit ? " — BIG HIT" : ""
+            // A knockout's blow says how far past 0 it went: what an answer is measured against.
+            let target = event.fight.flatMap { fights[$0] }.map { $0.challenger == event.by ? $0.opponent : $0.challenger }
+            let past = event.staminaLeft == 0 ? target.flatMap { trail.pastZero(of: $0, in: event.fight!) } : nil
+            let left = past.map { "0, \($0) past 0" } ?? "\(event.staminaLeft ?? 0)"
             return
-                "\(name(event.by)) threw a\(event.punch == .uppercut ? "n" : "") \(kind) for \(event.damage ?? 0)\(big)\(guarded) (\(whose) stamina \(event.staminaLeft ?? 0))"
+                "\(name(event.by)) threw a\(event.punch == .uppercut ? "n" : "") \(kind) for \(event.damage ?? 0)\(big)\(guarded) (\(whose) stamina \(left))"
         case .challenged: return "\(name(event.challenger)) challenged \(name(event.opponent))"
         case .accepted, .matched: return "the fight is on: \(name(event.turn)) first"
         case .turnPassed where event.missedTurns == 0:
@@ -387,8 +291,7 @@ public struct ScreenModel: Sendable {
         case .turnPassed: return "the turn passed to \(name(event.turn))"
         case .ended where event.decision == .known(.knockout):
             // The end of the fight worth a moment: the bell rang on each hit, this is the last.
-            guard let winner = event.winner else { return "*** DOUBLE KNOCKOUT *** both as far past 0: a draw" }
-            return "*** KNOCKOUT *** \(name(winner)) won"
+            return knockoutLine(event)
         case .ended:
             return event.winner == nil
                 ? "a draw" : "\(name(event.winner)) won by \(event.decision?.rawValue ?? "decision")"
@@ -434,8 +337,8 @@ public struct ScreenModel: Sendable {
     private static func stat(_ value: Int?) -> String { value.map(String.init) ?? "–" }
 
     /// The warning for a player who has let `missed` turns in a row lapse, when one more loses the
-    /// fight: the engine's rule, which `hitthat serve` plays by (the server does not send it).
-    public static func missedTurnsWarning(_ missed: Int, limit: Int = Rules().missedTurnsToForfeit) -> String? {
+    /// fight after `limit` (the server's rule).
+    public static func missedTurnsWarning(_ missed: Int, limit: Int) -> String? {
         guard missed > 0, missed == limit - 1 else { return nil }
         return "\(missed) of \(limit) missed turns: one more and you forfeit"
     }
@@ -463,69 +366,17 @@ public struct ScreenModel: Sendable {
         items.count < 2 ? items.joined() : items.dropLast().joined(separator: ", ") + " and " + items.last!
     }
 
-    private static func bar(_ stamina: Int) -> String {
+    /// A stamina bar; a fighter knocked out shows how far past 0 (the number a double knockout
+    /// is decided by) as a stamina below 0.
+    static func bar(_ stamina: Int, pastZero: Int? = nil) -> String {
         let filled = max(0, min(20, stamina / 5))
-        return "[" + String(repeating: "█", count: filled) + String(repeating: "·", count: 20 - filled) + "] \(stamina)"
+        let shown = stamina == 0 ? pastZero.map { "\(-$0) (\($0) past 0)" } ?? "0" : "\(stamina)"
+        return "[" + String(repeating: "█", count: filled) + String(repeating: "·", count: 20 - filled) + "] \(shown)"
     }
 
     /// `line` cut to the width, marked with "…" where it was cut, so that it never wraps (a
     /// wrapped line would push the screen's top off an 80×24 terminal).
     public static func clipped(_ line: String) -> String {
         line.count <= width ? line : String(line.prefix(width - 1)) + "…"
-    }
-}
-
-// MARK: - Presence
-
-/// The other fighter of a fight under way, there or not, as this client learnt it from the server's
-/// `presence` messages (and `welcome`): typed until shown, so that the screen counts the time since
-/// they went.
-public enum OpponentPresence: Hashable, Sendable {
-    /// Connected, and not seen gone by this client.
-    case connected
-    /// Gone since `since`; `nil` when the server has not seen them since it started.
-    case gone(since: Timestamp?)
-    /// Connected again, at `since`, after this client saw them gone.
-    case back(since: Timestamp?)
-    /// A state a newer server named, as it came.
-    case unknown(String)
-
-    /// How long "is back" is news before it is just "connected", in seconds.
-    public static let backIsNews: Int64 = 30
-
-    /// The presence `report` says, `earlier` being what was known before: connected after gone is back.
-    public init(_ report: Presence, after earlier: OpponentPresence?) {
-        let since = report.since?.timestamp
-        switch report.state {
-        case .known(.gone): self = .gone(since: since)
-        case .known(.connected):
-            switch earlier {
-            case .gone: self = .back(since: since)
-            // A `welcome` after this client's own reconnect says connected again: still back.
-            case .back(let returned): self = .back(since: returned)
-            case .connected, .unknown, nil: self = .connected
-            }
-        case .unknown(let name): self = .unknown(name)
-        }
-    }
-
-    /// The words for `name` at `now` (seconds since 1970).
-    public func description(of name: String, now: Int64) -> String {
-        switch self {
-        case .connected: return "\(name): connected"
-        case .back(let since):
-            guard let since, now - since.secondsSince1970 >= Self.backIsNews else { return "\(name) is back" }
-            return "\(name): connected"
-        case .gone(let since?):
-            return "\(name) is gone (connection lost \(Self.ago(now - since.secondsSince1970)))"
-        case .gone(nil): return "\(name) is gone (not seen since the server started)"
-        case .unknown(let state): return "\(name): \(state)"
-        }
-    }
-
-    /// "12 s ago", and in minutes from two minutes on.
-    private static func ago(_ seconds: Int64) -> String {
-        let seconds = max(0, seconds)
-        return seconds < 120 ? "\(seconds) s ago" : "\(seconds / 60) min ago"
     }
 }

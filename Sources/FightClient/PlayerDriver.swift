@@ -81,10 +81,12 @@ public actor Connector: PlayerConnecting {
     /// The session, once signed in: kept for every later connection.
     public private(set) var session: Session?
 
-    /// Signs in as `credentials` at `address` when first asked to connect.
-    public init(address: ServerAddress, credentials: Credentials) {
+    /// Signs in as `credentials` at `address` when first asked to connect, unless `session` (one
+    /// signed in already, by the password prompt) is given.
+    public init(address: ServerAddress, credentials: Credentials, session: Session? = nil) {
         self.address = address
         self.credentials = credentials
+        self.session = session
     }
 
     /// How a connection ended.
@@ -164,13 +166,15 @@ public actor PlayerDriver {
     private var timers: [PlayerSession.Timer: Int] = [:]
     private var timersStarted = 0
 
-    /// A session that plays as `credentials` at `address` when run.
+    /// A session that plays as `credentials` at `address` when run, with `session` if one was
+    /// signed in already (the password prompt's), rather than signing in again.
     public init(
-        address: ServerAddress, credentials: Credentials, configuration: PlayerSession.Configuration,
-        display: any PlayerDisplay, motion: (any MotionSource)?
+        address: ServerAddress, credentials: Credentials, session: Session? = nil,
+        configuration: PlayerSession.Configuration, display: any PlayerDisplay, motion: (any MotionSource)?
     ) {
         self.init(
-            connector: Connector(address: address, credentials: credentials), configuration: configuration,
+            connector: Connector(address: address, credentials: credentials, session: session),
+            configuration: configuration,
             display: display, motion: motion)
     }
 

@@ -45,6 +45,9 @@ public struct PlayerSession: Sendable {
         public var backoff = Backoff(first: .milliseconds(250), longest: .seconds(8))
         /// How long a script's `quit` waits for the server's `welcome` and the replies to what it sent.
         public var quitWait = PlayerSession.quitWait
+        /// Whether each open fight not followed yet is replayed from its first event, so that a
+        /// log (the screen's) shows its past after a restart, not only what comes next.
+        public var replaysPast = false
 
         /// Creates a configuration.
         public init(mode: Mode, username: String, server: String, hasSensor: Bool, showsCards: Bool) {
@@ -232,6 +235,8 @@ public struct PlayerSession: Sendable {
     /// Teaching the server the player's punches: under way while it asks for them. A hold of the
     /// sensor is then the lesson's, and none is streamed to a fight until it is over.
     public private(set) var lesson = Lesson.idle
+    /// The rules the server states in `welcome` (this build's own until it has).
+    public private(set) var rules = StatedRules()
 
     /// Where the connection stands: one case at a time, with what only that case has, so that
     /// (say) a request cannot be pending on a connection that is not open.
@@ -343,7 +348,7 @@ public struct PlayerSession: Sendable {
     /// What the player asked for while not welcomed, sent once the server says `welcome`.
     private var queued: [Outgoing] = []
     /// Fighters whose cards were asked for (or came on the versus screen): one request each.
-    private var cardsAsked: Set<FighterID> = []
+    var cardsAsked: Set<FighterID> = []
     /// When this player's turn began in fights whose state is still to come.
     private var turnStarts = TurnStarts<Instant>()
 
@@ -515,7 +520,7 @@ public struct PlayerSession: Sendable {
 
     /// Sends a request the session makes itself (`hello`, what catching up needs, cards), counted
     /// as waiting for its reply.
-    private mutating func send(_ request: ClientRequest, byPlayer: Bool = false, _ effects: inout [Effect]) {
+    mutating func send(_ request: ClientRequest, byPlayer: Bool = false, _ effects: inout [Effect]) {
         guard case .open(var open) = connection else { return }
         lastRef += 1
         open.pending.insert(lastRef)
@@ -623,9 +628,8 @@ public struct PlayerSession: Sendable {
             return effects.append(.meter(current.meter))
         }
         send(.windUp(WindUpRequest(fight: fight.id, after: fight.lastSequence)), byPlayer: true, &effects)
-        // Until the server's `meter` comes, the meter is drawn by this build's rules, which are the
-        // server's unless it was started with others.
-        let meter = AimedMeter(fight: fight.id, kind: kind, since: at, meter: Rules().meter)
+        // Until the server's `meter` comes, the meter is drawn as its `welcome` stated it.
+        let meter = AimedMeter(fight: fight.id, kind: kind, since: at, meter: rules.meter)
         guard case .open(var sent) = connection else { return }
         sent.windUp = (meter, fight.lastSequence, lastRef)
         connection = .open(sent)
@@ -732,6 +736,8 @@ public struct PlayerSession: Sendable {
         switch message.body {
         case .welcome(let welcome):
             everWelcomed = true
+            rules = welcome.rules
+            askForPasts(of: welcome.openFights, &effects)
             let waiting = queued
             queued.removeAll()
             for outgoing in waiting { sendForPlayer(outgoing, &effects) }
@@ -782,6 +788,7 @@ public struct PlayerSession: Sendable {
             break
         }
         askForCards(after: message, &effects)
+        refreshCards(after: message, &effects)
         effects.append(.show(message, text: text, answersPlayer: answersPlayer))
         startHoldIfMyTurn(since: turnSeen, &effects)
         releaseHeldCommand(at: nil, &effects)

@@ -52,9 +52,9 @@ public struct PowerMeter: Hashable, Sendable, Codable {
     /// Creates a meter; the defaults are the game's.
     public init(
         sweepMilliseconds: Int64 = 1600, floor: Int = 8,
-        jab: SweetSpot = SweetSpot(level: 0.65, halfWidth: 0.40, ceiling: 40),
-        hook: SweetSpot = SweetSpot(level: 0.85, halfWidth: 0.30, ceiling: 48),
-        uppercut: SweetSpot = SweetSpot(level: 1.00, halfWidth: 0.20, ceiling: 56)
+        jab: SweetSpot = SweetSpot(level: 0.65, halfWidth: 0.45, ceiling: 44),
+        hook: SweetSpot = SweetSpot(level: 0.85, halfWidth: 0.30, ceiling: 47),
+        uppercut: SweetSpot = SweetSpot(level: 1.00, halfWidth: 0.25, ceiling: 51)
     ) {
         self.sweepMilliseconds = max(2, sweepMilliseconds)
         self.floor = floor

@@ -20,12 +20,17 @@ struct Play: ParsableCommand {
             Keys: l set your location (type LAT,LON and Enter), n next opponent near you, b back down, \
             c challenge the one shown, a accept, d decline, m quick match (no location needed), \
             j jab, u uppercut, k hook, g guard, t teach the server your punches (with --sensor), \
-            f forfeit (asks y/n), q quit. Ctrl-C or SIGTERM quits as \
-            q does, giving the terminal back.
+            f forfeit (asks y/n), p your height, weight and reach (e.g. 180 75 182), ? the rules and \
+            every key, q quit. Ctrl-C or SIGTERM quits as q does, giving the terminal back.
+
+            Without --password or $HITTHAT_PASSWORD, the server is asked whether it is there (exit \
+            status 1 if not), then the password is asked for on the terminal: again if its length is \
+            not one the server takes, twice for a name that has no account yet (which registers it). \
+            Ctrl-C leaves the prompt with status 130, Ctrl-D with 1.
 
             A punch key winds up the power meter, which sweeps up and down; the same key (or space) \
-            throws when it is where you want it: 8 damage off the sweet spot, up to 40 for a jab (a \
-            wide spot), 48 for a hook and 56 for an uppercut (only at the very top). The server times \
+            throws when it is where you want it: 8 damage off the sweet spot, up to 44 for a jab (a \
+            wide spot), 47 for a hook and 51 for an uppercut (only at the very top). The server times \
             the stop, so damage comes from what you did. g raises a guard (high, then low): high \
             halves the other's jabs and hooks, low their uppercuts; they cannot see which is up.
 
@@ -127,7 +132,16 @@ struct Play: ParsableCommand {
     private func play() async throws {
         guard let address = ServerAddress(server) else { throw ValidationError("--server: expected ws://HOST:PORT") }
         let keyboard = try openKeyboard()
-        guard let password = password ?? environmentPassword() ?? askPassword(on: keyboard) else {
+        // A password given is tried by the session (which says so if it is refused); one asked
+        // for is tried here, until it signs in, so that a typo is asked again, not fatal.
+        var signedIn: Session?
+        let password: String
+        if let given = self.password ?? environmentPassword() {
+            password = given
+        } else if !script, isatty(keyboard) == 1 {
+            let prompted = try await PlaySignIn.signIn(username: user, at: address, keyboard: keyboard)
+            (signedIn, password) = (prompted.session, prompted.password)
+        } else {
             printError("no password: give --password, set HITTHAT_PASSWORD, or run on a terminal")
             throw ExitCode.validationFailure
         }
@@ -159,8 +173,10 @@ struct Play: ParsableCommand {
         // all come back at the same instants.
         configuration.backoff = configuration.backoff.scaled(by: .random(in: 0.75...1.25))
         configuration.hand = hand
+        // The screen's log shows a fight's past after a restart; a script asks for what it wants.
+        configuration.replaysPast = !script
         let player = PlayerDriver(
-            address: address, credentials: Credentials(username: user, password: password),
+            address: address, credentials: Credentials(username: user, password: password), session: signedIn,
             configuration: configuration, display: output, motion: motion)
         if let location = try? at.map(Location.init(parsing:)) {
             // Queued until the server says welcome; it answers with `moved`.
@@ -224,12 +240,6 @@ struct Play: ParsableCommand {
 
     private func environmentPassword() -> String? {
         getenv("HITTHAT_PASSWORD").map { String(cString: $0) }
-    }
-
-    /// getpass(3) reads the terminal, which is where the keys come from too.
-    private func askPassword(on keyboard: Int32) -> String? {
-        guard !script, isatty(keyboard) == 1, let typed = getpass("password for \(user): ") else { return nil }
-        return String(cString: typed)
     }
 }
 

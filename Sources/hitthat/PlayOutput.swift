@@ -81,6 +81,16 @@ final class ScreenOutput: PlayOutput {
     var aiming: PunchType? { shared.model.withLockedValue { $0.meter?.kind } }
     /// Whether a fight of the player's is under way, so that `q` asks before leaving it.
     var fightUnderWay: Bool { shared.model.withLockedValue { $0.fights.values.contains { $0.phase == .active } } }
+    /// Whether the server is there, so that a key says so when it is not.
+    var isConnected: Bool { shared.model.withLockedValue { $0.isConnected } }
+
+    /// The request that sets the player's height, weight and reach, keeping the rest of their card.
+    func profileUpdate(_ stats: ProfileStats) -> ClientRequest? {
+        shared.model.withLockedValue { $0.profileUpdate(stats) }
+    }
+
+    /// Shows the rules in place of the log (`show` true), or the log again.
+    func showRules(_ show: (Bool) -> Bool) { update { $0.showsRules = show($0.showsRules) } }
 
     func status(_ status: ConnectionStatus) { update { $0.setStatus(status, at: Self.now) } }
     func note(_ text: String) { update { $0.note = text } }
@@ -242,13 +252,31 @@ func readKeys(from keyboard: Int32, into player: PlayerDriver, screen: any PlayO
     var reader = KeyReader()
     for await key in keys {
         let command: PlayerCommand
-        switch reader.press(key, fightUnderWay: screen?.fightUnderWay ?? false, aiming: screen?.aiming) {
+        let pressed = reader.press(
+            key, fightUnderWay: screen?.fightUnderWay ?? false, aiming: screen?.aiming,
+            connected: screen?.isConnected ?? true)
+        switch pressed {
         case .nothing:
             screen?.ask(reader.prompt)
             continue
         case .note(let text):
             screen?.note(text)
+            // The question may have started afresh (a location that is not one): show it so.
+            screen?.ask(reader.prompt)
             continue
+        case .toggleRules:
+            screen?.showRules { !$0 }
+            continue
+        case .closeRules:
+            screen?.showRules { _ in false }
+            continue
+        case .updateStats(let stats):
+            screen?.ask(reader.prompt)
+            guard let request = screen?.profileUpdate(stats) else {
+                screen?.note("profile: your card has not come from the server yet; try again in a moment")
+                continue
+            }
+            command = .request(request)
         case .challengeShown:
             guard let id = screen?.shownOpponent else {
                 screen?.note("nobody to challenge yet: n shows the next opponent")

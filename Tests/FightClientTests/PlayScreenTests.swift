@@ -135,11 +135,13 @@ import Testing
         let view = try bout.view()
         #expect(view.phase == .active && view.staminaOpponent == 0 && view.turn == view.opponent)
         var model = Self.model(showing: view, as: view.opponent, user: "bob")
-        #expect(model.lines(now: 0).contains { $0.contains("knocked out: one last punch to answer") })
+        #expect(model.lines(now: 0).contains { $0.contains("knocked out: answer with one last punch") })
         model.me = view.challenger
         #expect(model.lines(now: 0).contains { $0.contains("knocked out, they answer with one last punch") })
-        #expect(model.describe(try #require(bout.events().last))?.contains("for 56 — BIG HIT (their stamina 0)") == true)
-        // Bob's answer floors alice too, 12 past 0 as alice's went: a draw, said as one.
+        let ceiling = Rules().meter.uppercut.ceiling
+        #expect(
+            model.describe(try #require(bout.events().last))?.contains("for \(ceiling) — BIG HIT (their stamina 0)") == true)
+        // Bob's answer floors alice too, as far past 0 as alice's went: a draw, said as one.
         try bout.run(.punch(view.id, by: view.opponent, kind: .uppercut, damage: 56))
         let ended = try #require(bout.events().last)
         #expect(ended.kind == .ended && ended.winner == nil)
@@ -236,7 +238,13 @@ import Testing
         #"{"bio":"","displayName":"\#(name)","draws":0,"id":\#(id),"joinedAt":"2026-11-22T05:00:00Z","losses":0,"username":"\#(name.lowercased())","wins":0\#(more)}"#
     }
 
-    static let welcome = #"{"fighter":\#(card(1, "Alice")),"openFights":[],"presence":[],"type":"welcome","v":1}"#
+    /// The rules a welcome states, as JSON: `rules`, this build's own unless given.
+    static func statedRules(_ rules: StatedRules = StatedRules()) -> String {
+        String(decoding: try! JSONEncoder().encode(rules), as: UTF8.self)
+    }
+
+    static let welcome =
+        #"{"fighter":\#(card(1, "Alice")),"openFights":[],"presence":[],"rules":\#(statedRules()),"type":"welcome","v":1}"#
 
     /// A model that has been welcomed as fighter 1.
     static func welcomed() throws -> ScreenModel {
@@ -372,7 +380,7 @@ import Testing
         #expect(model.lines(now: Self.t + 10 + OpponentPresence.backIsNews).contains("  Bob: connected"))
         // This client's own reconnect: the welcome says connected, and he is still back.
         let welcome =
-            #"{"fighter":\#(Self.card(1, "Alice")),"openFights":[],"presence":[\#(Self.presence("connected", since: "2026-11-22T05:02:10Z").replacingOccurrences(of: #","type":"presence","v":1"#, with: ""))],"type":"welcome","v":1}"#
+            #"{"fighter":\#(Self.card(1, "Alice")),"openFights":[],"presence":[\#(Self.presence("connected", since: "2026-11-22T05:02:10Z").replacingOccurrences(of: #","type":"presence","v":1"#, with: ""))],"rules":\#(Self.statedRules()),"type":"welcome","v":1}"#
         try show(welcome)
         #expect(model.lines(now: Self.t + 15).contains("  Bob is back"))
         try show(Self.presence("gone", since: nil))
@@ -444,7 +452,7 @@ import Testing
         let lines = model.lines(now: 0)
         #expect(lines.count <= ScreenModel.height)
         #expect(lines.allSatisfy { $0.count <= ScreenModel.width }, "\(lines.filter { $0.count > 80 })")
-        #expect(lines.last == ScreenModel.keyBar)
+        #expect(lines.last == ScreenModel.yourTurnKeys)
         #expect(lines.contains { $0.hasPrefix("  YOUR TURN") })
         #expect(
             lines.contains { $0.hasPrefix("  \(long) is gone") }

@@ -5,14 +5,18 @@ import Testing
     @Test func knockoutEndsTheFightAndChangesRecordsOnce() throws {
         var ring = Ring()
         let (fight, a, b) = try ring.startFight()
+        // Two uppercuts at their ceiling floor a fighter: over the ceiling, a stated damage lands
+        // the ceiling.
+        let ceiling = ring.referee.rules.meter.uppercut.ceiling
+        try #require(2 * ceiling >= ring.referee.rules.startingStamina)
         try ring.run(.punch(fight, by: a, kind: .uppercut, damage: 60))
         try ring.run(.punch(fight, by: b, kind: .jab, damage: 10))
         // Alice has thrown more: her knockout is answered, Bob throwing once more, down.
-        let knockout = try ring.run(.punch(fight, by: a, kind: .hook, damage: 45))
+        let knockout = try ring.run(.punch(fight, by: a, kind: .uppercut, damage: 60))
         let answer = Turn(fighter: b, deadline: ring.now + 60)
         #expect(
             knockout.fightChanges == [
-                .punched(by: a, kind: .hook, damage: 45, bluntedBy: nil, staminaLeft: 0, turn: answer)
+                .punched(by: a, kind: .uppercut, damage: ceiling, bluntedBy: nil, staminaLeft: 0, turn: answer)
             ])
         let events = try ring.run(.punch(fight, by: b, kind: .jab, damage: 10))
         let result = FightResult(challenger: a, opponent: b, winner: a, decision: .knockout)

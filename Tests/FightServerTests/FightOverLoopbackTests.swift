@@ -164,7 +164,10 @@ import Testing
         let path = try TestServer.temporaryDatabase(backend)
         let clock = TestClock()
         let ring = try await Self.ring(clock: clock, databasePath: path)
-        _ = try await ring.alice.punch(.uppercut, doing: 56, in: ring.fight, after: 2, clock: clock)
+        // Two uppercuts at the ceiling floor a fighter: the second, after the restart, does.
+        let (ceiling, start) = (Rules().meter.uppercut.ceiling, Rules().startingStamina)
+        try #require(2 * ceiling >= start)
+        _ = try await ring.alice.punch(.uppercut, doing: ceiling, in: ring.fight, after: 2, clock: clock)
         _ = try await ring.bob.event(.punched, fight: ring.fight)
         let sessions = (ring.alice.client.session, ring.bob.client.session)
         try await ring.server.stop()
@@ -176,13 +179,13 @@ import Testing
         // The restart started bob's turn afresh (event 4), and his coming back once more (event 5):
         // a whole turn from then, none missed.
         #expect(
-            fight.phase == .active && fight.turn == bob.id && fight.staminaOpponent == 44
+            fight.phase == .active && fight.turn == bob.id && fight.staminaOpponent == start - ceiling
                 && fight.lastSequence == 5)
         let resumed = try #require(try await bob.request(.replay(ReplayRequest(fight: ring.fight, after: 3))).events)
         #expect(resumed.map(\.kind) == [.turnPassed, .turnPassed])
         #expect(resumed.allSatisfy { $0.missedTurns == 0 && $0.turn == bob.id })
         _ = try await bob.punch(.jab, doing: 8, in: ring.fight, after: 5, clock: clock)
-        _ = try await alice.punch(.hook, doing: 44, in: ring.fight, after: 6, clock: clock)
+        _ = try await alice.punch(.uppercut, doing: ceiling, in: ring.fight, after: 6, clock: clock)
         _ = try await bob.punch(.jab, doing: 8, in: ring.fight, after: 7, clock: clock)  // his answer
         #expect(try await bob.event(.ended, fight: ring.fight).winner == alice.id)
         try await server.stop()

@@ -6,7 +6,7 @@ import Testing
 /// DevTools by `tools/sensor_test.py`, fire the browser's own `devicemotion` events into the
 /// page's listener; the server decides each swing as `hitthat detect` does the same samples.
 extension PageTests {
-    /// The three kinds, in the order thrown: a jab's and a hook's ceilings (40 and 48) do not end
+    /// The three kinds, in the order thrown: a jab's and a hook's ceilings (44 and 47) do not end
     /// the fight between them, so the page has a turn for each.
     static let swingKinds = ["jab", "hook", "uppercut"]
 

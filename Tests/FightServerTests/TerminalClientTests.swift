@@ -32,7 +32,7 @@ struct TerminalClientTests {
         try await tmux.send("m", to: "bob")
     }
 
-    /// What the power meter on `screen` says a stop now would do ("… uppercut now 41 of 56").
+    /// What the power meter on `screen` says a stop now would do ("… uppercut now 41 of 51").
     static func meterReading(_ screen: String) -> Int? {
         guard let line = screen.split(separator: "\n").first(where: { $0.hasPrefix("  POWER [") }),
             let now = line.range(of: " now ")
@@ -117,7 +117,9 @@ struct TerminalClientTests {
         let staminas = Self.staminaLines(alice).map { $0.split(separator: " ").last.map(String.init) }
         #expect(staminas.count == 2)
         #expect((aliceWon ? staminas.first : staminas.last) == "\(100 - (aliceWon ? bobHits : aliceHits).reduce(0, +))")
-        #expect(loser.contains("(your stamina 0)"), "the knockout punch is in the loser's log, with their stamina")
+        #expect(
+            loser.contains("(your stamina 0, ") && loser.contains(" past 0)"),
+            "the knockout punch is in the loser's log, with their stamina and how far past 0 it went")
         #expect(winner.contains("*** KNOCKOUT *** you won"), "the knockout stands out: \(winner)")
 
         // A rematch is one key: bob is challenged by alice again.
@@ -264,7 +266,7 @@ struct TerminalClientTests {
         try await tmux.wait(for: "the question", on: "alice") { $0.contains("y forfeits") ? true : nil }
         try await tmux.send("n", to: "alice")
         let carriedOn = try await tmux.wait(for: "the key bar", on: "alice") {
-            $0.contains(ScreenModel.keyBar) ? $0 : nil
+            $0.contains(ScreenModel.yourTurnKeys) ? $0 : nil
         }
         #expect(carriedOn.contains("Fight 1 against bob: active"), "\(carriedOn)")
         try await tmux.send("f", "y", to: "alice")
