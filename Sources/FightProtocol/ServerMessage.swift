@@ -139,15 +139,19 @@ public struct Welcome: Hashable, Sendable, Codable {
     public var presence: [Presence]
     /// The fighter's punch profile, when they taught the server their punches.
     public var punchProfile: WirePunchProfile?
+    /// The rules the server plays by: a client shows and keeps to these, never numbers of its own.
+    public var rules: StatedRules
 
-    /// Creates a welcome.
+    /// Creates a welcome; `rules` default to the engine's and the protocol's own.
     public init(
-        fighter: FighterCard, openFights: [FightView], presence: [Presence] = [], punchProfile: WirePunchProfile? = nil
+        fighter: FighterCard, openFights: [FightView], presence: [Presence] = [], punchProfile: WirePunchProfile? = nil,
+        rules: StatedRules = StatedRules()
     ) {
         self.fighter = fighter
         self.openFights = openFights
         self.presence = presence
         self.punchProfile = punchProfile
+        self.rules = rules
     }
 }
 

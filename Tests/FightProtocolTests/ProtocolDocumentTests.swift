@@ -57,6 +57,20 @@ import Testing
         }
     }
 
+    /// The rules each `welcome` of the document states are what a server with the engine's
+    /// defaults states: a rule changed in the engine, or a limit of the protocol, fails here.
+    @Test func theRulesOfEachWelcomeAreTheEnginesDefaults() throws {
+        var welcomes = 0
+        for example in Self.examples where example.kind == "server" {
+            guard case .welcome(let welcome) = try MessageCodec.decode(ServerMessage.self, from: example.text).body else {
+                continue
+            }
+            welcomes += 1
+            #expect(welcome.rules == StatedRules(Rules(), reconnect: .standard), "PROTOCOL.md:\(example.line)")
+        }
+        #expect(welcomes > 0)
+    }
+
     @Test func theDocumentHasExamplesOfEachKind() {
         let kinds = Set(Self.examples.map(\.kind))
         #expect(kinds == ["client", "server", "credentials"])

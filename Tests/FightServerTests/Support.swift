@@ -75,16 +75,17 @@ struct TestServer {
     static func start(
         databasePath: String? = nil, clock: TestClock, messagesPerSecond: Int = 1000, messageBurst: Int = 1000,
         accountRequestsPerSecond: Int = 1000, accountRequestBurst: Int = 1000, motionSamplesPerSecond: Int = 100_000,
-        motionSampleBurst: Int = 100_000
+        motionSampleBurst: Int = 100_000, rules: Rules = Rules(), reconnect: ReconnectBackoff = .standard
     ) async throws -> TestServer {
         let path = try databasePath ?? temporaryDatabase()
         var logger = Logger(label: "test.server")
         logger.logLevel = .warning
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             host: "127.0.0.1", port: 0, databasePath: path, passwordRounds: 1_000, messagesPerSecond: messagesPerSecond,
             messageBurst: messageBurst, motionSamplesPerSecond: motionSamplesPerSecond,
             motionSampleBurst: motionSampleBurst, accountRequestsPerSecond: accountRequestsPerSecond,
-            accountRequestBurst: accountRequestBurst, clock: clock.serverClock)
+            accountRequestBurst: accountRequestBurst, clock: clock.serverClock, reconnect: reconnect)
+        configuration.rules = rules
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let server = try FightServer(configuration: configuration, logger: logger) { port in
             portContinuation.yield(port)

@@ -25,7 +25,7 @@ extension FightHub {
                 body = .welcome(
                     Welcome(
                         fighter: card, openFights: open.map { FightView($0, seenBy: me) }, presence: opponents,
-                        punchProfile: profile.map(WirePunchProfile.init)))
+                        punchProfile: profile.map(WirePunchProfile.init), rules: rules))
             case .profile(let request):
                 let id = request.fighter ?? me
                 body = try await blocking { [self] in

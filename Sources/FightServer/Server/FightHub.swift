@@ -114,6 +114,8 @@ actor FightHub {
         let hold: Int
     }
 
+    /// The rules `welcome` states: the referee's, the protocol's motion limits, the backoff.
+    nonisolated let rules: StatedRules
     /// The bounds of every hold, from the protocol's.
     static let holdLimits = MotionHold.Limits(
         maximumRate: MotionLimits.maximumRate, rateWindow: MotionLimits.rateWindow,
@@ -154,8 +156,9 @@ actor FightHub {
     /// store's indexed queries, so that starting does not read the history, however long.
     init(
         store: FightStore, clock: ServerClock, logger: Logger, eventLoop: any EventLoop,
-        motionSamples: FighterAllowance, serverName: String, databaseThreads: DatabaseThreads
+        motionSamples: FighterAllowance, serverName: String, databaseThreads: DatabaseThreads, rules: StatedRules
     ) {
+        self.rules = rules
         self.store = store
         self.clock = clock
         self.logger = logger

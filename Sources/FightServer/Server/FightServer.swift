@@ -54,6 +54,8 @@ public struct ServerConfiguration: Sendable {
     public var clock: ServerClock
     /// A certificate and its key to serve HTTPS and WSS with; without them, HTTP and WS.
     public var tls: TLSFiles?
+    /// How long clients are told (in `welcome`'s rules) to wait before connecting again.
+    public var reconnect: ReconnectBackoff
 
     /// Creates a configuration; the defaults are `hitthat serve`'s.
     public init(
@@ -62,7 +64,8 @@ public struct ServerConfiguration: Sendable {
         passwordRounds: Int = PasswordHash.defaultRounds, messagesPerSecond: Int = 20, messageBurst: Int = 40,
         motionSamplesPerSecond: Int = 250, motionSampleBurst: Int = 500,
         accountRequestsPerSecond: Int = 1, accountRequestBurst: Int = 30,
-        sessionLifetime: Int64 = ServerConfiguration.defaultSessionLifetime, clock: ServerClock = .system
+        sessionLifetime: Int64 = ServerConfiguration.defaultSessionLifetime, clock: ServerClock = .system,
+        reconnect: ReconnectBackoff = .standard
     ) {
         self.host = host
         self.port = port
@@ -78,6 +81,7 @@ public struct ServerConfiguration: Sendable {
         self.accountRequestBurst = accountRequestBurst
         self.sessionLifetime = sessionLifetime
         self.clock = clock
+        self.reconnect = reconnect
     }
 
     /// 30 days: a fighter who plays once a month never logs in again; a token left on a device
@@ -168,7 +172,9 @@ public final class FightServer: Sendable {
             motionSamples: FighterAllowance(
                 "motion", perSecond: configuration.motionSamplesPerSecond, burst: configuration.motionSampleBurst,
                 store: store, clock: configuration.clock),
-            serverName: Self.serverName(), databaseThreads: databaseThreads)
+            serverName: Self.serverName(), databaseThreads: databaseThreads,
+            // What the referee enforces, stated to every client as it says hello.
+            rules: StatedRules(store.referee.rules, reconnect: configuration.reconnect))
         self.hub = hub
         self.hubLoop = hubLoop
         passwordHashing = PasswordHashing()
