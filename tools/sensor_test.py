@@ -182,7 +182,7 @@ def swing(browser, devtools, trace, start, end, held):
     rows, _ = read_trace(trace, max(0.0, start - LEAD), end)
     expect(len(rows[0]) == 7, f"{trace}: a swing needs a gyroscope (gx, gy, gz in rad/s)")
     replayed = readings(rows)
-    seq = browser.js("return state.seen.get(state.current)")
+    seq = browser.js("return hitthat.state.seen.get(hitthat.state.current)")
     sent = browser.js("return window.__sent.length")
     replay = Replay(devtools, replayed)
     replay.start()
@@ -190,7 +190,7 @@ def swing(browser, devtools, trace, start, end, held):
     browser.wait("the lead-in replayed", lambda: replay.at >= min(LEAD, rows[-1][0] / 2) or replay.done, 30)
     browser.touch_down("#punch")
     browser.wait("the punch to land or the replay's end", lambda: replay.done or browser.js(
-        "return state.seen.get(state.current) > arguments[0]", seq), 60)
+        "return hitthat.state.seen.get(hitthat.state.current) > arguments[0]", seq), 60)
     browser.touch_up()
     replay.join(60)
     if replay.failure:
