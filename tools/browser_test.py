@@ -437,8 +437,14 @@ def main():
             pass
     finally:
         browser.quit()
+    report("browser test", failure, outcome)
+
+
+def report(name, failure, outcome):
+    """The end of a browser script: the failure's reason on stderr and exit 1, or the outcome as
+    one JSON line for the Swift test that ran it."""
     if failure:
-        print(f"browser test: {failure}", file=sys.stderr)
+        print(f"{name}: {failure}", file=sys.stderr)
         sys.exit(1)
     print(json.dumps(outcome))
 

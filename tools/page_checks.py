@@ -21,7 +21,7 @@ import argparse, json, os, signal, sys, time, urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from browser_test import (Browser, Failure, expect, check_screen, check_contrast, enable_motion, set_location,
-                          join_quick_match, my_turn_or_the_end, IN_THE_GREEN)
+                          join_quick_match, my_turn_or_the_end, report, IN_THE_GREEN)
 import protocol_client
 
 ANDROID = ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
@@ -236,10 +236,7 @@ def main():
         if stopped:
             os.kill(options.server_pid, signal.SIGCONT)
         browser.quit()
-    if failure:
-        print(f"page checks: {failure}", file=sys.stderr)
-        sys.exit(1)
-    print(json.dumps(outcome))
+    report("page checks", failure, outcome)
 
 
 if __name__ == "__main__":

@@ -33,7 +33,7 @@ import base64, json, math, os, socket, struct, sys, threading, time, urllib.pars
 
 from browser_test import (G, Browser, Failure, check_batches, enable_motion, expect, join_quick_match, judged,
                           my_punch, my_turn_or_the_end, player_arguments, read_trace, record_sent, register,
-                          set_location)
+                          report, set_location)
 
 LEAD = 1.5
 """Seconds of motion replayed before PUNCH is pressed: the page sends them as the hold's lead-in."""
@@ -319,10 +319,7 @@ def run_with_sensors(name, options, outcome, play):
         if devtools:
             devtools.close()
         browser.quit()
-    if failure:
-        print(f"{name}: {failure}", file=sys.stderr)
-        sys.exit(1)
-    print(json.dumps(outcome))
+    report(name, failure, outcome)
 
 if __name__ == "__main__":
     main()

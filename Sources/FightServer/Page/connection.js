@@ -84,18 +84,20 @@ function backoffWait(failures) {
   return Math.min(backoff.firstMilliseconds * 2 ** Math.min(failures, 30), backoff.longestMilliseconds);
 }
 
-/// Called often: asks a quiet server whether it is there, and gives up on a silent one.
+/// Called often: asks a quiet server whether it is there, and gives up on a silent one. Only a
+/// question left unanswered counts, not the time between calls: a tab in the background has its
+/// timers slowed to a minute, and its server is not gone for that.
 export function heartbeat() {
   if (!socket) return;
   const now = performance.now();
-  const silent = now - lastHeard;
-  if (silent >= SILENT_AFTER_MS) {
-    const seconds = Math.round(silent / 1000);
-    dropped(socket, socket.readyState === WebSocket.OPEN
-      ? `The server went silent (${seconds} s)` : `The server does not answer (${seconds} s)`);
+  const seconds = Math.round((now - lastHeard) / 1000);
+  if (!connected()) {
+    if (now - lastHeard >= SILENT_AFTER_MS) dropped(socket, `The server does not answer (${seconds} s)`);
     return;
   }
-  if (connected() && silent >= ASK_AFTER_MS && !askedAt) {
+  if (askedAt && now - askedAt >= SILENT_AFTER_MS - ASK_AFTER_MS) {
+    dropped(socket, `The server went silent (${seconds} s)`);
+  } else if (!askedAt && now - lastHeard >= ASK_AFTER_MS) {
     askedAt = now;
     send('profile');
   }

@@ -132,9 +132,11 @@ function change(fight, event) {
     case 'matched': case 'accepted': fight.phase = 'active'; break;
     case 'declined': case 'expired': fight.phase = 'finished'; fight.ending = event.kind; break;
     case 'punched': {
-      if (event.by !== fight.challenger) fight.staminaChallenger = event.staminaLeft; else fight.staminaOpponent = event.staminaLeft;
-      if (event.by === fight.challenger) { fight.punchesChallenger++; fight.missedTurnsChallenger = 0; }
-      else { fight.punchesOpponent++; fight.missedTurnsOpponent = 0; }
+      const byChallenger = event.by === fight.challenger;
+      if (byChallenger) fight.staminaOpponent = event.staminaLeft; else fight.staminaChallenger = event.staminaLeft;
+      if (byChallenger) fight.punchesChallenger++; else fight.punchesOpponent++;
+      // A run of missed turns the punch may have ended is the server's to count: asked, not reset here.
+      if ((byChallenger ? fight.missedTurnsChallenger : fight.missedTurnsOpponent) > 0) send('fight', { fight: fight.id });
       break;
     }
     case 'turnPassed':
