@@ -1,6 +1,6 @@
 // The server's messages, taken in: each fight is what the server last said of it (`fight`,
-// `welcome`), moved on only by the events it pushes, in sequence; nothing is worked out here
-// that the server states.
+// `welcome`), asked again after each event it pushes, which are kept in sequence for the log;
+// nothing is worked out here that the server states.
 
 import { state, lesson, learnRules, otherFighter } from './state.js';
 import { send } from './connection.js';
@@ -65,10 +65,12 @@ export function learnCard(card, own) {
   if (own) state.me = card;
 }
 
-/// A fight as the server states it. Events it already counts are not applied again; any the page
-/// has not seen are replayed, and a fight first seen here (a reload, a new challenge) has its whole
-/// log asked for, so that its past punches are listed.
+/// A fight as the server states it: what is drawn. A view older than the one held (a reply
+/// overtaken by a later one) is dropped; events not yet seen are replayed, and a fight first seen
+/// here (a reload, a new challenge) has its whole log asked for, so that its past punches are listed.
 function learnFight(fight) {
+  const held = state.fights.get(fight.id);
+  if (held && fight.lastSequence < held.lastSequence) return;
   state.fights.set(fight.id, fight);
   const seen = state.seen.get(fight.id);
   if (seen == null) {
@@ -76,6 +78,9 @@ function learnFight(fight) {
     if (!state.log.get(fight.id)?.size && fight.lastSequence > 0) send('replay', { fight: fight.id, after: 0 });
   } else if (fight.lastSequence > seen) {
     send('replay', { fight: fight.id, after: seen });
+  } else if (seen > fight.lastSequence) {
+    // Events came after the server read this view: its next one counts them.
+    askFight(fight.id);
   }
   askName(otherFighter(fight));
 }
@@ -93,8 +98,10 @@ function event(message) {
   applyEvent(message, false);
 }
 
-/// Applies a fight event once, in order: a duplicate is only kept for the log, and a gap asks for
-/// a replay from the last one seen (the missing ones then come, this one with them).
+/// Takes a fight event once, in order: a duplicate is only kept for the log, and a gap asks for a
+/// replay from the last one seen (the missing ones then come, this one with them). The fight it
+/// moved on is asked of the server, which states it whole (staminas, turn, deadline, missed turns,
+/// the ending): the page works none of it out from the event.
 function applyEvent(event, replayed) {
   const id = event.fight;
   if (id == null || event.sequence == null) return;
@@ -106,50 +113,19 @@ function applyEvent(event, replayed) {
     return;
   }
   state.seen.set(id, event.sequence);
-  const fight = state.fights.get(id);
-  if (!fight) {
-    // A fight new to the page: the server says what it is (staminas, turn), not the page.
-    keep(event);
-    if (!replayed) live(id, event);
-    send('fight', { fight: id });
-    if (starts) askName(event.challenger === state.me?.id ? event.opponent : event.challenger);
-    return;
-  }
-  // The server's `fight` may already count this event: then it is only told.
-  const fresh = event.sequence > fight.lastSequence;
-  if (fresh) change(fight, event);
   keep(event);
-  if (fresh && !replayed) live(id, event, fight);
+  if (!replayed) live(id, event);
+  if (starts) askName(event.challenger === state.me?.id ? event.opponent : event.challenger);
+  // The record changed with the fight's end.
+  if (event.kind === 'ended') send('profile');
+  askFight(id);
 }
 
-/// The event moves the fight on as the event says: staminas, turns and deadlines are the server's.
-function change(fight, event) {
-  fight.lastSequence = event.sequence;
-  if ('turn' in event) fight.turn = event.turn; else delete fight.turn;
-  if ('deadline' in event) fight.deadline = event.deadline; else delete fight.deadline;
-  switch (event.kind) {
-    case 'challenged': fight.phase = 'challenged'; fight.expiresAt = event.expiresAt; break;
-    case 'matched': case 'accepted': fight.phase = 'active'; break;
-    case 'declined': case 'expired': fight.phase = 'finished'; fight.ending = event.kind; break;
-    case 'punched': {
-      const byChallenger = event.by === fight.challenger;
-      if (byChallenger) fight.staminaOpponent = event.staminaLeft; else fight.staminaChallenger = event.staminaLeft;
-      if (byChallenger) fight.punchesChallenger++; else fight.punchesOpponent++;
-      // A run of missed turns the punch may have ended is the server's to count: asked, not reset here.
-      if ((byChallenger ? fight.missedTurnsChallenger : fight.missedTurnsOpponent) > 0) send('fight', { fight: fight.id });
-      break;
-    }
-    case 'turnPassed':
-      // Who let it pass is not in the event: the server's count of missed turns is asked for.
-      if (event.missedTurns > 0) send('fight', { fight: fight.id });
-      break;
-    case 'ended':
-      fight.phase = 'finished'; fight.ending = event.decision;
-      if (event.winner != null) fight.winner = event.winner; else delete fight.winner;
-      // The record changed with it.
-      send('profile');
-      break;
-  }
+/// Asks the server for the fight as it is now, once at a time: the answer to a question already
+/// asked counts what came before it, and asks again for what came after (`learnFight`).
+function askFight(id) {
+  const asked = [...state.pending.values()].some((request) => request.type === 'fight' && request.fight === id);
+  if (!asked) send('fight', { fight: id });
 }
 
 /// Keeps the event for the fight's log, once by its sequence.
@@ -160,11 +136,11 @@ function keep(event) {
 }
 
 /// What a live event does besides the log: buzz, sound, notices, the screen it calls for.
-function live(id, event, fight) {
+function live(id, event) {
   const mine = state.me && event.by === state.me.id;
   switch (event.kind) {
     case 'challenged':
-      if (event.challenger !== state.me?.id) { buzz([100, 60, 100]); notice(describe(fight || event, event).line); }
+      if (event.challenger !== state.me?.id) { buzz([100, 60, 100]); notice(describe(event, event).line); }
       break;
     case 'matched': case 'accepted':
       // The versus card was for before this fight: its record and odds are old news after it.
