@@ -225,6 +225,16 @@ for (const e of document.querySelectorAll('body *')) {
   if (ratio < least) failures.push({text: e.textContent.trim().slice(0, 60), ratio: Math.round(ratio * 100) / 100,
     least, color: style.color, behind: `rgb(${behind.slice(0, 3).map(Math.round).join(', ')})`});
 }
+// A placeholder is text too, shown where a field is empty.
+for (const input of document.querySelectorAll('input[placeholder]')) {
+  if (input.value || !input.getClientRects().length || input.closest('[hidden]')) continue;
+  const behind = background(input);
+  const fg = over(parse(getComputedStyle(input, '::placeholder').color), behind);
+  const [a, b] = [luminance(fg), luminance(behind)].sort((x, y) => y - x);
+  const ratio = (a + 0.05) / (b + 0.05);
+  checked++;
+  if (ratio < 4.5) failures.push({text: 'placeholder ' + input.placeholder, ratio: Math.round(ratio * 100) / 100, least: 4.5});
+}
 return {checked, failures};
 """
 

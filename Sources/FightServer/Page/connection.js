@@ -14,10 +14,11 @@ let askedAt = 0;              // when the last heartbeat was sent, or 0
 let lost = 'Connection lost'; // why the last connection ended, said while waiting to try again
 const handlers = { receive: () => {}, lost: () => {}, render: () => {} };
 
-/// A server says something at least this often when asked: after ASK_AFTER_MS of silence the page
-/// asks (its own `profile`, the cheapest question), and a server silent SILENT_AFTER_MS, asked or
-/// connecting, is taken as gone, though its socket may look open (a stalled process, a cable
-/// pulled: TCP says nothing for minutes). These are the page's own patience, not rules of a fight.
+/// After ASK_AFTER_MS without a word the page asks the server something (its own `profile`: a
+/// read the protocol already has, so no message of its own); a server that leaves the question
+/// unanswered until SILENT_AFTER_MS without a word, or does not open a connection within it, is
+/// taken as gone, though its socket may look open (a stalled process, a network gone quiet: TCP
+/// says nothing for minutes). These are the page's own patience, not rules of a fight.
 const ASK_AFTER_MS = 2000;
 const SILENT_AFTER_MS = 5000;
 /// The wait before trying again when no server has ever stated its backoff (the page never reached one).
