@@ -25,6 +25,8 @@ Usage: tools/browser_test.py --page http://127.0.0.1:8080/ --user carol --oppone
 """
 import argparse, base64, csv, json, math, os, re, socket, subprocess, sys, time, urllib.error, urllib.request
 
+import contrast
+
 PHONE = {"width": 390, "height": 844, "pixelRatio": 2}
 G = 9.80665
 
@@ -41,7 +43,7 @@ def expect(condition, message):
 # MARK: - WebDriver (W3C, over chromedriver's HTTP JSON API)
 
 class Browser:
-    def __init__(self, chromedriver, chromium):
+    def __init__(self, chromedriver, chromium, extra_args=()):
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             port = probe.getsockname()[1]
@@ -61,7 +63,7 @@ class Browser:
             "binary": chromium,
             # As root (CI), Chromium runs only without its sandbox; /dev/shm may be small in a container.
             "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     f"--window-size={PHONE['width']},{PHONE['height']}", "--hide-scrollbars"],
+                     f"--window-size={PHONE['width']},{PHONE['height']}", "--hide-scrollbars", *extra_args],
             "mobileEmulation": {
                 "deviceMetrics": dict(PHONE, touch=True, mobile=True),
                 "userAgent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
@@ -170,6 +172,27 @@ def check_screen(browser, screen, selectors):
                                   f"{browser.js('return document.body.innerText')[:600]!r}")
     expect(not report["small"], f"{screen}: buttons under 40 px high: {report['small']}")
     expect(report["width"] <= PHONE["width"], f"{screen}: {report['width']} px wide, wider than the phone")
+
+
+IN_THE_GREEN = """
+// The needle within a quarter of the kind's half-width of its sweet spot, on the meter the server
+// answered the wind-up with, and the hint saying so.
+const meter = hitthat.meter, shape = meter.shape, spot = shape && shape[meter.kind];
+const level = Number(document.querySelector('#meter .needle').dataset.level);
+return !!spot && Math.abs(level - spot.level) < spot.halfWidth / 4
+  && document.getElementById('meter-hint').textContent.startsWith('In the green');
+"""
+
+
+def check_contrast(browser, where):
+    """Every visible text of the page as it is now meets WCAG AA, in the light and the dark theme
+    (tools/contrast.py); returns how many texts were measured in each."""
+    counts = {}
+    for theme, report in contrast.measure(browser).items():
+        expect(report["checked"] > 0, f"{where}: no text measured")
+        expect(not report["failures"], f"{where}, {theme} theme: below WCAG AA: {report['failures']}")
+        counts[theme] = report["checked"]
+    return counts
 
 
 # MARK: - Motion from a trace
@@ -310,32 +333,33 @@ def main():
             browser.click(".kinds button[data-kind='jab']")
             browser.click("#throw")
             expect(browser.wait("THROW", lambda: browser.text("#throw") == "THROW", 10), "wound up")
-            # Stopped in the green: the hint says what a stop now would do.
-            in_green = lambda: (lambda hint: hint.startswith("Stop now: ")
-                                and int(hint.split(": ")[1].split(" ")[0]) >= 30)(browser.text("#meter-hint") or "")
+            # Stopped near the sweet spot of the meter the server sent, where the green is brightest.
+            in_green = lambda: browser.js(IN_THE_GREEN)
             browser.wait("the needle in the green", in_green, 10)
             if not shot_fight:
                 # The fight as a player sees it at its busiest: a punch taken, the meter running.
                 shot_fight = True
                 shot("3-fight")
+                outcome["contrastFight"] = check_contrast(browser, "the fight, the meter running")
                 browser.wait("the needle in the green again", in_green, 10)
-            before = browser.js("return state.seen.get(state.current)")
+            before = browser.js("return hitthat.state.seen.get(hitthat.state.current)")
             if turns == 1:
                 drop_the_connection(browser, outcome)
             else:
                 browser.click("#throw")
-            browser.wait("the punch to land", lambda: browser.js("return state.seen.get(state.current)") > before, 30)
+            browser.wait("the punch to land", lambda: browser.js("return hitthat.state.seen.get(hitthat.state.current)") > before, 30)
             turns += 1
 
         ending = browser.text("#turn")
         check_screen(browser, "fight", ["#turn", "#rematch", "#leave", "#events li"])
         shot("4-ended")
+        outcome["contrastEnded"] = check_contrast(browser, "the fight's end")
         # The same in the system's dark mode.
         browser.do("POST", "/goog/cdp/execute", {"cmd": "Emulation.setEmulatedMedia", "params": {
             "features": [{"name": "prefers-color-scheme", "value": "dark"}]}})
         expect(browser.js("return matchMedia('(prefers-color-scheme: dark)').matches"), "dark mode emulated")
         shot("5-ended-dark")
-        fight = browser.js("return state.fights.get(state.current)")
+        fight = browser.js("return hitthat.state.fights.get(hitthat.state.current)")
         lines = browser.js("return [...document.querySelectorAll('#events li')].map((li) => li.textContent)")
         outcome.update({
             "ending": ending, "fight": fight, "log": lines, "meterTurns": turns,
@@ -358,8 +382,14 @@ def main():
             pass
     finally:
         browser.quit()
+    report("browser test", failure, outcome)
+
+
+def report(name, failure, outcome):
+    """The end of a browser script: the failure's reason on stderr and exit 1, or the outcome as
+    one JSON line for the Swift test that ran it."""
     if failure:
-        print(f"browser test: {failure}", file=sys.stderr)
+        print(f"{name}: {failure}", file=sys.stderr)
         sys.exit(1)
     print(json.dumps(outcome))
 
@@ -419,7 +449,7 @@ def judged(browser, seq):
     """Waits for the server's answer to a hold thrown at sequence `seq`: 'landed' (the fight moved
     on), or what the page says when no punch was found."""
     return browser.wait("the swing judged", lambda: browser.js("""
-        const seq = state.seen.get(state.current);
+        const seq = hitthat.state.seen.get(hitthat.state.current);
         if (seq > arguments[0]) return 'landed';
         const status = document.getElementById('swing-status').textContent;
         return status.startsWith('No punch found') ? status : null;""", seq), 30)
@@ -428,7 +458,9 @@ def judged(browser, seq):
 def my_punch(browser):
     """The page's own newest punch in the fight's log (newest first): "kind damage"."""
     return browser.js("""
-        const mine = state.log.get(state.current).find((e) => e.kind === 'punched' && e.by === state.me.id);
+        const state = hitthat.state;
+        const mine = [...state.log.get(state.current).values()].sort((a, b) => b.sequence - a.sequence)
+          .find((e) => e.kind === 'punched' && e.by === state.me.id);
         return mine.punch + ' ' + mine.damage;""")
 
 
@@ -436,15 +468,15 @@ def drop_the_connection(browser, outcome):
     """The connection lost just as the punch is thrown, before its event comes back: the page
     says so, counts down to its next try, comes back and catches up on what it missed (`hello`,
     then `replay` from the last sequence it saw: its own punch, and the opponent's after it)."""
-    seen = browser.js("return state.seen.get(state.current)")
+    seen = browser.js("return hitthat.state.seen.get(hitthat.state.current)")
     sent = browser.js("return window.__sent.length")
     # In one task: nothing from the server can come in between.
-    browser.js("document.getElementById('throw').click(); socket.close()")
-    said = browser.wait("the page to say the connection dropped", lambda: (lambda t: t if "retrying in" in t else None)(
+    browser.js("document.getElementById('throw').click(); hitthat.drop()")
+    said = browser.wait("the page to say the connection dropped", lambda: (lambda t: t if t.startswith("Connection lost") else None)(
         browser.text("#connection")), 10)
     browser.wait("the page to come back", lambda: browser.text("#connection") == "Connected", 30)
-    browser.wait("the events missed meanwhile", lambda: browser.js("return state.seen.get(state.current)") > seen, 60)
-    browser.wait("the opponent's punch after it", lambda: browser.js("return state.seen.get(state.current)") >= seen + 2, 60)
+    browser.wait("the events missed meanwhile", lambda: browser.js("return hitthat.state.seen.get(hitthat.state.current)") > seen, 60)
+    browser.wait("the opponent's punch after it", lambda: browser.js("return hitthat.state.seen.get(hitthat.state.current)") >= seen + 2, 60)
     again = [m for m in browser.js("return window.__sent.slice(arguments[0])", sent) if m["type"] in ("hello", "replay")]
     expect([m["type"] for m in again][:2] == ["hello", "replay"] and again[1]["after"] == seen,
            f"hello, then replay after {seen}: {again}")
@@ -467,7 +499,7 @@ def swing(browser, options, shot):
     browser.wait("PUNCH", lambda: browser.js("return document.getElementById('punch').offsetParent !== null"), 10)
     check_screen(browser, "fight", ["#punch", "#punch-mode", "#turn", "#switch-guard"])
     shot("3-swing")
-    seq = browser.js("return state.seen.get(state.current)")
+    seq = browser.js("return hitthat.state.seen.get(hitthat.state.current)")
     start = browser.js("return window.__sent.length")
     browser.js(REPLAY, rows)
     # PUNCH goes down once the replay has reached the window (a loaded machine slows the replay,
@@ -477,13 +509,13 @@ def swing(browser, options, shot):
     browser.touch_down("#punch")
     # Up once the punch landed (the hold is over) or the replay is over, as a player lets go.
     browser.wait("the punch to land or the replay's end", lambda: browser.js(
-        "return window.__replayDone || state.seen.get(state.current) > arguments[0]", seq), 60)
+        "return window.__replayDone || hitthat.state.seen.get(hitthat.state.current) > arguments[0]", seq), 60)
     browser.touch_up()
     browser.wait("the replay's end", lambda: browser.js("return window.__replayDone"), 60)
     time.sleep(0.2)
     batches = [m for m in browser.js("return window.__sent.slice(arguments[0])", start) if m["type"] == "motion"]
     # A hold whose punch landed is over at once: the page sends no more of it, nor a final batch.
-    landed = browser.js("return state.seen.get(state.current)") > seq
+    landed = browser.js("return hitthat.state.seen.get(hitthat.state.current)") > seq
     check_batches(batches, rows, seq, released=not landed, gyroscope=len(rows[0]) == 7)
     samples = [row for b in batches for row in b["samples"]]
     # When PUNCH went down, in seconds from the first sample sent: `detect` on the samples as sent

@@ -33,7 +33,7 @@ import base64, json, math, os, socket, struct, sys, threading, time, urllib.pars
 
 from browser_test import (G, Browser, Failure, check_batches, enable_motion, expect, join_quick_match, judged,
                           my_punch, my_turn_or_the_end, player_arguments, read_trace, record_sent, register,
-                          set_location)
+                          report, set_location)
 
 LEAD = 1.5
 """Seconds of motion replayed before PUNCH is pressed: the page sends them as the hold's lead-in."""
@@ -182,7 +182,7 @@ def swing(browser, devtools, trace, start, end, held):
     rows, _ = read_trace(trace, max(0.0, start - LEAD), end)
     expect(len(rows[0]) == 7, f"{trace}: a swing needs a gyroscope (gx, gy, gz in rad/s)")
     replayed = readings(rows)
-    seq = browser.js("return state.seen.get(state.current)")
+    seq = browser.js("return hitthat.state.seen.get(hitthat.state.current)")
     sent = browser.js("return window.__sent.length")
     replay = Replay(devtools, replayed)
     replay.start()
@@ -190,7 +190,7 @@ def swing(browser, devtools, trace, start, end, held):
     browser.wait("the lead-in replayed", lambda: replay.at >= min(LEAD, rows[-1][0] / 2) or replay.done, 30)
     browser.touch_down("#punch")
     browser.wait("the punch to land or the replay's end", lambda: replay.done or browser.js(
-        "return state.seen.get(state.current) > arguments[0]", seq), 60)
+        "return hitthat.state.seen.get(hitthat.state.current) > arguments[0]", seq), 60)
     browser.touch_up()
     replay.join(60)
     if replay.failure:
@@ -319,10 +319,7 @@ def run_with_sensors(name, options, outcome, play):
         if devtools:
             devtools.close()
         browser.quit()
-    if failure:
-        print(f"{name}: {failure}", file=sys.stderr)
-        sys.exit(1)
-    print(json.dumps(outcome))
+    report(name, failure, outcome)
 
 if __name__ == "__main__":
     main()

@@ -19,8 +19,8 @@ import argparse, os
 from browser_test import expect, read_trace, record_sent
 from sensor_test import LEAD, Replay, readings, run_with_sensors, set_reading
 
-TAUGHT = "return lesson.progress ? lesson.progress.jabs + lesson.progress.uppercuts + lesson.progress.hooks : 0"
-LEARNED = "return lesson.status === 'idle' && state.punchProfile != null"
+TAUGHT = "return hitthat.lesson.progress ? hitthat.lesson.progress.jabs + hitthat.lesson.progress.uppercuts + hitthat.lesson.progress.hooks : 0"
+LEARNED = "return hitthat.lesson.status === 'idle' && hitthat.state.punchProfile != null"
 
 
 def teach_one(browser, devtools, trace, start, end):
@@ -76,8 +76,8 @@ def main():
         while not browser.js(LEARNED):
             expect(len(outcome["holds"]) < 20, f"not learned after {len(outcome['holds'])} holds")
             asked = browser.wait("a kind asked for, or the profile", lambda: browser.js(
-                "return lesson.status === 'asking' ? [lesson.kind, document.getElementById('teach-ask').textContent]"
-                " : state.punchProfile != null && lesson.status === 'idle' ? ['', ''] : null"), 30)
+                "return hitthat.lesson.status === 'asking' ? [hitthat.lesson.kind, document.getElementById('teach-ask').textContent]"
+                " : hitthat.state.punchProfile != null && hitthat.lesson.status === 'idle' ? ['', ''] : null"), 30)
             if not asked[0]:
                 break
             if not outcome["holds"]:
@@ -88,7 +88,7 @@ def main():
             taken, held = teach_one(browser, devtools, options.trace, start, end)
             set_reading(devtools, held)
             outcome["holds"].append({"asked": asked[0], "said": asked[1], "taken": taken})
-        outcome["punchProfile"] = browser.js("return state.punchProfile")
+        outcome["punchProfile"] = browser.js("return hitthat.state.punchProfile")
         outcome["learned"] = browser.text("#teach-learned")
         outcome["sent"] = [m["type"] for m in browser.js("return window.__sent")]
         browser.js("document.getElementById('teach-card').scrollIntoView()")

@@ -140,6 +140,8 @@ public struct Welcome: Hashable, Sendable, Codable {
     /// The fighter's punch profile, when they taught the server their punches.
     public var punchProfile: WirePunchProfile?
     /// The rules the server plays by: a client shows and keeps to these, never numbers of its own.
+    /// A server older than them sends none: they are then read as this build's own (the engine's
+    /// and the protocol's), what such a server played by.
     public var rules: StatedRules
 
     /// Creates a welcome; `rules` default to the engine's and the protocol's own.
@@ -152,6 +154,18 @@ public struct Welcome: Hashable, Sendable, Codable {
         self.presence = presence
         self.punchProfile = punchProfile
         self.rules = rules
+    }
+
+    enum CodingKeys: String, CodingKey { case fighter, openFights, presence, punchProfile, rules }
+
+    /// Decodes a welcome; `rules` may be absent (a server from before them).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        fighter = try container.decode(FighterCard.self, forKey: .fighter)
+        openFights = try container.decode([FightView].self, forKey: .openFights)
+        presence = try container.decode([Presence].self, forKey: .presence)
+        punchProfile = try container.decodeIfPresent(WirePunchProfile.self, forKey: .punchProfile)
+        rules = try container.decodeIfPresent(StatedRules.self, forKey: .rules) ?? StatedRules()
     }
 }
 

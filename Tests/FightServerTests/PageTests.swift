@@ -28,16 +28,24 @@ import Testing
         #expect(page.head.contains("200"))
         #expect(page.head.lowercased().contains("content-type: text/html; charset=utf-8"))
         #expect(page.head.lowercased().contains("content-security-policy: default-src 'self'"))
-        #expect(page.body.contains(#"<script src="app.js" defer></script>"#))
+        #expect(page.body.contains(#"<script type="module" src="app.js"></script>"#))
         #expect(page.body.contains(#"<link rel="stylesheet" href="style.css">"#))
-        for (path, type) in [("/app.js", "text/javascript"), ("/style.css", "text/css"), ("/index.html", "text/html")] {
+        for (path, type) in [("/style.css", "text/css"), ("/index.html", "text/html")] {
             let file = try await Self.fetch(base + path)
             #expect(file.head.contains("200") && file.head.lowercased().contains("content-type: \(type)"), "\(path)")
         }
-        let script = try await Self.fetch("\(base)/app.js")
-        let shipped = try String(
-            contentsOf: packageRoot.appendingPathComponent("Sources/FightServer/Page/app.js"), encoding: .utf8)
-        #expect(script.body.trimmingCharacters(in: .newlines) == shipped.trimmingCharacters(in: .newlines))
+        // Every module of the script, as shipped, with the type a browser runs a module of.
+        let folder = packageRoot.appendingPathComponent("Sources/FightServer/Page")
+        var modules: [String: String] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".js") {
+            modules[name] = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+        }
+        #expect(modules.count > 1 && modules.keys.contains("app.js"), "\(modules.keys.sorted())")
+        for (name, shipped) in modules {
+            let script = try await Self.fetch("\(base)/\(name)")
+            #expect(script.head.lowercased().contains("content-type: text/javascript"), "\(name)")
+            #expect(script.body.trimmingCharacters(in: .newlines) == shipped.trimmingCharacters(in: .newlines), "\(name)")
+        }
         let missing = try await Self.fetch("\(base)/nosuch.js")
         #expect(missing.head.contains("404"))
         // The routes of the protocol are still there beside the page.
@@ -209,7 +217,7 @@ import Testing
         let ending = try #require(outcome["ending"] as? String)
         #expect(ending.contains("by knockout"), "\(ending)")
         let reconnect = try #require(outcome["reconnect"] as? [String: Any], "the connection was dropped once")
-        #expect((reconnect["said"] as? String)?.hasPrefix("Connection lost: retrying in") == true, "\(reconnect)")
+        #expect((reconnect["said"] as? String)?.hasPrefix("Connection lost") == true, "\(reconnect)")
 
         // The page's other punches went through the meter: no stated damage, as PROTOCOL.md wants of a button.
         let sent = try #require(outcome["sent"] as? [String])
