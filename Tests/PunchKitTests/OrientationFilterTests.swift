@@ -69,6 +69,22 @@ import Testing
         #expect(degrees(between: drifting.up, Vector3(0, 0, 1)) > 55)
     }
 
+    /// Seeded mid-swing, a filter finds up while it warms up, though no reading is calm (someone
+    /// boxing reads 0.75–1.3 g between punches); once warm, such readings no longer correct it.
+    @Test func aFilterSeededMidSwingFindsUpWhileItWarmsUp() {
+        var filter = OrientationFilter(correctionTime: 1, calmTolerance: 0.1)
+        filter.update(reading: Vector3(1.2, 0, 0.6), rotationRate: .zero, interval: 0)
+        #expect(degrees(between: filter.up, Vector3(0, 0, 1)) > 60)
+        for index in 0..<150 {
+            let reading = Vector3(0, 0, index % 2 == 0 ? 1.3 : 0.75)
+            filter.update(reading: reading, rotationRate: .zero, interval: 0.01)
+        }
+        #expect(degrees(between: filter.up, Vector3(0, 0, 1)) < 5, "1.5 s in")
+        turn(&filter, rate: .zero, for: 1, at: 100, reading: Vector3(0, 0, 1))
+        turn(&filter, rate: .zero, for: 1, at: 100, reading: Vector3(1.3, 0, 0))
+        #expect(degrees(between: filter.up, Vector3(0, 0, 1)) < 1, "warm: 1.3 g is no gravity")
+    }
+
     /// A punch's several g say nothing of gravity: they do not pull up off its course.
     @Test func aReadingFarFromOneGDoesNotCorrect() {
         var filter = OrientationFilter(correctionTime: 0.01, calmTolerance: 0.1)
