@@ -42,7 +42,9 @@ For each set (`sensorlogger`: a phone strapped to the hand, a truth window per p
    recording (lead-in and hold, the recording's own rate: what the window alone does), the
    median / p10 / p90 of the landed damage (a player's first three holds apart: the server learns
    their usual punch across swings) and of `detect`'s on the same punches, how often `detect` on
-   the very samples the page sent (the page's ~60 Hz and rounding) decides as the server did,
+   the samples exactly as the page sent them (the page's ~60 Hz and rounding: the server's input)
+   decides as the server did, and on the readings behind them (each row's acceleration's reading
+   with its own rotation rate: how often Chromium paired a row with an older rotation shows here),
    each truth -> server / stretch / whole-recording kind, and every refused or failed hold with
    its message. The whole result goes to `--work`/results.json, each hold's samples as sent to
    `--work`/sent/.
@@ -332,7 +334,18 @@ def play_case(options, port, opponent, user, trace, holds, sent_folder, log):
                 rows, pressed = sensor_test.the_readings_behind(batches, replayed)
                 path = os.path.join(sent_folder, f"{user}-{index}.csv")
                 sensor_test.write_trace(path, rows)
-                result.update({"sent": path, "pressedInSent": pressed, "rowsSent": len(rows),
+                # The samples exactly as the page sent them (the server's input), in g and rad/s;
+                # and how many rows' rotation rate is not their acceleration's reading's (Chromium's
+                # event pairing the newest acceleration with an older rotation, under load).
+                samples = [row for b in batches for row in b["samples"]]
+                page_rows = [[r[0] - samples[0][0]] + [v / G for v in r[1:4]] + [math.radians(v) for v in r[4:7]]
+                             for r in samples]
+                page_path = os.path.join(sent_folder, f"{user}-{index}.page.csv")
+                sensor_test.write_trace(page_path, page_rows)
+                other = sum(1 for a, b in zip(page_rows, rows)
+                            if max(abs(math.degrees(x - y)) for x, y in zip(a[4:7], b[4:7])) > 0.2)
+                result.update({"sent": path, "pageSent": page_path, "pressedInSent": pressed, "rowsSent": len(rows),
+                               "rotationNotTheReadings": other,
                                "sentSpan": rows[-1][0] - rows[0][0] if rows else 0})
                 said = result.get("said") or ""
                 if result["landed"] is False and not said.startswith("No punch found"):
@@ -414,6 +427,17 @@ def summarise(name, holds, hitthat, out):
         h["detectOnCut"] = {"type": punch["type"], "damage": punch["damage"], "t": punch["t"]} if punch else None
     cut_found = [h for h in real if h.get("detectOnCut")]
     cut_right = [h for h in cut_found if h["detectOnCut"]["type"] == h["truth"]]
+    as_sent = []
+    for h in real:
+        if h.get("pageSent"):
+            punch = first_from(detect(hitthat, h["pageSent"]), h["pressedInSent"])
+            h["detectOnPage"] = {"type": punch["type"], "damage": punch["damage"], "t": punch["t"]} if punch else None
+            as_sent.append(h)
+    server_kind = lambda h: h.get("punch") if h.get("landed") else None
+    agree_as_sent = [h for h in as_sent if (h["detectOnPage"] or {}).get("type") == server_kind(h)]
+    page_right = [h for h in as_sent if (h["detectOnPage"] or {}).get("type") == h["truth"]]
+    other_rows = sum(h.get("rotationNotTheReadings", 0) for h in real)
+    all_rows = sum(h.get("rowsSent", 0) for h in real)
     agree = [h for h in on_sent if (h["detectOnSent"] or {}).get("type") == (h.get("punch") if h.get("landed") else None)]
     errors = [h for h in holds if h.get("error")]
     figures = {
@@ -426,6 +450,8 @@ def summarise(name, holds, hitthat, out):
         "cutFound": len(cut_found), "cutRightKind": len(cut_right),
         "falseHolds": len(false_holds), "falseLanded": sum(1 for h in false_holds if h.get("landed")),
         "serverAgreesWithDetectOnSent": len(agree), "checkedOnSent": len(on_sent),
+        "serverAgreesWithDetectAsSent": len(agree_as_sent), "detectAsSentRightKind": len(page_right),
+        "rowsRotationNotTheReadings": other_rows, "rows": all_rows,
         "errors": [{"case": h["case"], "press": h["press"], "error": h["error"]} for h in errors],
     }
     p = lambda *a: print(*a, file=out)
@@ -441,7 +467,11 @@ def summarise(name, holds, hitthat, out):
     p(f"    a player's first 3 holds: {quantiles([h['damage'] for h in landed if h['order'] < 3])}; "
       f"the later ones: {quantiles([h['damage'] for h in landed if h['order'] >= 3])}")
     p(f"  detect's damage, same punches: {quantiles(figures['detectDamageSameHolds'])}")
-    p(f"  detect on the page's samples agrees with the server (kind or none): {share(len(agree), len(on_sent))}")
+    p(f"  detect on the samples exactly as the page sent them agrees with the server (kind or none): "
+      f"{share(len(agree_as_sent), len(as_sent))}; the truth's kind {share(len(page_right), len(as_sent))}")
+    p(f"  detect on the readings behind the page's rows (its times, each row's acceleration's reading, rotation "
+      f"as set) agrees with the server: {share(len(agree), len(on_sent))}; rows whose rotation was not their "
+      f"acceleration's reading's: {share(other_rows, all_rows)}")
     kinds = {}
     for h in real:
         key = (h["truth"], h.get("punch") if h.get("landed") else "-", (h.get("detectOnCut") or {}).get("type", "-"),
@@ -569,6 +599,8 @@ def main():
 
     for name, entries in plan.items():
         holds = [h for entry in entries for h in entry["holds"]]
+        if not holds:
+            continue
         results["sets"][name] = {"figures": summarise(name, holds, options.hitthat, sys.stdout), "holds": holds}
     with open(os.path.join(work, "results.json"), "w") as file:
         json.dump(results, file, indent=1, default=str)
