@@ -445,14 +445,16 @@ def record_sent(browser):
     """)
 
 
-def judged(browser, seq):
+def judged(browser, seq, refused=False):
     """Waits for the server's answer to a hold thrown at sequence `seq`: 'landed' (the fight moved
-    on), or what the page says when no punch was found."""
+    on), or what the page says when no punch was found; with `refused`, also what it says when the
+    hold was refused (the server's error, or held too long)."""
     return browser.wait("the swing judged", lambda: browser.js("""
         const seq = hitthat.state.seen.get(hitthat.state.current);
         if (seq > arguments[0]) return 'landed';
         const status = document.getElementById('swing-status').textContent;
-        return status.startsWith('No punch found') ? status : null;""", seq), 30)
+        const refusal = arguments[1] && (status.startsWith('That swing was refused') || status.startsWith('Held too long'));
+        return status.startsWith('No punch found') || refusal ? status : null;""", seq, refused), 30)
 
 
 def my_punch(browser):
@@ -541,10 +543,11 @@ def swing(browser, options, shot):
     return result
 
 
-def check_batches(batches, rows, after, released, gyroscope):
+def check_batches(batches, rows, after, released, gyroscope, turning=True):
     """The page's motion messages as issue 29 fixes them; `released`: the hold went on to the
     release (no punch landed during it), which sends the final batch; `gyroscope`: the trace has
-    a rotation rate, which the rows must carry."""
+    a rotation rate, which the rows must carry; `turning`: the motion turns faster than 1 rad/s
+    somewhere (a swing's does), which tells °/s from rad/s."""
     expect(batches, "no motion message was sent while PUNCH was held")
     expect(all(b["final"] is False for b in batches[:-1]), "final only on the last batch")
     expect(batches[-1]["final"] is released, f"final on release ({released}), not when a punch landed")
@@ -569,7 +572,7 @@ def check_batches(batches, rows, after, released, gyroscope):
     given = rows + [[0, 0, 9.8, 0]]
     near = lambda sample: any(all(abs(a - b) < 0.002 for a, b in zip(sample[1:4], row[1:4])) for row in given)
     expect(all(near(sample) for sample in samples), "the acceleration as the events gave it, in m/s²")
-    if gyroscope:
+    if gyroscope and turning:
         biggest = max(abs(v) for row in samples for v in row[4:7])
         expect(biggest > 57.3, f"rotation in °/s (largest {biggest:.1f})")
 

@@ -175,11 +175,15 @@ class Replay(threading.Thread):
 
 # MARK: - A swing
 
-def swing(browser, devtools, trace, start, end, held):
+def swing(browser, devtools, trace, start, end, held, refused=False, press_at_start=False):
     """One window of the trace swung, PUNCH held from `LEAD` s into it; `held` is the reading the
     sensors have until then. Returns what the server decided, the page's motion messages and the
-    readings they were made from (`held` first)."""
-    rows, _ = read_trace(trace, max(0.0, start - LEAD), end)
+    readings they were made from (`held` first). With `refused`, a hold the page says was refused
+    is an outcome (`said`), not a wait that times out. PUNCH goes down `LEAD` s into the replay, or
+    halfway through it if that comes first; with `press_at_start`, at `start` in the trace whatever
+    the window's length."""
+    begin = max(0.0, start - LEAD)
+    rows, _ = read_trace(trace, begin, end)
     expect(len(rows[0]) == 7, f"{trace}: a swing needs a gyroscope (gx, gy, gz in rad/s)")
     replayed = readings(rows)
     seq = browser.js("return hitthat.state.seen.get(hitthat.state.current)")
@@ -187,7 +191,8 @@ def swing(browser, devtools, trace, start, end, held):
     replay = Replay(devtools, replayed)
     replay.start()
     # PUNCH goes down once the replay has reached the press (watched, not timed: a loaded machine).
-    browser.wait("the lead-in replayed", lambda: replay.at >= min(LEAD, rows[-1][0] / 2) or replay.done, 30)
+    press = start - begin if press_at_start else min(LEAD, rows[-1][0] / 2)
+    browser.wait("the lead-in replayed", lambda: replay.at >= press or replay.done, 30)
     browser.touch_down("#punch")
     browser.wait("the punch to land or the replay's end", lambda: replay.done or browser.js(
         "return hitthat.state.seen.get(hitthat.state.current) > arguments[0]", seq), 60)
@@ -195,7 +200,7 @@ def swing(browser, devtools, trace, start, end, held):
     replay.join(60)
     if replay.failure:
         raise replay.failure
-    said = judged(browser, seq)
+    said = judged(browser, seq, refused)
     batches = [m for m in browser.js("return window.__sent.slice(arguments[0])", sent) if m["type"] == "motion"]
     # As the page had them (m/s² and °/s, the rotation about x, y, z); the lead-in may begin with
     # what the sensors held before the replay, given at the replay's end so as not to lengthen it.
@@ -205,7 +210,8 @@ def swing(browser, devtools, trace, start, end, held):
     # with a final batch is one whose punch landed.
     released = bool(batches) and batches[-1]["final"]
     expect(released or said == "landed", f"a hold neither released nor landed: {said}")
-    check_batches(batches, given, seq, released=released, gyroscope=True)
+    check_batches(batches, given, seq, released=released, gyroscope=True,
+                  turning=any(abs(v) > 57.3 for row in given for v in row[4:7]))
     result = {"landed": said == "landed", "batches": len(batches)}
     if result["landed"]:
         result["punch"] = my_punch(browser)
