@@ -13,8 +13,11 @@ import PunchKit
 ///
 /// The hub's state lives on a thread of its own (an event loop of its own, so that neither the
 /// network nor Swift's shared threads wait for it); it waits for the store on `DatabaseThreads`,
-/// taking other requests meanwhile. A fight's requests take turns (`handle`), which is what makes
-/// "the punch was thrown at sequence N" checkable before the punch lands.
+/// taking other requests meanwhile. A fight's requests take turns (`handle`), so that what the hub
+/// keeps of a fight (a wind-up, a hold) follows its requests in order. "The punch was thrown at
+/// sequence N" is the engine's to check, inside the store's transaction (`Command.punch`'s
+/// `after`): no other server, deadline or request can land a punch twice between a check here and
+/// the commit.
 actor FightHub {
     let store: FightStore
     let clock: ServerClock
@@ -238,9 +241,9 @@ actor FightHub {
     ///
     /// The hub waits for the store off its thread (`blocking`), taking other requests meanwhile:
     /// a thread that waited for each round trip to the database in turn held every push behind
-    /// the slowest command. Requests in one fight still take turns (`takingTurns(over:)`): "the
-    /// punch was thrown at sequence N" is checked before the punch lands, with no other command of
-    /// the fight from this server in between. So do requests for the rooms, which the database
+    /// the slowest command. Requests in one fight still take turns (`takingTurns(over:)`): a
+    /// wind-up is noted, and a hold read, on the fight as the requests before left it. So do
+    /// requests for the rooms, which the database
     /// takes one at a time anyway: their events are pushed in the order they were saved (a room
     /// opened, then the match into it, pushed the other way round, left its owner sure they were
     /// still waiting).
@@ -300,24 +303,26 @@ actor FightHub {
             // The connection ends sessions (`ClientSession`); a logout never comes this far.
             throw ProtocolError(.internalError, "logout reached the hub")
         case .windUp(let request):
+            // Nothing is saved: the fight is read to refuse a wind-up that no punch could follow.
             let fight = try await blocking { [self] in try self.fight(request.fight, of: me) }
-            try checkSequence(request.after, of: fight, for: "wind-up")
-            do { _ = try fight.cornerAwaitingPunch(by: me) } catch { throw ProtocolError(error) }
+            try Self.awaitingPunch(by: me, at: request.after, in: fight)
             windUps[me] = WindUp(fight: fight.id, after: request.after, at: clock.elapsed())
             return .meter(MeterReply(fight: fight.id, after: request.after, meter: store.referee.rules.meter))
         case .punch(let punch):
-            let fight = try await blocking { [self] in try self.fight(punch.fight, of: me) }
-            try checkSequence(punch.after, of: fight, for: "punch")
-            // Out of turn is the reason to give, not the wind-up that could not have come.
-            do { _ = try fight.cornerAwaitingPunch(by: me) } catch { throw ProtocolError(error) }
-            guard let windUp = windUps.removeValue(forKey: me), windUp.fight == fight.id, windUp.after == punch.after
-            else {
+            // The wind-up it stops: then the engine judges the rest (the sequence, the turn) on the
+            // fight as saved, inside the transaction, so no read comes first.
+            guard let windUp = windUps[me], windUp.fight == punch.fight, windUp.after == punch.after else {
+                // Stale or out of turn is the reason to give, not the wind-up that could not have come.
+                let fight = try await blocking { [self] in try self.fight(punch.fight, of: me) }
+                try Self.awaitingPunch(by: me, at: punch.after, in: fight)
                 throw ProtocolError(
                     .refused, "no windUp came first at sequence \(punch.after); send windUp, then punch",
                     reason: .notWoundUp)
             }
+            // One punch a wind-up, whatever the engine says of it.
+            windUps[me] = nil
             command = .timedPunch(
-                fight.id, by: me, kind: punch.kind,
+                punch.fight, by: me, after: punch.after, kind: punch.kind,
                 stoppedAfterMilliseconds: PowerMeter.milliseconds(in: clock.elapsed() - windUp.at))
         case .motion(let batch):
             return try await motion(batch, by: me, ref: ref, connection: connection)
@@ -353,8 +358,9 @@ actor FightHub {
             } else {
                 fight = try await blocking { [self] in try self.fight(batch.fight, of: me) }
             }
-            try checkSequence(batch.after, of: fight, for: "motion")
-            do { _ = try fight.cornerAwaitingPunch(by: me) } catch { throw ProtocolError(error) }
+            // Refused early, before the samples are read: the punch found is judged again by the
+            // engine on the fight as saved.
+            try Self.awaitingPunch(by: me, at: batch.after, in: fight)
             try await takeMotionSamples(batch.samples.count, of: me)
             let hold: MotionHold
             if let reading {
@@ -385,7 +391,9 @@ actor FightHub {
             // at the kind's ceiling and the defender's guard, as for any sensor's punch. A stop at
             // the sensor's full scale is said, as `detect` says it.
             try await execute(
-                .punch(fight.id, by: me, kind: kind, damage: Rules.clampedDamage(punch.damage), clipped: punch.clipped),
+                .punch(
+                    fight.id, by: me, after: batch.after, kind: kind, damage: Rules.clampedDamage(punch.damage),
+                    clipped: punch.clipped),
                 ref: ref, sender: connection)
             return nil
         } catch {
@@ -547,8 +555,9 @@ actor FightHub {
         guard let owed = owedTurns.removeValue(forKey: fighter) else { return }
         for (fight, sequence) in owed.sorted(by: { $0.key < $1.key }) {
             do {
-                guard try await blocking({ [store] in try store.fight(fight)?.lastSequence }) == sequence else { continue }
-                try await execute(.resumeTurn(fight, of: fighter), ref: nil, sender: nil)
+                // The engine starts it afresh only if the fight is still at that sequence, checked
+                // inside the transaction: a punch or a lapse since, on any server, leaves it be.
+                try await execute(.resumeTurn(fight, of: fighter, after: sequence), ref: nil, sender: nil)
             } catch {
                 logger.error(
                     "resuming a turn failed",
@@ -572,14 +581,12 @@ actor FightHub {
 
     // MARK: - Lookups
 
-    /// Refuses as `stale` a `what` thrown at a sequence the fight has moved past (or not reached).
-    private func checkSequence(_ after: Int, of fight: Fight, for what: String) throws {
-        guard after == fight.lastSequence else {
-            throw ProtocolError(
-                .stale,
-                "after: the fight is at sequence \(fight.lastSequence), the \(what) was thrown at \(after); replay and throw again",
-                field: "after")
-        }
+    /// Refuses, as the engine would a punch thrown now, a wind-up or motion batch of `me` at
+    /// sequence `after` in `fight` as read: `stale` if the fight moved past it (or has not reached
+    /// it), out of turn, or over. A check ahead of the transaction, to answer early; the punch
+    /// itself is judged again inside it (`Fight.cornerAwaitingPunch(by:after:)`).
+    private static func awaitingPunch(by me: FighterID, at after: Int, in fight: Fight) throws {
+        do { _ = try fight.cornerAwaitingPunch(by: me, after: after) } catch { throw ProtocolError(error) }
     }
 
     nonisolated func fighter(_ id: FighterID) throws -> Fighter {
