@@ -1,0 +1,131 @@
+import FightEngine
+import FightProtocol
+import FightStore
+import Logging
+import MotionInput
+import NIOCore
+import PunchKit
+
+// MARK: - Presence
+
+extension FightHub {
+    /// Notes in the store, in one batch, the fighters who came or went since the last batch (a
+    /// fighter who came and went again meanwhile is left as noted), and tells the other fighter
+    /// of each of their fights under way whether they are connected: unless, on a database
+    /// shared, they are connected to another server as well, where the others were told then.
+    /// Called by the presence service when rung, and on each tick of the deadline service, which
+    /// tries again a batch the store could not take.
+    func notePresence() {
+        let changes = state.takePresenceToNote()
+        guard !changes.isEmpty else { return }
+        let elsewhere: [FighterID: Timestamp]
+        do {
+            elsewhere = try store.notePresence(changes, on: serverName)
+        } catch {
+            logger.error(
+                "noting who came and went failed; trying again on the next tick",
+                metadata: ["fighters": "\(changes.count)", "error": "\(error)"])
+            state.presenceNotNoted(changes)
+            return
+        }
+        tellPresence(of: state.presenceNoted(changes, elsewhere: elsewhere))
+    }
+
+    /// Tells the other fighter of each of `fighters`' fights under way whether they are connected.
+    func tellPresence(of fighters: [FighterID]) {
+        guard !fighters.isEmpty else { return }
+        let open: [Fight]
+        do {
+            open = try store.openFights(of: fighters)
+        } catch {
+            logger.error(
+                "could not read the fighters' open fights", metadata: ["fighters": "\(fighters.count)", "error": "\(error)"])
+            return
+        }
+        var openOf: [FighterID: [Fight]] = [:]
+        for fight in open {
+            openOf[fight.challenger, default: []].append(fight)
+            openOf[fight.opponent, default: []].append(fight)
+        }
+        for fighter in fighters { pushPresence(of: fighter, in: openOf[fighter] ?? []) }
+    }
+
+    /// Whether the other fighter of each of `me`'s fights under way among `open` is connected, as
+    /// `welcome` tells it.
+    func presenceOfOpponents(of me: FighterID, in open: [Fight]) -> [Presence] {
+        open.filter(\.isUnderWay).compactMap { fight in
+            fight.corner(of: me).map { presence(of: fight.fighter(in: $0.other), in: fight.id) }
+        }
+    }
+
+    /// Whether `fighter` is connected, as the other fighter of `fight` is told it.
+    /// On a database other servers share, a fighter with no connection here may have one on
+    /// another server: the store says since when (`FightStore.presence(of:besides:at:)`).
+    func presence(of fighter: FighterID, in fight: FightID) -> Presence {
+        let (state, since) = presence(of: fighter)
+        return Presence(fight: fight, fighter: fighter, state: state, since: since)
+    }
+
+    /// Whether `fighter` is connected, here or (on a database shared) elsewhere, and since when.
+    func presence(of fighter: FighterID) -> (Presence.State, since: Timestamp?) {
+        if !state.isConnected(fighter),
+            let elsewhere = sharedPresence("reading the presence", of: fighter, {
+                try store.presence(of: fighter, besides: serverName, at: clock.now())
+            })
+        {
+            return (.connected, elsewhere)
+        }
+        return (state.isConnected(fighter) ? .connected : .gone, state.presenceSince[fighter])
+    }
+
+    /// What the store says of `fighter`'s connections to other servers (`nil` on a database no
+    /// other server shares), or `nil`, logged, when it cannot say: then this server's own
+    /// connections are all that is told.
+    func sharedPresence(
+        _ doing: String, of fighter: FighterID, _ read: () throws -> Timestamp?
+    ) -> Timestamp? {
+        guard store.isShared else { return nil }
+        do { return try read() } catch {
+            logger.error(
+                "presence across servers failed",
+                metadata: ["doing": "\(doing)", "fighter": "\(fighter.rawValue)", "error": "\(error)"])
+            return nil
+        }
+    }
+
+    /// The open fights of `fighters`, read off the hub's thread, or none (logged) when the store
+    /// cannot say.
+    func openFights(of fighters: [FighterID]) async -> [Fight] {
+        do {
+            return try await blocking { [store] in try store.openFights(of: fighters) }
+        } catch {
+            logger.error(
+                "could not read fighters' open fights",
+                metadata: ["fighters": "\(fighters.map(\.rawValue))", "error": "\(error)"])
+            return []
+        }
+    }
+
+    /// Tells the other fighter of each of `fighter`'s fights under way (among `open`, their open
+    /// fights) whether `fighter` is connected, after their first connection opened or their last
+    /// one closed. Not a fight event: nothing is saved, and a client that was away learns it from
+    /// `welcome`.
+    func pushPresence(of fighter: FighterID, in open: [Fight]) {
+        let underWay = open.filter(\.isUnderWay)
+        guard !underWay.isEmpty else { return }
+        // Asked once for all the fighter's fights: on a shared database it is a read.
+        let (state, since) = presence(of: fighter)
+        for fight in underWay {
+            guard let corner = fight.corner(of: fighter) else { continue }
+            push(
+                .presence(Presence(fight: fight.id, fighter: fighter, state: state, since: since)),
+                to: fight.fighter(in: corner.other))
+        }
+    }
+
+    /// Sends `body` to every connection of `fighter`.
+    func push(_ body: ServerBody, to fighter: FighterID) {
+        let text = MessageCodec.encode(ServerMessage(body))
+        for connection in state.connections(of: fighter).values { connection.outbox.yield(text) }
+    }
+}
