@@ -21,6 +21,13 @@ import Testing
 
     static func hold() -> MotionHold { MotionHold(limits: FightHub.holdLimits) }
 
+    /// Event `sequence` of `fight`: a turn passed (what it says does not matter here).
+    static func event(in fight: FightID, _ sequence: Int) -> FightEvent {
+        FightEvent(
+            fight: fight, sequence: sequence, at: now,
+            change: .turnPassed(missedTurns: 1, turn: Turn(fighter: FighterID(2), deadline: now + 60)))
+    }
+
     // MARK: - Connections
 
     @Test func aFighterArrivesWithTheirFirstConnectionAndLeavesWithTheirLast() {
@@ -111,11 +118,11 @@ import Testing
         }
         #expect(connection == phone && read == fight)
         // Another fight's event, or a batch refused early on her other connection, leave it be.
-        state.fightMoved(FightID(8), corners: Both(alice, bob))
+        state.pushed(Self.event(in: FightID(8), 3), to: Both(alice, bob))
         state.endHoldRefusedEarly(alice, HubState.HoldKey(fight: fight.id, hold: 9), connection: laptop)
         #expect(try #require(state.hold(of: alice)).isReading(first))
         // Its fight moves on (an event pushed): over, its later batches dropped.
-        state.fightMoved(fight.id, corners: Both(bob, alice))
+        state.pushed(Self.event(in: fight.id, 3), to: Both(bob, alice))
         #expect(state.hold(of: alice)?.isOver(first, on: phone) == true)
 
         // The next hold: read, then over by its last batch or a punch found.

@@ -21,7 +21,7 @@ extension FightHub {
                 do {
                     // A fight followed here knows its corners; the store is asked only of the others.
                     corners =
-                        try cornersOf[fightEvent.fight] ?? pushed[fightEvent.fight]?.corners
+                        try cornersOf[fightEvent.fight] ?? state.followed[fightEvent.fight]?.corners
                         ?? fightEvent.change.corners ?? store.corners(ofFight: fightEvent.fight)
                 } catch {
                     // The command is saved and stays so; its fighters find the event by `replay`.
@@ -32,14 +32,10 @@ extension FightHub {
                 }
                 guard let corners else { continue }
                 cornersOf[fightEvent.fight] = corners
-                if let last = pushed[fightEvent.fight]?.sequence {
-                    guard fightEvent.sequence > last else { continue }
-                    // Another server's events came first and are not pushed yet (its announcement
-                    // is on its way): they go first.
-                    if fightEvent.sequence > last + 1 {
-                        catchUp(fightEvent.fight, corners: corners, after: last, before: fightEvent.sequence)
-                    }
-                }
+                guard case .now(let behind) = state.pushing(fightEvent) else { continue }
+                // Another server's events came first and are not pushed yet (its announcement is
+                // on its way): they go first.
+                if let behind { catchUp(fightEvent.fight, corners: corners, after: behind, before: fightEvent.sequence) }
                 push(fightEvent, to: corners, ref: ref, sender: sender)
             case .fighter(let fighterEvent):
                 deliver(.fighter(fighterEvent), to: [fighterEvent.fighter], ref: ref, sender: sender)
@@ -49,7 +45,7 @@ extension FightHub {
 
     /// Pushes one fight event to both corners' connections here, and notes it pushed.
     func push(_ event: FightEvent, to corners: Both<FighterID>, ref: Int?, sender: Int?) {
-        state.fightMoved(event.fight, corners: corners)
+        state.pushed(event, to: corners)
         logger.info(
             "fight event",
             metadata: [
@@ -57,9 +53,6 @@ extension FightHub {
                 "event": "\(WireEvent(.fight(event)).kind)",
             ])
         deliver(.fight(event), to: [corners.challenger, corners.opponent], ref: ref, sender: sender)
-        if state.isConnected(corners) {
-            pushed[event.fight] = PushedFight(corners: corners, sequence: event.sequence)
-        }
         // A fight that begins tells each fighter whether the other is there: a challenge may be
         // accepted, or a room joined, long after its owner left.
         if event.change.beginsFight {
@@ -154,12 +147,8 @@ extension FightHub {
         for change in changes {
             switch change {
             case .fight(let id, let first, let last):
-                if let known = pushed[id] {
-                    guard last > known.sequence else { continue }
-                    sequences[id] = known.sequence
-                } else {
-                    sequences[id] = min(sequences[id] ?? .max, first - 1)
-                }
+                guard let after = state.readAfter(id, first: first, last: last) else { continue }
+                sequences[id] = min(sequences[id] ?? .max, after)
             case .fighter(let event):
                 deliver(.fighter(event), to: [event.fighter], ref: nil, sender: nil)
             case .sessionEnded(let key, let fighter):
@@ -170,7 +159,7 @@ extension FightHub {
             case .resynchronize:
                 // Fights begun while not listening are pushed whole; those followed, from where they were.
                 for fight in await openFights(of: Array(state.fighters.keys)) { follow(fight, from: 0) }
-                for (id, fight) in pushed { sequences[id] = fight.sequence }
+                sequences.merge(state.followedSequences) { _, followed in followed }
             }
         }
         return sequences
@@ -179,22 +168,14 @@ extension FightHub {
     /// Follows `fight` from sequence `sequence` on, unless it is followed already or (the store was
     /// read while the hub did other work) neither of its fighters is connected here any more.
     func follow(_ fight: Fight, from sequence: Int) {
-        let corners = Both(fight.challenger, fight.opponent)
-        guard pushed[fight.id] == nil, state.isConnected(corners) else { return }
-        pushed[fight.id] = PushedFight(corners: corners, sequence: sequence)
+        state.follow(fight.id, corners: Both(fight.challenger, fight.opponent), from: sequence)
     }
 
     /// Pushes each fight's events in `news` not pushed here yet, in order, to its fighters
     /// connected here.
     func push(_ news: [FightID: FightNews]) {
         for (id, fight) in news.sorted(by: { $0.key < $1.key }) {
-            let pushedUpTo: Int
-            if let known = pushed[id] {
-                pushedUpTo = known.sequence
-            } else {
-                guard state.isConnected(fight.corners) else { continue }
-                pushedUpTo = 0
-            }
+            guard let pushedUpTo = state.pushFromLog(id, corners: fight.corners) else { continue }
             for event in fight.events where event.sequence > pushedUpTo {
                 push(event, to: fight.corners, ref: nil, sender: nil)
             }

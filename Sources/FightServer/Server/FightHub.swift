@@ -24,7 +24,8 @@ actor FightHub {
     let logger: Logger
     let eventLoop: any EventLoop
 
-    /// Each fighter connected here: their connections, wind-up and hold (`HubState`).
+    /// Each fighter connected here (their connections, wind-up and hold), presence, and the fights
+    /// followed here (`HubState`).
     var state = HubState()
     /// Each fighter's teaching of their punches under way, and the punch profiles of those
     /// connected here (`FightHub+Teaching`).
@@ -32,16 +33,6 @@ actor FightHub {
     /// Each fighter's motion samples, by the server's clock: over all their connections, on
     /// every server sharing the database.
     let motionSamples: FighterAllowance
-    /// The fights this server pushes the events of (those with a fighter connected here): their
-    /// corners and the last sequence pushed. What another server commits is pushed from the one
-    /// after it (`hear`), and a gap before a fight's new events is filled first, so that each
-    /// connection gets each event once and in order, whichever server committed it.
-    var pushed: [FightID: PushedFight] = [:]
-
-    struct PushedFight {
-        let corners: Both<FighterID>
-        var sequence: Int
-    }
     /// This server's name in the table of leases, for this run.
     let serverName: String
     /// Where the hub waits for the store (`blocking`), as do the requests that only read.
@@ -121,7 +112,6 @@ actor FightHub {
         teacher.disconnected(fighter, connection: id, last: closing == .last)
         guard closing == .last else { return }
         ringPresence.yield()
-        pushed = pushed.filter { state.isConnected($0.value.corners) }
     }
 
     /// Closes every connection of `fighter` that began with session `session` but `sender`, which

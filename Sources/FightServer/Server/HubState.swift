@@ -92,6 +92,15 @@ struct HubState {
     private(set) var presenceToNote: [FighterID: Timestamp] = [:]
     /// The fighters noted in the store as connected here.
     private(set) var notedHere: Set<FighterID> = []
+    /// The fights this server pushes the events of (those with a fighter connected here), and the
+    /// last sequence of each pushed here. (See "Following fights" below.)
+    private(set) var followed: [FightID: Followed] = [:]
+
+    /// A fight followed here: its corners, and the last sequence pushed.
+    struct Followed: Equatable {
+        let corners: Both<FighterID>
+        var sequence: Int
+    }
 
     // MARK: - Connections
 
@@ -128,6 +137,8 @@ struct HubState {
         guard !here.connections.isEmpty else {
             fighters[fighter] = nil
             presenceChanged(fighter, at: now)
+            // Nobody here follows the fights of theirs that no other fighter here is in.
+            followed = followed.filter { isConnected($0.value.corners) }
             return .last
         }
         if here.hold?.connection == id { here.hold = nil }
@@ -203,7 +214,7 @@ struct HubState {
 
     /// An event of `fight` (between `corners`) was pushed: the fight moved on, so a hold being
     /// read in it is over, its detector let go.
-    mutating func fightMoved(_ fight: FightID, corners: Both<FighterID>) {
+    private mutating func fightMoved(_ fight: FightID, corners: Both<FighterID>) {
         for fighter in [corners.challenger, corners.opponent] {
             if case .reading(let key, let connection, _, _)? = fighters[fighter]?.hold, key.fight == fight {
                 fighters[fighter]?.hold = .over(key, connection: connection)
@@ -282,62 +293,61 @@ extension HubState {
     }
 }
 
-// MARK: - Taking turns
+// MARK: - Following fights
 
-/// What requests take turns over at the hub: one fight, or the quick-match rooms.
-enum Turns: Hashable {
-    case fight(FightID)
-    case rooms
-
-    /// What `request` takes turns over, if anything: a fight's requests, so that what the hub
-    /// keeps of it (a wind-up, a hold) follows them in order; the rooms' requests, so that their
-    /// events are pushed in the order they were saved (a room opened, then the match into it,
-    /// pushed the other way round, left its owner sure they were still waiting).
-    init?(of request: ClientRequest) {
-        if let fight = request.fight {
-            self = .fight(fight)
-            return
-        }
-        switch request {
-        case .quickMatch, .leaveQuickMatch: self = .rooms
-        default: return nil
-        }
-    }
-}
-
-/// The requests under way, and those waiting for them, over each of `Turns`, in the order they
-/// came: one at a time over each. `Waiter` is what the hub resumes (a continuation); tests use
-/// anything.
-struct TurnQueue<Waiter> {
-    /// For each of `Turns` with a request under way, those waiting after it, first come first.
-    private var waiting: [Turns: [Waiter]] = [:]
-
-    /// A request over `turns` came: `true` if it runs now (it is under way from now); `false` if
-    /// another is under way, and it is to wait (`wait`).
-    mutating func arrive(over turns: Turns) -> Bool {
-        guard waiting[turns] != nil else {
-            waiting[turns] = []
-            return true
-        }
-        return false
+/// Which fights this server pushes, and how far: so that each connection gets each event of a
+/// fight once and in order, whichever server committed it (another server's reach here by its
+/// announcement, read from the log).
+extension HubState {
+    /// Follows `fight` (between `corners`) from `sequence` on, unless it is followed already or
+    /// (the store was read while the hub did other work) neither fighter is connected here now.
+    mutating func follow(_ fight: FightID, corners: Both<FighterID>, from sequence: Int) {
+        guard followed[fight] == nil, isConnected(corners) else { return }
+        followed[fight] = Followed(corners: corners, sequence: sequence)
     }
 
-    /// A request over `turns` waits, as `waiter`, for those under way and waiting before it.
-    mutating func wait(over turns: Turns, _ waiter: Waiter) {
-        waiting[turns, default: []].append(waiter)
+    /// What pushing `event`, just saved by a command here, takes.
+    enum Push: Equatable {
+        /// Pushed here already (another server's commit, caught up from the log first).
+        case already
+        /// To push now; first, if this server's pushes of the fight are behind (another server's
+        /// events came first, their announcement on its way), those after `catchingUpAfter` and
+        /// before the event, read from the log.
+        case now(catchingUpAfter: Int?)
     }
 
-    /// The request under way over `turns` is done: the waiter to run next, if one waits (it is
-    /// under way from now).
-    mutating func finish(over turns: Turns) -> Waiter? {
-        guard let next = waiting[turns]?.first else {
-            waiting[turns] = nil
-            return nil
-        }
-        waiting[turns]?.removeFirst()
-        return next
+    /// What pushing `event` takes: in sequence order, each once.
+    func pushing(_ event: FightEvent) -> Push {
+        guard let last = followed[event.fight]?.sequence else { return .now(catchingUpAfter: nil) }
+        guard event.sequence > last else { return .already }
+        return .now(catchingUpAfter: event.sequence > last + 1 ? last : nil)
     }
 
-    /// Whether a request over `turns` is under way.
-    func isBusy(_ turns: Turns) -> Bool { waiting[turns] != nil }
+    /// `event` of a fight between `corners` was pushed to its fighters here: followed from it on
+    /// while one of them is connected, and a hold being read in the fight is over.
+    mutating func pushed(_ event: FightEvent, to corners: Both<FighterID>) {
+        fightMoved(event.fight, corners: corners)
+        if isConnected(corners) { followed[event.fight] = Followed(corners: corners, sequence: event.sequence) }
+    }
+
+    /// Another server committed events `first` to `last` of `fight`: the sequence to read its
+    /// events after, or `nil` when they were all pushed here already. A fight not followed is read
+    /// from `first` (maybe new: a challenge made on the other server), its corners to say whether
+    /// anyone here is in it.
+    func readAfter(_ fight: FightID, first: Int, last: Int) -> Int? {
+        guard let known = followed[fight] else { return first - 1 }
+        return last > known.sequence ? known.sequence : nil
+    }
+
+    /// The sequence pushed of each fight followed: what to read after once listening again after a
+    /// gap (what came meanwhile was not heard).
+    var followedSequences: [FightID: Int] { followed.mapValues(\.sequence) }
+
+    /// The sequence to push `fight`'s events read from the log after (each once): its last pushed,
+    /// or all of it when one of its fighters (`corners`) is here and it was not followed; `nil`
+    /// when nobody here is in it.
+    func pushFromLog(_ fight: FightID, corners: Both<FighterID>) -> Int? {
+        if let known = followed[fight] { return known.sequence }
+        return isConnected(corners) ? 0 : nil
+    }
 }
