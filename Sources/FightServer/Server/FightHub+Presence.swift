@@ -15,33 +15,31 @@ extension FightHub {
     /// shared, they are connected to another server as well, where the others were told then.
     /// Called by the presence service when rung, and on each tick of the deadline service, which
     /// tries again a batch the store could not take.
-    func notePresence() {
-        let changes = state.takePresenceToNote()
-        guard !changes.isEmpty else { return }
-        let elsewhere: [FighterID: Timestamp]
-        do {
-            elsewhere = try store.notePresence(changes, on: serverName)
-        } catch {
-            logger.error(
-                "noting who came and went failed; trying again on the next tick",
-                metadata: ["fighters": "\(changes.count)", "error": "\(error)"])
-            state.presenceNotNoted(changes)
-            return
+    ///
+    /// The store is written off the hub's thread, one batch at a time (`HubState`): a call while a
+    /// batch is being noted leaves what came meanwhile to the batch after it, taken here once the
+    /// one under way is noted.
+    func notePresence() async {
+        while let changes = state.takePresenceToNote(), !changes.isEmpty {
+            let elsewhere: [FighterID: Timestamp]
+            do {
+                elsewhere = try await blocking { [store, serverName] in try store.notePresence(changes, on: serverName) }
+            } catch {
+                logger.error(
+                    "noting who came and went failed; trying again on the next tick",
+                    metadata: ["fighters": "\(changes.count)", "error": "\(error)"])
+                state.presenceNotNoted(changes)
+                return
+            }
+            await tellPresence(of: state.presenceNoted(changes, elsewhere: elsewhere))
         }
-        tellPresence(of: state.presenceNoted(changes, elsewhere: elsewhere))
     }
 
     /// Tells the other fighter of each of `fighters`' fights under way whether they are connected.
-    func tellPresence(of fighters: [FighterID]) {
+    /// Their open fights are read off the hub's thread.
+    func tellPresence(of fighters: [FighterID]) async {
         guard !fighters.isEmpty else { return }
-        let open: [Fight]
-        do {
-            open = try store.openFights(of: fighters)
-        } catch {
-            logger.error(
-                "could not read the fighters' open fights", metadata: ["fighters": "\(fighters.count)", "error": "\(error)"])
-            return
-        }
+        let open = await openFights(of: fighters)
         var openOf: [FighterID: [Fight]] = [:]
         for fight in open {
             openOf[fight.challenger, default: []].append(fight)

@@ -155,7 +155,7 @@ extension FightHub {
                 endSession(key, of: fighter, except: nil)
             case .presence(let fighter, _, let since):
                 // Connected here, the fighter is here whatever another server saw.
-                if state.heardPresence(of: fighter, since: since) { tellPresence(of: [fighter]) }
+                if state.heardPresence(of: fighter, since: since) { await tellPresence(of: [fighter]) }
             case .resynchronize:
                 // Fights begun while not listening are pushed whole; those followed, from where they were.
                 for fight in await openFights(of: Array(state.fighters.keys)) { follow(fight, from: 0) }

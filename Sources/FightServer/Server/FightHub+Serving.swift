@@ -43,19 +43,21 @@ extension FightHub {
     /// and forgets the servers whose lease lapsed: their fighters connected nowhere else are gone.
     /// A lease of this server's that lapsed (the database was out of reach) may have been
     /// forgotten so by another server: its fighters connected here are noted again.
-    func renewLease() {
+    /// The store is written off the hub's thread; only the deadline service calls this, one tick
+    /// after another, so no other renewal runs meanwhile.
+    func renewLease() async {
         let now = clock.now()
         guard store.isShared, leaseRenewedAt.map({ now - $0 >= Self.lease.renewedEvery }) ?? true else { return }
         do {
             let lapsed = leaseRenewedAt.map { now - $0 >= Self.lease.seconds } ?? false
-            try store.renewLease(of: serverName, until: now + Self.lease.seconds)
+            try await blocking { [store, serverName] in try store.renewLease(of: serverName, until: now + Self.lease.seconds) }
             leaseRenewedAt = now
             if lapsed {
                 // Another server may have forgotten every row of this one's: all noted again, with
                 // the next batch, as if each fighter here had just come.
                 if state.leaseLapsed(at: now) { ringPresence.yield() }
             }
-            tellGone(try store.sweepLapsedServers(at: now), at: now)
+            await tellGone(try await blocking { [store] in try store.sweepLapsedServers(at: now) }, at: now)
         } catch {
             logger.error("renewing the lease failed", metadata: ["error": "\(error)"])
         }
@@ -64,18 +66,22 @@ extension FightHub {
     /// Gives up this server's lease as it stops, and its fighters' presence with it: a server
     /// starting after the last one stopped resumes every turn, and the other servers' fighters
     /// are told at once who went with it.
-    func stopServing() {
+    func stopServing() async {
         do {
-            try store.endLease(of: serverName)
-            tellGone(try store.sweepLapsedServers(at: clock.now()), at: clock.now())
+            let now = clock.now()
+            let gone = try await blocking { [store, serverName] in
+                try store.endLease(of: serverName)
+                return try store.sweepLapsedServers(at: now)
+            }
+            await tellGone(gone, at: now)
         } catch {
             logger.error("giving up the lease failed", metadata: ["error": "\(error)"])
         }
     }
 
     /// Tells the other fighters connected here of `fighters`, gone with a server that lapsed.
-    func tellGone(_ fighters: [FighterID], at now: Timestamp) {
-        tellPresence(of: state.goneWithServer(fighters, at: now))
+    func tellGone(_ fighters: [FighterID], at now: Timestamp) async {
+        await tellPresence(of: state.goneWithServer(fighters, at: now))
     }
 
     /// Starts afresh, once, the turns the server's start began for `fighter` (who has just

@@ -92,6 +92,12 @@ struct HubState {
     private(set) var presenceToNote: [FighterID: Timestamp] = [:]
     /// The fighters noted in the store as connected here.
     private(set) var notedHere: Set<FighterID> = []
+    /// The batch of comings and goings being noted in the store, if one is (taken, the store's
+    /// answer awaited): how many times this server's lease had lapsed when it was taken. One batch
+    /// at a time, so that the store notes each fighter's comings and goings in order.
+    private(set) var notingBatch: Int?
+    /// How many times this server's lease lapsed (`leaseLapsed`).
+    private var leaseLapses = 0
     /// The fights this server pushes the events of (those with a fighter connected here), and the
     /// last sequence of each pushed here. (See "Following fights" below.)
     private(set) var followed: [FightID: Followed] = [:]
@@ -236,32 +242,45 @@ extension HubState {
         presenceToNote[fighter] = now
     }
 
-    /// The comings and goings to note in the store, taken: one a fighter, in order of fighter,
-    /// as they stand now (a fighter who came and went again since the last batch, and is as noted,
-    /// is left out).
-    mutating func takePresenceToNote() -> [PresenceChange] {
+    /// The comings and goings to note in the store, taken as the batch being noted: one a
+    /// fighter, in order of fighter, as they stand now (a fighter who came and went again since
+    /// the last batch, and is as noted, is left out). `nil` while another batch is being noted:
+    /// what came meanwhile waits for the next.
+    mutating func takePresenceToNote() -> [PresenceChange]? {
+        guard notingBatch == nil else { return nil }
         let changes = presenceToNote.sorted { $0.key < $1.key }.compactMap { fighter, at -> PresenceChange? in
             let connected = isConnected(fighter)
             return connected == notedHere.contains(fighter) ? nil : PresenceChange(fighter, connected: connected, at: at)
         }
         presenceToNote = [:]
+        if !changes.isEmpty { notingBatch = leaseLapses }
         return changes
     }
 
-    /// The store noted `changes`; `elsewhere` are those of their fighters connected to another
-    /// server as well, since when (their presence did not change for anyone). Returns the
-    /// fighters whose change to tell the others.
+    /// The store noted `changes`, the batch taken; `elsewhere` are those of their fighters
+    /// connected to another server as well, since when (their presence did not change for
+    /// anyone). Returns the fighters whose change to tell the others.
+    ///
+    /// What changed while the store was asked stands: a fighter who came or went since keeps
+    /// that moment, and after a lapse of the lease meanwhile every fighter here is noted again.
     mutating func presenceNoted(_ changes: [PresenceChange], elsewhere: [FighterID: Timestamp]) -> [FighterID] {
+        let leaseHeld = notingBatch == leaseLapses
+        notingBatch = nil
         for change in changes {
-            if change.connected { notedHere.insert(change.fighter) } else { notedHere.remove(change.fighter) }
-            presenceSince[change.fighter] = elsewhere[change.fighter] ?? change.at
+            if leaseHeld {
+                if change.connected { notedHere.insert(change.fighter) } else { notedHere.remove(change.fighter) }
+            }
+            if presenceToNote[change.fighter] == nil {
+                presenceSince[change.fighter] = elsewhere[change.fighter] ?? change.at
+            }
         }
         return changes.map(\.fighter).filter { elsewhere[$0] == nil }
     }
 
-    /// The store could not note `changes`: they go with the next batch, unless a newer change of
-    /// the same fighter waits already.
+    /// The store could not note `changes`, the batch taken: they go with the next batch, unless a
+    /// newer change of the same fighter waits already.
     mutating func presenceNotNoted(_ changes: [PresenceChange]) {
+        notingBatch = nil
         for change in changes where presenceToNote[change.fighter] == nil {
             presenceToNote[change.fighter] = change.at
         }
@@ -271,6 +290,7 @@ extension HubState {
     /// forgotten every row of this one's, so every fighter here is noted again with the next
     /// batch, as if each had just come. Whether there is any to note.
     mutating func leaseLapsed(at now: Timestamp) -> Bool {
+        leaseLapses += 1
         notedHere = []
         for fighter in fighters.keys where presenceToNote[fighter] == nil { presenceToNote[fighter] = now }
         return !presenceToNote.isEmpty
