@@ -73,4 +73,15 @@ import Testing
         state.pushed(event(3), to: corners)
         #expect(state.followed.isEmpty, "pushed to nobody here: not followed")
     }
+
+    /// A fight that begins (accepted, matched) is one whose fighters to tell whether the other is
+    /// there, once its events are pushed: taken once; other events are not.
+    @Test func aFightThatBeginsIsToldWhoIsThereOnce() {
+        var (state, _) = connected(alice)
+        let turn = Turn(fighter: alice, deadline: HubStateTests.now + 60)
+        state.pushed(FightEvent(fight: fight, sequence: 2, at: HubStateTests.now, change: .accepted(turn: turn)), to: corners)
+        state.pushed(event(3), to: corners)
+        #expect(state.takeFightsBegun() == [HubState.Begun(fight: fight, corners: corners)])
+        #expect(state.takeFightsBegun() == [])
+    }
 }

@@ -45,50 +45,47 @@ extension FightHub {
             openOf[fight.challenger, default: []].append(fight)
             openOf[fight.opponent, default: []].append(fight)
         }
-        for fighter in fighters { pushPresence(of: fighter, in: openOf[fighter] ?? []) }
+        for fighter in fighters { await pushPresence(of: fighter, in: openOf[fighter] ?? []) }
     }
 
     /// Whether the other fighter of each of `me`'s fights under way among `open` is connected, as
     /// `welcome` tells it.
-    func presenceOfOpponents(of me: FighterID, in open: [Fight]) -> [Presence] {
-        open.filter(\.isUnderWay).compactMap { fight in
-            fight.corner(of: me).map { presence(of: fight.fighter(in: $0.other), in: fight.id) }
+    func presenceOfOpponents(of me: FighterID, in open: [Fight]) async -> [Presence] {
+        var presences: [Presence] = []
+        for fight in open where fight.isUnderWay {
+            guard let corner = fight.corner(of: me) else { continue }
+            presences.append(await presence(of: fight.fighter(in: corner.other), in: fight.id))
         }
+        return presences
     }
 
     /// Whether `fighter` is connected, as the other fighter of `fight` is told it.
     /// On a database other servers share, a fighter with no connection here may have one on
     /// another server: the store says since when (`FightStore.presence(of:besides:at:)`).
-    func presence(of fighter: FighterID, in fight: FightID) -> Presence {
-        let (state, since) = presence(of: fighter)
+    func presence(of fighter: FighterID, in fight: FightID) async -> Presence {
+        let (state, since) = await presence(of: fighter)
         return Presence(fight: fight, fighter: fighter, state: state, since: since)
     }
 
     /// Whether `fighter` is connected, here or (on a database shared) elsewhere, and since when.
-    func presence(of fighter: FighterID) -> (Presence.State, since: Timestamp?) {
-        if !state.isConnected(fighter),
-            let elsewhere = sharedPresence("reading the presence", of: fighter, {
-                try store.presence(of: fighter, besides: serverName, at: clock.now())
-            })
-        {
-            return (.connected, elsewhere)
+    /// The store is asked only of a fighter not connected here on a database shared, off the
+    /// hub's thread (a storm of `hello`s asks it for each opponent); when it cannot say, this
+    /// server's own connections are all that is told.
+    func presence(of fighter: FighterID) async -> (Presence.State, since: Timestamp?) {
+        if !state.isConnected(fighter), store.isShared {
+            do {
+                let now = clock.now()
+                let elsewhere = try await blocking { [store, serverName] in
+                    try store.presence(of: fighter, besides: serverName, at: now)
+                }
+                if let elsewhere { return (.connected, elsewhere) }
+            } catch {
+                logger.error(
+                    "presence across servers failed", metadata: ["fighter": "\(fighter.rawValue)", "error": "\(error)"])
+            }
         }
+        // As it is now, after the read: the fighter may have come or gone meanwhile.
         return (state.isConnected(fighter) ? .connected : .gone, state.presenceSince[fighter])
-    }
-
-    /// What the store says of `fighter`'s connections to other servers (`nil` on a database no
-    /// other server shares), or `nil`, logged, when it cannot say: then this server's own
-    /// connections are all that is told.
-    func sharedPresence(
-        _ doing: String, of fighter: FighterID, _ read: () throws -> Timestamp?
-    ) -> Timestamp? {
-        guard store.isShared else { return nil }
-        do { return try read() } catch {
-            logger.error(
-                "presence across servers failed",
-                metadata: ["doing": "\(doing)", "fighter": "\(fighter.rawValue)", "error": "\(error)"])
-            return nil
-        }
     }
 
     /// The open fights of `fighters`, read off the hub's thread, or none (logged) when the store
@@ -108,11 +105,11 @@ extension FightHub {
     /// fights) whether `fighter` is connected, after their first connection opened or their last
     /// one closed. Not a fight event: nothing is saved, and a client that was away learns it from
     /// `welcome`.
-    func pushPresence(of fighter: FighterID, in open: [Fight]) {
+    func pushPresence(of fighter: FighterID, in open: [Fight]) async {
         let underWay = open.filter(\.isUnderWay)
         guard !underWay.isEmpty else { return }
         // Asked once for all the fighter's fights: on a shared database it is a read.
-        let (state, since) = presence(of: fighter)
+        let (state, since) = await presence(of: fighter)
         for fight in underWay {
             guard let corner = fight.corner(of: fighter) else { continue }
             push(

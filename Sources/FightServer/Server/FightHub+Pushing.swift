@@ -53,11 +53,17 @@ extension FightHub {
                 "event": "\(WireEvent(.fight(event)).kind)",
             ])
         deliver(.fight(event), to: [corners.challenger, corners.opponent], ref: ref, sender: sender)
-        // A fight that begins tells each fighter whether the other is there: a challenge may be
-        // accepted, or a room joined, long after its owner left.
-        if event.change.beginsFight {
-            push(.presence(presence(of: corners.opponent, in: event.fight)), to: corners.challenger)
-            push(.presence(presence(of: corners.challenger, in: event.fight)), to: corners.opponent)
+    }
+
+    /// Tells each fighter of each fight begun since the last call (`HubState.takeFightsBegun`)
+    /// whether the other is there: a challenge may be accepted, or a room joined, long after its
+    /// owner left. Called once the events are pushed: on a database shared the store is asked,
+    /// off the hub's thread.
+    func tellWhoIsThere() async {
+        for begun in state.takeFightsBegun() {
+            let (challenger, opponent) = (begun.corners.challenger, begun.corners.opponent)
+            push(.presence(await presence(of: opponent, in: begun.fight)), to: challenger)
+            push(.presence(await presence(of: challenger, in: begun.fight)), to: opponent)
         }
     }
 
@@ -129,6 +135,7 @@ extension FightHub {
             do {
                 let news = try await databaseThreads.run { [store] in try store.events(after: sequences) }
                 push(news)
+                await tellWhoIsThere()
             } catch {
                 // Their fighters find the events by `replay`; the next change to a fight tries again.
                 logger.error("could not read the events to push", metadata: ["error": "\(error)"])

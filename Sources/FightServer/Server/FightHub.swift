@@ -237,6 +237,7 @@ actor FightHub {
         let events = try await blocking { [store] in try store.execute(command, at: now) }
             .mapError { ProtocolError($0) }.get()
         publish(events, ref: ref, sender: sender)
+        await tellWhoIsThere()
         return events
     }
 

@@ -107,6 +107,15 @@ struct HubState {
         let corners: Both<FighterID>
         var sequence: Int
     }
+    /// The fights whose beginning was pushed and whose fighters are not yet told whether the
+    /// other is there (`takeFightsBegun`).
+    private(set) var fightsBegun: [Begun] = []
+
+    /// A fight that began: the hub tells each fighter whether the other is there.
+    struct Begun: Equatable {
+        let fight: FightID
+        let corners: Both<FighterID>
+    }
 
     // MARK: - Connections
 
@@ -344,10 +353,19 @@ extension HubState {
     }
 
     /// `event` of a fight between `corners` was pushed to its fighters here: followed from it on
-    /// while one of them is connected, and a hold being read in the fight is over.
+    /// while one of them is connected, a hold being read in the fight is over, and a fight that
+    /// begins is one whose fighters to tell whether the other is there.
     mutating func pushed(_ event: FightEvent, to corners: Both<FighterID>) {
         fightMoved(event.fight, corners: corners)
         if isConnected(corners) { followed[event.fight] = Followed(corners: corners, sequence: event.sequence) }
+        if event.change.beginsFight { fightsBegun.append(Begun(fight: event.fight, corners: corners)) }
+    }
+
+    /// The fights begun since the last call, whose fighters to tell whether the other is there,
+    /// taken: told once the events are pushed, since on a database shared the store is asked.
+    mutating func takeFightsBegun() -> [Begun] {
+        defer { fightsBegun = [] }
+        return fightsBegun
     }
 
     /// Another server committed events `first` to `last` of `fight`: the sequence to read its
