@@ -18,6 +18,12 @@ import PunchKit
 /// sequence N" is the engine's to check, inside the store's transaction (`Command.punch`'s
 /// `after`): no other server, deadline or request can land a punch twice between a check here and
 /// the commit.
+///
+/// What it keeps of the fighters connected here and the fights it pushes is `HubState`, a value
+/// with no I/O: the hub feeds it what happens (a connection, a store's answer back from an
+/// `await`, an event pushed) and does what it answers. By concern: requests here, `+Motion`,
+/// `+Pushing` (and other servers' changes), `+Presence`, `+Serving` (the lease, deadlines, turns
+/// owed after a restart), `+Reading`, `+Teaching`.
 actor FightHub {
     let store: FightStore
     let clock: ServerClock
