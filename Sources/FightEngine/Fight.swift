@@ -111,11 +111,13 @@ public struct Fight: Identifiable, Hashable, Sendable, Codable {
         fighter == challenger ? .challenger : fighter == opponent ? .opponent : nil
     }
 
-    /// The corner of `fighter` when they may punch now, or why not: they are not in the fight, it
-    /// is not under way, or it is the other's turn. A deadline that has passed is not looked at:
-    /// the referee settles it first.
-    public func cornerAwaitingPunch(by fighter: FighterID) throws(Refusal) -> Corner {
+    /// `fighter`'s corner, if a punch of theirs thrown at sequence `after` may land now, or why
+    /// not: they are not in this fight, it moved on since `after` (`stale`), it is not under way,
+    /// or it is the other's turn, in that order (a fighter looking at an old sequence learns first
+    /// that it is old). A deadline that has passed is not looked at: the referee settles it first.
+    public func cornerAwaitingPunch(by fighter: FighterID, after: Int) throws(Refusal) -> Corner {
         guard let corner = corner(of: fighter) else { throw .notInFight(fighter, id) }
+        guard after == lastSequence else { throw .stale(id, lastSequence: lastSequence, after: after) }
         guard case .active(let turn, _) = phase else { throw .fightNotActive(id) }
         guard turn == corner else { throw .waitYourTurn(id) }
         return corner

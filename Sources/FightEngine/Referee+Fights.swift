@@ -57,10 +57,14 @@ extension Draft {
 // MARK: - Punches
 
 extension Draft {
-    mutating func punch(_ id: FightID, by fighter: FighterID, kind: PunchType, strength: PunchStrength) throws(Refusal) {
+    mutating func punch(
+        _ id: FightID, by fighter: FighterID, after: Int, kind: PunchType, strength: PunchStrength
+    ) throws(Refusal) {
+        // Settled first: a turn whose deadline came has passed, and a punch thrown before it
+        // passed is stale, whether or not a scheduler saved the passing yet.
         settle(id)
         var fight = try fight(id)
-        let corner = try fight.cornerAwaitingPunch(by: fighter)
+        let corner = try fight.cornerAwaitingPunch(by: fighter, after: after)
         let thrown: Int
         // Said only of a sensor's punch measured at its full scale: other punches' events are as before.
         var clipped: Bool?
@@ -188,14 +192,15 @@ extension Draft {
     }
 
     /// Starts `fighter`'s turn in fight `id` afresh, if the turn under way is theirs once the
-    /// fight is brought up to now; nothing otherwise.
-    mutating func resumeTurn(_ id: FightID, of fighter: FighterID) throws(Refusal) {
+    /// fight is brought up to now and the fight is still at sequence `after`; nothing otherwise.
+    mutating func resumeTurn(_ id: FightID, of fighter: FighterID, after: Int) throws(Refusal) {
         // Settled first, as for any command on a fight: a turn that lapsed is passed, and the
         // turn after it is not the one owed.
         settle(id)
         let fight = try fight(id)
         guard fight.corner(of: fighter) != nil else { throw .notInFight(fighter, id) }
-        guard case .active(let turn, _) = fight.phase, fight.fighter(in: turn) == fighter else { return }
+        guard fight.lastSequence == after, case .active(let turn, _) = fight.phase, fight.fighter(in: turn) == fighter
+        else { return }
         resumeTurn(id)
     }
 

@@ -45,10 +45,11 @@ struct Draft {
         case .challenge(let challenger, let opponent): try challenge(challenger, opponent)
         case .accept(let fight, let by): try answer(fight, by: by, accepting: true)
         case .decline(let fight, let by): try answer(fight, by: by, accepting: false)
-        case .punch(let fight, let by, let kind, let damage, let clipped):
-            try punch(fight, by: by, kind: kind, strength: .measured(damage: damage, clipped: clipped))
-        case .timedPunch(let fight, let by, let kind, let milliseconds):
-            try punch(fight, by: by, kind: kind, strength: .meter(stoppedAfterMilliseconds: milliseconds))
+        case .punch(let fight, let by, let after, let kind, let damage, let clipped):
+            try punch(fight, by: by, after: after, kind: kind, strength: .measured(damage: damage, clipped: clipped))
+        case .timedPunch(let fight, let by, let after, let kind, let milliseconds):
+            try punch(
+                fight, by: by, after: after, kind: kind, strength: .meter(stoppedAfterMilliseconds: milliseconds))
         case .raiseGuard(let fight, let by, let stance): try raiseGuard(stance, in: fight, by: by)
         case .forfeit(let fight, let by): try forfeit(fight, by: by)
         case .quickMatch(let id): try quickMatch(id)
@@ -57,7 +58,7 @@ struct Draft {
             for id in state.fights.keys.sorted() { settle(id) }
         case .resumeTurns:
             for id in state.fights.keys.sorted() { resumeTurn(id) }
-        case .resumeTurn(let id, let fighter): try resumeTurn(id, of: fighter)
+        case .resumeTurn(let id, let fighter, let after): try resumeTurn(id, of: fighter, after: after)
         }
     }
 

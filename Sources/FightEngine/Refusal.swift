@@ -26,6 +26,10 @@ public enum Refusal: Error, Hashable, Sendable, CustomStringConvertible {
     case fightNotActive(FightID)
     /// It is the other fighter's turn.
     case waitYourTurn(FightID)
+    /// The fight moved on since the sequence the punch was thrown at (`after`): a turn passed, or
+    /// this very punch landed already. Checked after the fight is brought up to now, so a turn
+    /// whose deadline came counts as passed.
+    case stale(FightID, lastSequence: Int, after: Int)
     /// The fighter already has a quick-match room open.
     case alreadyWaiting(FighterID)
     /// The fighter has no quick-match room to leave.
@@ -49,6 +53,8 @@ public enum Refusal: Error, Hashable, Sendable, CustomStringConvertible {
         case .challengeNotPending(let id): "\(id) is not waiting for an answer"
         case .fightNotActive(let id): "\(id) is not under way"
         case .waitYourTurn: "wait your turn"
+        case .stale(_, let lastSequence, let after):
+            "after: the fight is at sequence \(lastSequence), the punch was thrown at \(after); replay and throw again"
         case .alreadyWaiting: "you are already waiting for a quick match"
         case .notWaiting: "you are not waiting for a quick match"
         case .noLocation(let id): "\(id) has not shared a location"

@@ -103,13 +103,18 @@ public struct ProtocolError: Error, Hashable, Sendable, Codable, CustomStringCon
 }
 
 extension ProtocolError {
-    /// The engine's refusal, with its case name as the reason.
+    /// The engine's refusal, with its case name as the reason (`invalid` and `stale` as their own
+    /// codes, with the field at fault).
     public init(_ refusal: Refusal) {
         let reason: Reason
         var field: String?
         switch refusal {
         case .invalid(let error):
             self.init(.invalid, error.description, field: error.field.rawValue)
+            return
+        case .stale:
+            // Its own code, not `refused`: the client replays and throws again.
+            self.init(.stale, refusal.description, field: "after")
             return
         case .usernameTaken: reason = .usernameTaken
         case .unknownFighter: reason = .unknownFighter

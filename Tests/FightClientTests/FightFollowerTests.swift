@@ -46,8 +46,11 @@ import Testing
         mutating func punch(_ damage: Int, in fight: FightID? = nil) throws {
             let fight = fight ?? self.fight
             let turn = try #require(try view(fight).turn)
-            try run(.punch(fight, by: turn, kind: .jab, damage: damage))
+            try run(.punch(fight, by: turn, after: seen(fight), kind: .jab, damage: damage))
         }
+
+        /// Fight `id`'s last sequence: what a punch thrown now is thrown at.
+        func seen(_ id: FightID) -> Int { state.fights[id]?.lastSequence ?? 0 }
 
         func view(_ fight: FightID? = nil) throws -> FightView {
             FightView(try #require(state.fights[fight ?? self.fight]))

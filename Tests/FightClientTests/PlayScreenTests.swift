@@ -120,7 +120,7 @@ import Testing
         model.fights = [view.id: view]
         #expect(model.lines(now: 0).contains { $0.contains("guard: HIGH") })
         try bout.run(.raiseGuard(view.id, by: view.opponent, .high))
-        try bout.run(.punch(view.id, by: view.challenger, kind: .hook, damage: 40))
+        try bout.run(.punch(view.id, by: view.challenger, after: bout.seen(view.id), kind: .hook, damage: 40))
         let punched = try #require(bout.events().last)
         #expect(model.describe(punched)?.contains("for 20, halved by your high guard (your stamina 80)") == true)
     }
@@ -129,9 +129,9 @@ import Testing
     @Test func aKnockoutOwedAnAnswerSaysSo() throws {
         var bout = try FightFollowerTests.Bout()
         let first = try bout.view()
-        try bout.run(.punch(first.id, by: first.challenger, kind: .uppercut, damage: 56))
-        try bout.run(.punch(first.id, by: first.opponent, kind: .uppercut, damage: 56))
-        try bout.run(.punch(first.id, by: first.challenger, kind: .uppercut, damage: 56))
+        try bout.run(.punch(first.id, by: first.challenger, after: bout.seen(first.id), kind: .uppercut, damage: 56))
+        try bout.run(.punch(first.id, by: first.opponent, after: bout.seen(first.id), kind: .uppercut, damage: 56))
+        try bout.run(.punch(first.id, by: first.challenger, after: bout.seen(first.id), kind: .uppercut, damage: 56))
         let view = try bout.view()
         #expect(view.phase == .active && view.staminaOpponent == 0 && view.turn == view.opponent)
         var model = Self.model(showing: view, as: view.opponent, user: "bob")
@@ -142,7 +142,7 @@ import Testing
         #expect(
             model.describe(try #require(bout.events().last))?.contains("for \(ceiling) — BIG HIT (their stamina 0)") == true)
         // Bob's answer floors alice too, as far past 0 as alice's went: a draw, said as one.
-        try bout.run(.punch(view.id, by: view.opponent, kind: .uppercut, damage: 56))
+        try bout.run(.punch(view.id, by: view.opponent, after: bout.seen(view.id), kind: .uppercut, damage: 56))
         let ended = try #require(bout.events().last)
         #expect(ended.kind == .ended && ended.winner == nil)
         #expect(model.describe(ended) == "*** DOUBLE KNOCKOUT *** both as far past 0: a draw")

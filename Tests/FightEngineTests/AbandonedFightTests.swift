@@ -35,7 +35,7 @@ import Testing
         @discardableResult
         mutating func punch(_ by: FighterID, at seconds: Int64) throws -> [FightEvent.Change] {
             ring.now = start + seconds
-            let events = try ring.run(.punch(fight, by: by, kind: .jab, damage: 5))
+            let events = try ring.run(.punch(fight, by: by, after: ring.seen(fight), kind: .jab, damage: 5))
             log += events
             return events.fightChanges
         }
@@ -68,7 +68,7 @@ import Testing
         #expect(try logged.ring.fighter(bob).record == Record(wins: 1))
         // Over is over: nothing more lapses, and nobody can punch.
         #expect(try logged.settle(at: 10_000) == [])
-        #expect(logged.ring.refusal(.punch(fight, by: alice, kind: .jab, damage: 5)) == .fightNotActive(fight))
+        #expect(logged.ring.refusal(.punch(fight, by: alice, after: logged.ring.seen(fight), kind: .jab, damage: 5)) == .fightNotActive(fight))
         #expect(try logged.ring.fighter(alice).record == Record(losses: 1))
         // The statistics are those of any forfeit, and the log adds up to what was saved.
         let statistics = Statistics(rebuiltFrom: logged.log)
@@ -213,18 +213,23 @@ import Testing
         try logged.punch(alice, at: 10)  // Bob's turn
         logged.ring.now = logged.start + 400
         logged.log += try logged.ring.run(.resumeTurns)  // Bob's until 460
+        let owed = try logged.ring.fight(fight).lastSequence
         logged.ring.now = logged.start + 407
-        #expect(try logged.ring.run(.resumeTurn(fight, of: alice)).isEmpty, "not alice's turn: nothing")
-        let resumed = try logged.ring.run(.resumeTurn(fight, of: bob))
+        #expect(try logged.ring.run(.resumeTurn(fight, of: alice, after: owed)).isEmpty, "not alice's turn: nothing")
+        let resumed = try logged.ring.run(.resumeTurn(fight, of: bob, after: owed))
         logged.log += resumed
         #expect(
             resumed.fightChanges == [
                 .turnPassed(missedTurns: 0, turn: Turn(fighter: bob, deadline: logged.start + 467))
             ])
         #expect(try logged.ring.fight(fight).missedTurns == Both(0, 0))
+        // Given once: the fight moved on from the sequence owed (a server asking again, another
+        // server's resume, a punch), so nothing more.
+        logged.ring.now = logged.start + 408
+        #expect(try logged.ring.run(.resumeTurn(fight, of: bob, after: owed)).isEmpty, "resumed twice")
         // Once the turn has lapsed, it is alice's: bob is not given hers, and the lapse counts.
         logged.ring.now = logged.start + 470
-        let late = try logged.ring.run(.resumeTurn(fight, of: bob))
+        let late = try logged.ring.run(.resumeTurn(fight, of: bob, after: owed + 1))
         logged.log += late
         #expect(
             late.fightChanges == [.turnPassed(missedTurns: 1, turn: Turn(fighter: alice, deadline: logged.start + 527))]
@@ -232,7 +237,7 @@ import Testing
         #expect(logged.audit.problems == [])
         // Someone outside the fight is refused as for any command on it.
         let carol = try logged.ring.register("carol")
-        #expect(logged.ring.refusal(.resumeTurn(fight, of: carol)) == .notInFight(carol, fight))
+        #expect(logged.ring.refusal(.resumeTurn(fight, of: carol, after: logged.ring.seen(fight))) == .notInFight(carol, fight))
     }
 
     @Test func aChallengeOrAFinishedFightIsLeftAsItWas() throws {
@@ -243,12 +248,12 @@ import Testing
         let challenge = ring.state.nextFightID
         _ = try ring.run(.challenge(alice, opponent: FighterID(alice.rawValue + 1)))
         #expect(try ring.run(.resumeTurns).isEmpty, "a challenge waits for its answer as before")
-        #expect(try ring.run(.resumeTurn(challenge, of: alice)).isEmpty)
+        #expect(try ring.run(.resumeTurn(challenge, of: alice, after: ring.seen(challenge))).isEmpty)
         var over = try AbandonedFightTests.LoggedRing()
         _ = try over.ring.run(.forfeit(over.fight, by: over.opponent))
         let finished = try over.ring.fight(over.fight)
         #expect(try over.ring.run(.resumeTurns).isEmpty, "a fight over stays over")
-        #expect(try over.ring.run(.resumeTurn(over.fight, of: over.challenger)).isEmpty)
+        #expect(try over.ring.run(.resumeTurn(over.fight, of: over.challenger, after: over.ring.seen(over.fight))).isEmpty)
         #expect(try over.ring.fight(over.fight) == finished)
     }
 }

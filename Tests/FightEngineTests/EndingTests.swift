@@ -9,16 +9,16 @@ import Testing
         // the ceiling.
         let ceiling = ring.referee.rules.meter.uppercut.ceiling
         try #require(2 * ceiling >= ring.referee.rules.startingStamina)
-        try ring.run(.punch(fight, by: a, kind: .uppercut, damage: 60))
-        try ring.run(.punch(fight, by: b, kind: .jab, damage: 10))
+        try ring.run(.punch(fight, by: a, after: ring.seen(fight), kind: .uppercut, damage: 60))
+        try ring.run(.punch(fight, by: b, after: ring.seen(fight), kind: .jab, damage: 10))
         // Alice has thrown more: her knockout is answered, Bob throwing once more, down.
-        let knockout = try ring.run(.punch(fight, by: a, kind: .uppercut, damage: 60))
+        let knockout = try ring.run(.punch(fight, by: a, after: ring.seen(fight), kind: .uppercut, damage: 60))
         let answer = Turn(fighter: b, deadline: ring.now + 60)
         #expect(
             knockout.fightChanges == [
                 .punched(by: a, kind: .uppercut, damage: ceiling, bluntedBy: nil, staminaLeft: 0, turn: answer)
             ])
-        let events = try ring.run(.punch(fight, by: b, kind: .jab, damage: 10))
+        let events = try ring.run(.punch(fight, by: b, after: ring.seen(fight), kind: .jab, damage: 10))
         let result = FightResult(challenger: a, opponent: b, winner: a, decision: .knockout)
         #expect(
             events.fightChanges == [
@@ -27,7 +27,7 @@ import Testing
         #expect(try ring.fight(fight).phase == .finished(.decided(result), at: ring.now))
         #expect(try ring.fighter(a).record == Record(wins: 1) && ring.fighter(b).record == Record(losses: 1))
         // Nothing more can happen to a finished fight, so the records cannot change again.
-        #expect(ring.refusal(.punch(fight, by: b, kind: .jab, damage: 5)) == .fightNotActive(fight))
+        #expect(ring.refusal(.punch(fight, by: b, after: ring.seen(fight), kind: .jab, damage: 5)) == .fightNotActive(fight))
         #expect(ring.refusal(.forfeit(fight, by: b)) == .fightNotActive(fight))
         ring.now = ring.now + 1_000_000
         #expect(try ring.run(.settleDeadlines).isEmpty)
@@ -39,9 +39,9 @@ import Testing
         // The most a sensor may state, brought down to the jab's ceiling: exactly the stamina.
         ring.referee.rules.startingStamina = ring.referee.rules.meter.jab.ceiling
         let (fight, a, b) = try ring.startFight()
-        try ring.run(.punch(fight, by: a, kind: .jab, damage: 1))
+        try ring.run(.punch(fight, by: a, after: ring.seen(fight), kind: .jab, damage: 1))
         // Bob has thrown as many as alice once this lands: his knockout is owed no answer.
-        let events = try ring.run(.punch(fight, by: b, kind: .jab, damage: Rules.punchDamage.upperBound))
+        let events = try ring.run(.punch(fight, by: b, after: ring.seen(fight), kind: .jab, damage: Rules.punchDamage.upperBound))
         #expect(
             events.fightChanges.last == .ended(FightResult(challenger: a, opponent: b, winner: b, decision: .knockout)))
     }
@@ -52,17 +52,17 @@ import Testing
         var ring = Ring()
         let (fight, a, b) = try ring.startFight()
         for _ in 0..<2 {
-            try ring.run(.punch(fight, by: a, kind: .jab, damage: 40))
-            try ring.run(.punch(fight, by: b, kind: .jab, damage: 40))
+            try ring.run(.punch(fight, by: a, after: ring.seen(fight), kind: .jab, damage: 40))
+            try ring.run(.punch(fight, by: b, after: ring.seen(fight), kind: .jab, damage: 40))
         }
-        let knockout = try ring.run(.punch(fight, by: a, kind: .jab, damage: 40))
+        let knockout = try ring.run(.punch(fight, by: a, after: ring.seen(fight), kind: .jab, damage: 40))
         guard case .punched(_, _, _, _, 0, let turn?, _) = knockout.fightChanges.first, turn.fighter == b else {
             Issue.record("bob is owed his answer: \(knockout)")
             return
         }
         // Only the answer may come: alice waits, bob's stamina stays 0.
-        #expect(ring.refusal(.punch(fight, by: a, kind: .jab, damage: 1)) == .waitYourTurn(fight))
-        let answer = try ring.run(.punch(fight, by: b, kind: .jab, damage: 40))
+        #expect(ring.refusal(.punch(fight, by: a, after: ring.seen(fight), kind: .jab, damage: 1)) == .waitYourTurn(fight))
+        let answer = try ring.run(.punch(fight, by: b, after: ring.seen(fight), kind: .jab, damage: 40))
         #expect(answer.fightChanges.last == .ended(FightResult(challenger: a, opponent: b, winner: nil, decision: .knockout)))
         #expect(try ring.fighter(a).record == Record(draws: 1) && ring.fighter(b).record == Record(draws: 1))
     }
@@ -76,13 +76,13 @@ import Testing
         let (fight, a, b) = try ring.startFight()
         let bobsUppercut = (100 - aliceLeft) / 2
         for _ in 0..<2 {
-            try ring.run(.punch(fight, by: a, kind: .jab, damage: 40))
-            try ring.run(.punch(fight, by: b, kind: .uppercut, damage: bobsUppercut))
+            try ring.run(.punch(fight, by: a, after: ring.seen(fight), kind: .jab, damage: 40))
+            try ring.run(.punch(fight, by: b, after: ring.seen(fight), kind: .uppercut, damage: bobsUppercut))
         }
         #expect(try ring.fight(fight).stamina == Both(aliceLeft, 20))
-        try ring.run(.punch(fight, by: a, kind: .jab, damage: 40))
+        try ring.run(.punch(fight, by: a, after: ring.seen(fight), kind: .jab, damage: 40))
         #expect(try ring.fight(fight).knockoutMargin == 20)
-        let answer = try ring.run(.punch(fight, by: b, kind: .jab, damage: 40))
+        let answer = try ring.run(.punch(fight, by: b, after: ring.seen(fight), kind: .jab, damage: 40))
         let result = FightResult(challenger: a, opponent: b, winner: aliceWins ? a : b, decision: .knockout)
         #expect(answer.fightChanges.last == .ended(result))
         #expect(try ring.fight(fight).knockoutMargin == nil)
@@ -92,9 +92,9 @@ import Testing
     @Test func anAnswerLetLapseLeavesTheKnockoutStanding() throws {
         var ring = Ring()
         let (fight, a, b) = try ring.startFight()
-        try ring.run(.punch(fight, by: a, kind: .uppercut, damage: 56))
-        try ring.run(.punch(fight, by: b, kind: .jab, damage: 1))
-        try ring.run(.punch(fight, by: a, kind: .uppercut, damage: 56))
+        try ring.run(.punch(fight, by: a, after: ring.seen(fight), kind: .uppercut, damage: 56))
+        try ring.run(.punch(fight, by: b, after: ring.seen(fight), kind: .jab, damage: 1))
+        try ring.run(.punch(fight, by: a, after: ring.seen(fight), kind: .uppercut, damage: 56))
         let deadline = ring.now + ring.referee.rules.turnTimeout
         ring.now = deadline + 200
         let events = try ring.run(.settleDeadlines)
@@ -130,9 +130,9 @@ import Testing
         var events: [Event] = []
         for n in 0..<limit {
             ring.now = ring.now + 1
-            events += try ring.run(.punch(fight, by: a, kind: .jab, damage: damage(.challenger, n)))
+            events += try ring.run(.punch(fight, by: a, after: ring.seen(fight), kind: .jab, damage: damage(.challenger, n)))
             ring.now = ring.now + 1
-            events += try ring.run(.punch(fight, by: b, kind: .jab, damage: damage(.opponent, n)))
+            events += try ring.run(.punch(fight, by: b, after: ring.seen(fight), kind: .jab, damage: damage(.opponent, n)))
         }
         return (ring, events, a, b)
     }
@@ -158,14 +158,14 @@ import Testing
         var ring = Ring()
         ring.referee.rules.punchesPerFighter = 2
         let (fight, a, b) = try ring.startFight()
-        try ring.run(.punch(fight, by: a, kind: .jab, damage: 1))
+        try ring.run(.punch(fight, by: a, after: ring.seen(fight), kind: .jab, damage: 1))
         ring.now = ring.now + 60  // b lets the turn lapse; a throws their last punch
-        try ring.run(.punch(fight, by: a, kind: .jab, damage: 1))
+        try ring.run(.punch(fight, by: a, after: ring.seen(fight), kind: .jab, damage: 1))
         #expect(try ring.fight(fight).phase == .active(turn: .opponent, deadline: ring.now + 60))
-        try ring.run(.punch(fight, by: b, kind: .jab, damage: 1))
+        try ring.run(.punch(fight, by: b, after: ring.seen(fight), kind: .jab, damage: 1))
         // a is out of punches, so b keeps the turn.
         #expect(try ring.fight(fight).phase == .active(turn: .opponent, deadline: ring.now + 60))
-        let events = try ring.run(.punch(fight, by: b, kind: .jab, damage: 1))
+        let events = try ring.run(.punch(fight, by: b, after: ring.seen(fight), kind: .jab, damage: 1))
         #expect(
             events.fightChanges.last == .ended(FightResult(challenger: a, opponent: b, winner: nil, decision: .points)))
     }
@@ -174,7 +174,7 @@ import Testing
         var ring = Ring()
         ring.referee.rules.punchesPerFighter = 1
         let (fight, a, b) = try ring.startFight()
-        try ring.run(.punch(fight, by: a, kind: .jab, damage: 9))
+        try ring.run(.punch(fight, by: a, after: ring.seen(fight), kind: .jab, damage: 9))
         let deadline = ring.now + 60
         ring.now = ring.now + 500
         let events = try ring.run(.settleDeadlines)

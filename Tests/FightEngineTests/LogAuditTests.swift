@@ -27,14 +27,14 @@ import Testing
         let going = ring.state.nextFightID
         log += try ring.run(.challenge(carol, opponent: alice))
         log += try ring.run(.accept(going, by: alice))
-        log += try ring.run(.punch(going, by: carol, kind: .uppercut, damage: 30))
-        log += try ring.run(.punch(ended, by: alice, kind: .jab, damage: 35))
-        log += try ring.run(.punch(ended, by: bob, kind: .jab, damage: 5))
-        log += try ring.run(.punch(ended, by: alice, kind: .jab, damage: 35))
-        log += try ring.run(.punch(ended, by: bob, kind: .hook, damage: 5))
-        log += try ring.run(.punch(ended, by: alice, kind: .jab, damage: 35))
+        log += try ring.run(.punch(going, by: carol, after: ring.seen(going), kind: .uppercut, damage: 30))
+        log += try ring.run(.punch(ended, by: alice, after: ring.seen(ended), kind: .jab, damage: 35))
+        log += try ring.run(.punch(ended, by: bob, after: ring.seen(ended), kind: .jab, damage: 5))
+        log += try ring.run(.punch(ended, by: alice, after: ring.seen(ended), kind: .jab, damage: 35))
+        log += try ring.run(.punch(ended, by: bob, after: ring.seen(ended), kind: .hook, damage: 5))
+        log += try ring.run(.punch(ended, by: alice, after: ring.seen(ended), kind: .jab, damage: 35))
         // Three jabs of 35 knock out 100 stamina; bob answers, down.
-        log += try ring.run(.punch(ended, by: bob, kind: .jab, damage: 5))
+        log += try ring.run(.punch(ended, by: bob, after: ring.seen(ended), kind: .jab, damage: 5))
         #expect(try !ring.fight(ended).isOpen)
         return (ring, log, (ended, going))
     }

@@ -102,7 +102,7 @@ import Testing
         var ring = Ring()
         let (fight, a, _) = try ring.startFight()
         let top = ring.referee.rules.meter.sweepMilliseconds / 2
-        let events = try ring.run(.timedPunch(fight, by: a, kind: .uppercut, stoppedAfterMilliseconds: top))
+        let events = try ring.run(.timedPunch(fight, by: a, after: ring.seen(fight), kind: .uppercut, stoppedAfterMilliseconds: top))
         guard case .punched(_, .uppercut, let damage, nil, let left, _, _) = events.fightChanges.first else {
             Issue.record("no uppercut landed: \(events)")
             return
@@ -114,7 +114,7 @@ import Testing
     @Test func aTimedPunchOutOfTurnIsRefused() throws {
         var ring = Ring()
         let (fight, _, b) = try ring.startFight()
-        #expect(ring.refusal(.timedPunch(fight, by: b, kind: .jab, stoppedAfterMilliseconds: 500)) == .waitYourTurn(fight))
+        #expect(ring.refusal(.timedPunch(fight, by: b, after: ring.seen(fight), kind: .jab, stoppedAfterMilliseconds: 500)) == .waitYourTurn(fight))
     }
 
     /// The defender's guard halves the kinds it matches, and the event says so; the attacker's
@@ -125,14 +125,14 @@ import Testing
         #expect(try ring.run(.raiseGuard(fight, by: b, .high)).isEmpty)
         #expect(try ring.fight(fight).guards == Both(nil, .high))
 
-        let hook = try ring.run(.punch(fight, by: a, kind: .hook, damage: 40))
+        let hook = try ring.run(.punch(fight, by: a, after: ring.seen(fight), kind: .hook, damage: 40))
         guard case .punched(_, _, 20, .high, 80, _, _) = hook.fightChanges.first else {
             Issue.record("the hook was not halved by the high guard: \(hook)")
             return
         }
-        try ring.run(.punch(fight, by: b, kind: .jab, damage: 10))
+        try ring.run(.punch(fight, by: b, after: ring.seen(fight), kind: .jab, damage: 10))
         try ring.run(.raiseGuard(fight, by: b, .low))
-        let jab = try ring.run(.punch(fight, by: a, kind: .jab, damage: 30))
+        let jab = try ring.run(.punch(fight, by: a, after: ring.seen(fight), kind: .jab, damage: 30))
         guard case .punched(_, _, 30, nil, 50, _, _) = jab.fightChanges.first else {
             Issue.record("the jab should go through a low guard whole: \(jab)")
             return
@@ -200,7 +200,7 @@ import Testing
                 let kind = PunchType.allCases.randomElement(using: &random)!
                 let spot = meter.spot(for: kind).level * Double(meter.sweepMilliseconds) / 2
                 let stop = max(0, spot + 100 * random.normal())
-                try ring.run(.timedPunch(fight, by: thrower, kind: kind, stoppedAfterMilliseconds: Int64(stop)))
+                try ring.run(.timedPunch(fight, by: thrower, after: ring.seen(fight), kind: kind, stoppedAfterMilliseconds: Int64(stop)))
             }
             guard case .finished(.decided(let result), _) = try ring.fight(fight).phase else {
                 throw Refusal.fightNotActive(fight)

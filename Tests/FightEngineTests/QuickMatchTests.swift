@@ -15,7 +15,7 @@ import Testing
             ])
         #expect(ring.state.rooms.isEmpty)
         // The room's owner throws first.
-        #expect(ring.refusal(.punch(FightID(1), by: b, kind: .jab, damage: 1)) == .waitYourTurn(FightID(1)))
+        #expect(ring.refusal(.punch(FightID(1), by: b, after: ring.seen(FightID(1)), kind: .jab, damage: 1)) == .waitYourTurn(FightID(1)))
     }
 
     @Test func joinsTheOldestRoom() throws {

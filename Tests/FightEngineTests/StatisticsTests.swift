@@ -13,14 +13,14 @@ import Testing
         // Fight 1: a knocks b out at t0.
         log += try ring.run(.challenge(a, opponent: b))
         log += try ring.run(.accept(FightID(1), by: b))
-        log += try ring.run(.punch(FightID(1), by: a, kind: .uppercut, damage: Rules.punchDamage.upperBound))
-        log += try ring.run(.punch(FightID(1), by: b, kind: .jab, damage: 1))  // b's answer, down
+        log += try ring.run(.punch(FightID(1), by: a, after: ring.seen(FightID(1)), kind: .uppercut, damage: Rules.punchDamage.upperBound))
+        log += try ring.run(.punch(FightID(1), by: b, after: ring.seen(FightID(1)), kind: .jab, damage: 1))  // b's answer, down
         // Fight 2: c and a draw on points at t0 + 10.
         ring.now = t0 + 10
         log += try ring.run(.challenge(c, opponent: a))
         log += try ring.run(.accept(FightID(2), by: a))
-        log += try ring.run(.punch(FightID(2), by: c, kind: .jab, damage: 5))
-        log += try ring.run(.punch(FightID(2), by: a, kind: .jab, damage: 5))
+        log += try ring.run(.punch(FightID(2), by: c, after: ring.seen(FightID(2)), kind: .jab, damage: 5))
+        log += try ring.run(.punch(FightID(2), by: a, after: ring.seen(FightID(2)), kind: .jab, damage: 5))
         // Fight 3: b declines c: not a battle.
         ring.now = t0 + 20
         log += try ring.run(.challenge(c, opponent: b))

@@ -64,6 +64,13 @@ struct Ring {
         return (fight, a, b)
     }
 
+    /// The last sequence of fight `id` as a client that saw everything up to now knows it: with
+    /// the deadlines come settled, so that a punch thrown at it is not stale.
+    func seen(_ id: FightID) -> Int {
+        guard case .success(let settled) = referee.reduce(state, .settleDeadlines, at: now) else { return 0 }
+        return settled.state.fights[id]?.lastSequence ?? 0
+    }
+
     func fight(_ id: FightID) throws -> Fight { try #require(state.fights[id]) }
     func fighter(_ id: FighterID) throws -> Fighter { try #require(state.fighters[id]) }
 }

@@ -5,7 +5,7 @@ import Testing
     @Test func outOfTurnIsRefusedWithAReason() throws {
         var ring = Ring()
         let (fight, _, opponent) = try ring.startFight()
-        let refusal = ring.refusal(.punch(fight, by: opponent, kind: .jab, damage: 5))
+        let refusal = ring.refusal(.punch(fight, by: opponent, after: ring.seen(fight), kind: .jab, damage: 5))
         #expect(refusal == .waitYourTurn(fight))
         #expect(refusal?.description == "wait your turn")
     }
@@ -13,14 +13,14 @@ import Testing
     @Test func punchesAlternateAndLowerTheOtherStamina() throws {
         var ring = Ring()
         let (fight, a, b) = try ring.startFight()
-        let first = try ring.run(.punch(fight, by: a, kind: .hook, damage: 12))
+        let first = try ring.run(.punch(fight, by: a, after: ring.seen(fight), kind: .hook, damage: 12))
         #expect(
             first.fightChanges == [
                 .punched(
                     by: a, kind: .hook, damage: 12, bluntedBy: nil, staminaLeft: 88, turn: Turn(fighter: b, deadline: ring.now + 60))
             ])
-        #expect(ring.refusal(.punch(fight, by: a, kind: .jab, damage: 1)) == .waitYourTurn(fight))
-        try ring.run(.punch(fight, by: b, kind: .uppercut, damage: 30))
+        #expect(ring.refusal(.punch(fight, by: a, after: ring.seen(fight), kind: .jab, damage: 1)) == .waitYourTurn(fight))
+        try ring.run(.punch(fight, by: b, after: ring.seen(fight), kind: .uppercut, damage: 30))
         let state = try ring.fight(fight)
         #expect(state.stamina == Both(70, 88))
         #expect(state.punches == Both(1, 1))
@@ -31,16 +31,16 @@ import Testing
         var ring = Ring()
         let a = try ring.register("alice"), b = try ring.register("bob"), c = try ring.register("carol")
         try ring.run(.challenge(a, opponent: b))
-        #expect(ring.refusal(.punch(FightID(1), by: a, kind: .jab, damage: 3)) == .fightNotActive(FightID(1)))
-        #expect(ring.refusal(.punch(FightID(1), by: c, kind: .jab, damage: 3)) == .notInFight(c, FightID(1)))
-        #expect(ring.refusal(.punch(FightID(9), by: a, kind: .jab, damage: 3)) == .unknownFight(FightID(9)))
+        #expect(ring.refusal(.punch(FightID(1), by: a, after: ring.seen(FightID(1)), kind: .jab, damage: 3)) == .fightNotActive(FightID(1)))
+        #expect(ring.refusal(.punch(FightID(1), by: c, after: ring.seen(FightID(1)), kind: .jab, damage: 3)) == .notInFight(c, FightID(1)))
+        #expect(ring.refusal(.punch(FightID(9), by: a, after: ring.seen(FightID(9)), kind: .jab, damage: 3)) == .unknownFight(FightID(9)))
     }
 
     @Test(arguments: [0, -4, Rules.punchDamage.upperBound + 1, 5_000])
     func damageMustBeWithinTheRules(_ damage: Int) throws {
         var ring = Ring()
         let (fight, a, _) = try ring.startFight()
-        guard case .invalid(let error) = ring.refusal(.punch(fight, by: a, kind: .jab, damage: damage)) else {
+        guard case .invalid(let error) = ring.refusal(.punch(fight, by: a, after: ring.seen(fight), kind: .jab, damage: damage)) else {
             Issue.record("damage \(damage) accepted")
             return
         }
@@ -53,7 +53,7 @@ import Testing
     func damageAtEitherEndOfTheRangeLandsUpToTheCeiling(_ damage: Int) throws {
         var ring = Ring()
         let (fight, a, _) = try ring.startFight()
-        let events = try ring.run(.punch(fight, by: a, kind: .jab, damage: damage))
+        let events = try ring.run(.punch(fight, by: a, after: ring.seen(fight), kind: .jab, damage: damage))
         guard case .punched(_, _, let landed, _, let staminaLeft, _, _) = events.fightChanges.first else {
             Issue.record("damage \(damage) did not land: \(events)")
             return
@@ -80,10 +80,10 @@ import Testing
         let (fight, a, b) = try ring.startFight()
         let start = ring.now
         ring.now = start + 59
-        #expect(ring.refusal(.punch(fight, by: b, kind: .jab, damage: 5)) == .waitYourTurn(fight))
+        #expect(ring.refusal(.punch(fight, by: b, after: ring.seen(fight), kind: .jab, damage: 5)) == .waitYourTurn(fight))
         ring.now = start + 60
-        #expect(ring.refusal(.punch(fight, by: a, kind: .jab, damage: 5)) == .waitYourTurn(fight))
-        let events = try ring.run(.punch(fight, by: b, kind: .jab, damage: 5))
+        #expect(ring.refusal(.punch(fight, by: a, after: ring.seen(fight), kind: .jab, damage: 5)) == .waitYourTurn(fight))
+        let events = try ring.run(.punch(fight, by: b, after: ring.seen(fight), kind: .jab, damage: 5))
         #expect(
             events.fightChanges == [
                 .turnPassed(missedTurns: 1, turn: Turn(fighter: b, deadline: start + 120)),
@@ -107,7 +107,7 @@ import Testing
                         change: .turnPassed(
                             missedTurns: 3, turn: Turn(fighter: b, deadline: start + 240))))
             ])
-        #expect(ring.refusal(.punch(fight, by: a, kind: .jab, damage: 1)) == .waitYourTurn(fight))
+        #expect(ring.refusal(.punch(fight, by: a, after: ring.seen(fight), kind: .jab, damage: 1)) == .waitYourTurn(fight))
         // Four passes land back on the challenger.
         ring.now = start + 240
         #expect(
@@ -121,7 +121,7 @@ import Testing
         ring.referee.rules.turnTimeout = 5
         let (fight, _, b) = try ring.startFight()
         ring.now = ring.now + 5
-        try ring.run(.punch(fight, by: b, kind: .jab, damage: 1))
+        try ring.run(.punch(fight, by: b, after: ring.seen(fight), kind: .jab, damage: 1))
     }
 }
 

@@ -61,6 +61,33 @@ struct SharedDatabaseServersTests {
         try await b.stop()
     }
 
+    /// Alice's punch sent to both servers at once (a client that reconnected to the other and
+    /// sent it again): one lands and the other is `stale`, whichever commits first. Each server
+    /// read the fight at sequence 2 before (its wind-up); only the engine's check of `after`,
+    /// inside the transaction, sees the other's commit.
+    @Test func aPunchSentToTwoServersAtOnceLandsOnce() async throws {
+        let database = try TestServer.temporaryDatabase(.postgres)
+        let clock = TestClock()
+        let a = try await TestServer.start(databasePath: database, clock: clock)
+        let b = try await TestServer.start(databasePath: database, clock: clock)
+        let (alice, bob, fight) = try await Self.fight(aliceOn: a, bobOn: b)
+        let aliceOnB = try await Player.connect(alice.client.session, to: b.address)
+        for player in [alice, aliceOnB] {
+            #expect(try await player.request(.windUp(WindUpRequest(fight: fight, after: 2))).error == nil)
+        }
+        clock.advance(milliseconds: 400)
+        async let onA = alice.command(.punch(PunchRequest(fight: fight, kind: .jab, after: 2)))
+        async let onB = aliceOnB.command(.punch(PunchRequest(fight: fight, kind: .jab, after: 2)))
+        let outcomes = try await [onA, onB]
+        #expect(outcomes.filter { $0.event?.kind == .punched }.count == 1, "\(outcomes)")
+        #expect(outcomes.filter { $0.error?.code == .stale }.count == 1, "\(outcomes)")
+        #expect(try await bob.event(.punched, fight: fight).sequence == 3)
+        let view = try #require(try await bob.request(.fight(FightRef(fight: fight))).fightView)
+        #expect(view.lastSequence == 3 && view.punchesChallenger == 1)
+        try await a.stop()
+        try await b.stop()
+    }
+
     @Test func aListenerCutOffCatchesUpBySequence() async throws {
         let database = try TestServer.temporaryDatabase(.postgres)
         let clock = TestClock()
@@ -81,7 +108,9 @@ struct SharedDatabaseServersTests {
                 try await Task.sleep(for: .milliseconds(20))
             }
             #expect(try outsider.cutOffListeners() == 2)
-            let events = try outsider.execute(.punch(fight, by: puncher.id, kind: .jab, damage: 10), at: clock.now).get()
+            let events = try outsider.execute(
+                .punch(fight, by: puncher.id, after: try #require(try outsider.fight(fight)).lastSequence, kind: .jab, damage: 10),
+                at: clock.now).get()
             if try outsider.listeners() == 0 { missedAnnouncements += 1 }
             guard case .fight(let landed) = try #require(events.first) else { throw TestFailure("not a fight event") }
             for player in [alice, bob] {

@@ -166,7 +166,7 @@ private struct Template {
         try run(.accept(id, by: b))
         while let current = state.fights[id], case .active(let turn, _) = current.phase {
             let puncher = current.fighter(in: turn)
-            try run(.punch(id, by: puncher, kind: .hook, damage: puncher == a ? 64 : 1))
+            try run(.punch(id, by: puncher, after: current.lastSequence, kind: .hook, damage: puncher == a ? 64 : 1))
         }
         guard let finished = state.fights[id],
             case .finished(.decided(let result), let endedAt) = finished.phase,

@@ -14,8 +14,8 @@ import Testing
         try store.run(.challenge(alice, opponent: bob))
         let fight = FightID(1)
         try store.run(.accept(fight, by: bob))
-        try store.run(.punch(fight, by: alice, kind: .jab, damage: 30))
-        try store.run(.punch(fight, by: bob, kind: .uppercut, damage: 12))
+        try store.run(.punch(fight, by: alice, after: try store.seen(fight), kind: .jab, damage: 30))
+        try store.run(.punch(fight, by: bob, after: try store.seen(fight), kind: .uppercut, damage: 12))
         return (database, store, fight)
     }
 

@@ -16,12 +16,12 @@ import Testing
             try store.run(.accept(fight, by: b))
             let outcomes = await withTaskGroup(of: Result<[Event], Refusal>?.self) { group in
                 for _ in 0..<2 {
-                    group.addTask { try? store.execute(.punch(fight, by: a, kind: .jab, damage: 7), at: start + 1) }
+                    group.addTask { try? store.execute(.punch(fight, by: a, after: 2, kind: .jab, damage: 7), at: start + 1) }
                 }
                 return await group.reduce(into: []) { $0.append($1) }
             }
             #expect(outcomes.filter { if case .success = $0 { true } else { false } }.count == 1)
-            #expect(outcomes.contains { $0 == .failure(.waitYourTurn(fight)) })
+            #expect(outcomes.contains { $0 == .failure(.stale(fight, lastSequence: 3, after: 2)) })
             #expect(try store.fight(fight)?.stamina == Both(100, 93))
             try store.run(.forfeit(fight, by: a), at: start + 2)
         }
@@ -41,12 +41,12 @@ import Testing
             try second.run(.accept(fight, by: b))
             let outcomes = await withTaskGroup(of: Result<[Event], Refusal>?.self) { group in
                 for store in [first, second] {
-                    group.addTask { try? store.execute(.punch(fight, by: a, kind: .jab, damage: 7), at: start + 1) }
+                    group.addTask { try? store.execute(.punch(fight, by: a, after: 2, kind: .jab, damage: 7), at: start + 1) }
                 }
                 return await group.reduce(into: []) { $0.append($1) }
             }
             #expect(outcomes.filter { if case .success = $0 { true } else { false } }.count == 1)
-            #expect(outcomes.contains { $0 == .failure(.waitYourTurn(fight)) })
+            #expect(outcomes.contains { $0 == .failure(.stale(fight, lastSequence: 3, after: 2)) })
             #expect(try second.fight(fight)?.stamina == Both(100, 93))
             #expect(try first.events(ofFight: fight).map(\.sequence) == [1, 2, 3])
             try second.run(.forfeit(fight, by: b), at: start + 2)
@@ -85,7 +85,7 @@ import Testing
             try store.run(.accept(FightID(1), by: b))
             for n in 0..<5 {
                 try store.run(
-                    .punch(FightID(1), by: n.isMultiple(of: 2) ? a : b, kind: .jab, damage: 10 + n),
+                    .punch(FightID(1), by: n.isMultiple(of: 2) ? a : b, after: 2 + n, kind: .jab, damage: 10 + n),
                     at: start + Int64(n))
             }
             // Another store's transaction (another connection, as another server's), cut short.
@@ -105,8 +105,8 @@ import Testing
         #expect(try store.fighter(FighterID(1))?.record == Record())
         // It is b's turn, and the fight continues.
         #expect(
-            try store.execute(.punch(FightID(1), by: FighterID(1), kind: .jab, damage: 1), at: start + 5)
+            try store.execute(.punch(FightID(1), by: FighterID(1), after: try store.seen(FightID(1)), kind: .jab, damage: 1), at: start + 5)
                 == .failure(.waitYourTurn(FightID(1))))
-        try store.run(.punch(FightID(1), by: FighterID(2), kind: .hook, damage: 1), at: start + 5)
+        try store.run(.punch(FightID(1), by: FighterID(2), after: try store.seen(FightID(1)), kind: .hook, damage: 1), at: start + 5)
     }
 }

@@ -41,13 +41,13 @@ import Testing
         _ = try Self.server("pause", folder)
         #expect(throws: PostgresFailure.self) { try store.checkReachable() }
         #expect(throws: PostgresFailure.self) {
-            try store.execute(.punch(FightID(1), by: a, kind: .jab, damage: 10), at: start + 1)
+            try store.execute(.punch(FightID(1), by: a, after: 2, kind: .jab, damage: 10), at: start + 1)
         }
 
         _ = try Self.server("resume", folder)
         try store.checkReachable()
         #expect(try store.fight(FightID(1))?.stamina == Both(100, 100), "the punch refused while down never landed")
-        try store.run(.punch(FightID(1), by: a, kind: .jab, damage: 10), at: start + 2)
+        try store.run(.punch(FightID(1), by: a, after: try store.seen(FightID(1)), kind: .jab, damage: 10), at: start + 2)
         #expect(try store.events(ofFight: FightID(1)).map(\.sequence) == [1, 2, 3])
         #expect(try store.audit().problems == [])
     }

@@ -19,7 +19,9 @@ import Testing
             switch roll {
             case 0..<40:
                 let kind = PunchType.allCases.randomElement(using: &random) ?? .jab
-                return .punch(fight.id, by: who, kind: kind, damage: Int.random(in: 1...25, using: &random))
+                // Now and then at the sequence before: a punch sent again, stale.
+                let after = fight.lastSequence - (roll < 4 ? 1 : 0)
+                return .punch(fight.id, by: who, after: after, kind: kind, damage: Int.random(in: 1...25, using: &random))
             case 40..<50: return .accept(fight.id, by: who)
             case 50..<54: return .decline(fight.id, by: who)
             default: return .forfeit(fight.id, by: who)

@@ -41,7 +41,7 @@ import Testing
         try a.run(.challenge(alice, opponent: bob))
         try a.run(.accept(FightID(1), by: bob))
         let moved = try a.run(.move(alice, to: Coordinate(latitude: 48.85, longitude: 2.35)))
-        try a.run(.punch(FightID(1), by: alice, kind: .jab, damage: 10))
+        try a.run(.punch(FightID(1), by: alice, after: try a.seen(FightID(1)), kind: .jab, damage: 10))
         // Turns lapse while nobody punches: the deadlines of a long absence settled in one command.
         let settled = try a.run(.settleDeadlines, at: start + 10_000)
         try a.closeSession(key: "nobody's", of: alice)  // no such session: nothing to tell
@@ -247,8 +247,8 @@ import Testing
         }
 
         let release = DispatchSemaphore(value: 0)
-        let punch = holding(.punch(ab, by: a, kind: .jab, damage: 7), release: release)
-        let beside = InThread { try other.execute(.punch(cd, by: c, kind: .jab, damage: 7), at: start + 1) }
+        let punch = holding(.punch(ab, by: a, after: 2, kind: .jab, damage: 7), release: release)
+        let beside = InThread { try other.execute(.punch(cd, by: c, after: try other.seen(cd), kind: .jab, damage: 7), at: start + 1) }
         #expect(beside.finished(within: .seconds(10)), "another pair's fight waited")
         let room = InThread { try other.execute(.quickMatch(e), at: start + 1) }
         #expect(room.finished(within: .seconds(10)), "a quick match waited")
@@ -285,7 +285,7 @@ import Testing
         try store.run(.challenge(a, opponent: b))
         try store.run(.challenge(c, opponent: b))
         try store.run(.accept(ab, by: b))
-        try store.run(.punch(ab, by: a, kind: .jab, damage: 7), at: start + 1)
+        try store.run(.punch(ab, by: a, after: try store.seen(ab), kind: .jab, damage: 7), at: start + 1)
         try store.run(.accept(cb, by: b))
         // Unknown fights between the two, so that fight 2 is read in a second statement.
         let unknown = (3..<Int64(3 + FightStore.largestBatch / 2)).map { (FightID($0), 0) }

@@ -157,11 +157,11 @@ import Testing
         try store.run(.accept(FightID(1), by: b), at: start + 1)
         for n in 0..<4 {
             let puncher = n.isMultiple(of: 2) ? a : b
-            try store.run(.punch(FightID(1), by: puncher, kind: .jab, damage: 40), at: start + 2 + Int64(n))
+            try store.run(.punch(FightID(1), by: puncher, after: try store.seen(FightID(1)), kind: .jab, damage: 40), at: start + 2 + Int64(n))
         }
         // a: 40, 40, 40 → b at 0 on a's third punch (the fifth of the fight), which b answers.
-        try store.run(.punch(FightID(1), by: a, kind: .hook, damage: 40), at: start + 10)
-        let last = try store.run(.punch(FightID(1), by: b, kind: .jab, damage: 5), at: start + 11)
+        try store.run(.punch(FightID(1), by: a, after: try store.seen(FightID(1)), kind: .hook, damage: 40), at: start + 10)
+        let last = try store.run(.punch(FightID(1), by: b, after: try store.seen(FightID(1)), kind: .jab, damage: 5), at: start + 11)
         let result = FightResult(challenger: a, opponent: b, winner: a, decision: .knockout)
         #expect(last.last == .fight(FightEvent(fight: FightID(1), sequence: 9, at: start + 11, change: .ended(result))))
         #expect(try store.fight(FightID(1))?.phase == .finished(.decided(result), at: start + 11))
@@ -180,7 +180,7 @@ import Testing
         try store.run(.challenge(a, opponent: b))
         try store.run(.accept(FightID(1), by: b))
         let before = try store.events()
-        let outcome = try store.execute(.punch(FightID(1), by: b, kind: .jab, damage: 3), at: start + 5)
+        let outcome = try store.execute(.punch(FightID(1), by: b, after: try store.seen(FightID(1)), kind: .jab, damage: 3), at: start + 5)
         #expect(outcome == .failure(.waitYourTurn(FightID(1))))
         #expect(try store.events() == before)
         #expect(try store.fight(FightID(1))?.stamina == Both(100, 100))

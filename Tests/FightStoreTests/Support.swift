@@ -78,6 +78,10 @@ extension FightStore {
         try execute(command, at: now).get()
     }
 
+    /// Fight `id`'s last sequence as saved: what a punch thrown now is thrown at (unless a
+    /// deadline passed since, unsettled).
+    func seen(_ id: FightID) throws -> Int { try fight(id)?.lastSequence ?? 0 }
+
     /// Registers a fighter the test expects to be accepted and returns their identifier.
     func register(_ username: String, at location: Coordinate? = nil, now: Timestamp = start) throws -> FighterID {
         try run(.register(Registration(username: username, displayName: username, location: location)), at: now)

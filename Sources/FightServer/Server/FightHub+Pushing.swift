@@ -1,0 +1,191 @@
+import FightEngine
+import FightProtocol
+import FightStore
+import Logging
+import MotionInput
+import NIOCore
+import PunchKit
+
+// MARK: - Pushing events
+
+extension FightHub {
+    /// Pushes `events`, already saved, to every connection of the fighters each one concerns.
+    func publish(_ events: [Event], ref: Int?, sender: Int?) {
+        // One command's events are mostly of one fight (a knockout's `punched` and `ended`, the
+        // turns a restart settles): its corners are looked up once.
+        var cornersOf: [FightID: Both<FighterID>] = [:]
+        for event in events {
+            switch event {
+            case .fight(let fightEvent):
+                let corners: Both<FighterID>?
+                do {
+                    // A fight followed here knows its corners; the store is asked only of the others.
+                    corners =
+                        try cornersOf[fightEvent.fight] ?? state.followed[fightEvent.fight]?.corners
+                        ?? fightEvent.change.corners ?? store.corners(ofFight: fightEvent.fight)
+                } catch {
+                    // The command is saved and stays so; its fighters find the event by `replay`.
+                    logger.error(
+                        "could not find whom to push to",
+                        metadata: ["fight": "\(fightEvent.fight.rawValue)", "error": "\(error)"])
+                    continue
+                }
+                guard let corners else { continue }
+                cornersOf[fightEvent.fight] = corners
+                guard case .now(let behind) = state.pushing(fightEvent) else { continue }
+                // Another server's events came first and are not pushed yet (its announcement is
+                // on its way): they go first.
+                if let behind { catchUp(fightEvent.fight, corners: corners, after: behind, before: fightEvent.sequence) }
+                push(fightEvent, to: corners, ref: ref, sender: sender)
+            case .fighter(let fighterEvent):
+                deliver(.fighter(fighterEvent), to: [fighterEvent.fighter], ref: ref, sender: sender)
+            }
+        }
+    }
+
+    /// Pushes one fight event to both corners' connections here, and notes it pushed.
+    func push(_ event: FightEvent, to corners: Both<FighterID>, ref: Int?, sender: Int?) {
+        state.pushed(event, to: corners)
+        logger.info(
+            "fight event",
+            metadata: [
+                "fight": "\(event.fight.rawValue)", "sequence": "\(event.sequence)",
+                "event": "\(WireEvent(.fight(event)).kind)",
+            ])
+        deliver(.fight(event), to: [corners.challenger, corners.opponent], ref: ref, sender: sender)
+    }
+
+    /// Tells each fighter of each fight begun since the last call (`HubState.takeFightsBegun`)
+    /// whether the other is there: a challenge may be accepted, or a room joined, long after its
+    /// owner left. Called once the events are pushed: on a database shared the store is asked,
+    /// off the hub's thread.
+    func tellWhoIsThere() async {
+        for begun in state.takeFightsBegun() {
+            let (challenger, opponent) = (begun.corners.challenger, begun.corners.opponent)
+            push(.presence(await presence(of: opponent, in: begun.fight)), to: challenger)
+            push(.presence(await presence(of: challenger, in: begun.fight)), to: opponent)
+        }
+    }
+
+    /// Sends `event` to every connection of `recipients`; the sender's copy carries `ref`.
+    func deliver(_ event: Event, to recipients: [FighterID], ref: Int?, sender: Int?) {
+        let wire = WireEvent(event)
+        let plain = MessageCodec.encode(ServerMessage(.event(wire)))
+        let answered = ref == nil ? plain : MessageCodec.encode(ServerMessage(ref: ref, .event(wire)))
+        for fighter in recipients {
+            for (id, connection) in state.connections(of: fighter) {
+                connection.outbox.yield(id == sender ? answered : plain)
+            }
+        }
+    }
+
+    /// Pushes fight `fight`'s events after sequence `after` (and before `before`, if given), read
+    /// from the log.
+    func catchUp(_ fight: FightID, corners: Both<FighterID>, after: Int, before: Int? = nil) {
+        do {
+            for event in try store.events(ofFight: fight, after: after) {
+                if let before, event.sequence >= before { break }
+                push(event, to: corners, ref: nil, sender: nil)
+            }
+        } catch {
+            // Its fighters find the events by `replay`; the next change to the fight tries again.
+            logger.error(
+                "could not read the events to push", metadata: ["fight": "\(fight.rawValue)", "error": "\(error)"])
+        }
+    }
+
+    // MARK: - Other servers' changes
+
+    /// Hears `changes` until the stream ends: `first` sees each as it comes, and the hub acts on
+    /// them in batches (`actOnHeard`), each batch all that came while the last one's events were
+    /// read. Under load a read is for hundreds of changes, off the hub's thread; a read for each
+    /// change on the hub's thread, while every command waited behind it, held the pushes across
+    /// servers up for seconds. Both loops run on the hub's own thread: on Swift's shared threads,
+    /// which decoding the clients' messages keeps busy, each change waited for a thread first.
+    nonisolated func hear(_ changes: AsyncStream<StoreChange>, first: @escaping @Sendable (StoreChange) -> Void) async {
+        // One ring stands for any number of changes come.
+        let (rings, ring) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.collect(changes, first: first, ringing: ring) }
+            group.addTask { await self.actOnHeard(rung: rings) }
+        }
+    }
+
+    func collect(
+        _ changes: AsyncStream<StoreChange>, first: @Sendable (StoreChange) -> Void,
+        ringing ring: AsyncStream<Void>.Continuation
+    ) async {
+        for await change in changes {
+            first(change)
+            heard.append(change)
+            ring.yield()
+        }
+        ring.finish()
+    }
+
+    /// Acts on the changes heard each time `rings` rings: at once on those that need no reading,
+    /// then pushes the fights' new events, read in one go on the threads for waiting on the
+    /// database. Commands run meanwhile: what they push first is not pushed again.
+    func actOnHeard(rung rings: AsyncStream<Void>) async {
+        for await _ in rings {
+            let batch = heard
+            heard = []
+            let sequences = await act(on: batch)
+            guard !sequences.isEmpty else { continue }
+            do {
+                let news = try await databaseThreads.run { [store] in try store.events(after: sequences) }
+                push(news)
+                await tellWhoIsThere()
+            } catch {
+                // Their fighters find the events by `replay`; the next change to a fight tries again.
+                logger.error("could not read the events to push", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+
+    /// Acts on what other servers sharing the database committed, and returns the fights whose
+    /// new events to read, each after the sequence pushed here: a fighter event goes to that
+    /// fighter's connections, a logout closes the session's connections, a presence is told; a
+    /// fight followed here is read after its last event pushed, one not followed (maybe new, a
+    /// challenge made on another server) from the first event announced, its corners to say
+    /// whether anyone here follows it; after a gap in listening, every fight followed is.
+    func act(on changes: [StoreChange]) async -> [FightID: Int] {
+        var sequences: [FightID: Int] = [:]
+        for change in changes {
+            switch change {
+            case .fight(let id, let first, let last):
+                guard let after = state.readAfter(id, first: first, last: last) else { continue }
+                sequences[id] = min(sequences[id] ?? .max, after)
+            case .fighter(let event):
+                deliver(.fighter(event), to: [event.fighter], ref: nil, sender: nil)
+            case .sessionEnded(let key, let fighter):
+                endSession(key, of: fighter, except: nil)
+            case .presence(let fighter, _, let since):
+                // Connected here, the fighter is here whatever another server saw.
+                if state.heardPresence(of: fighter, since: since) { await tellPresence(of: [fighter]) }
+            case .resynchronize:
+                // Fights begun while not listening are pushed whole; those followed, from where they were.
+                for fight in await openFights(of: Array(state.fighters.keys)) { follow(fight, from: 0) }
+                sequences.merge(state.followedSequences) { _, followed in followed }
+            }
+        }
+        return sequences
+    }
+
+    /// Follows `fight` from sequence `sequence` on, unless it is followed already or (the store was
+    /// read while the hub did other work) neither of its fighters is connected here any more.
+    func follow(_ fight: Fight, from sequence: Int) {
+        state.follow(fight.id, corners: Both(fight.challenger, fight.opponent), from: sequence)
+    }
+
+    /// Pushes each fight's events in `news` not pushed here yet, in order, to its fighters
+    /// connected here.
+    func push(_ news: [FightID: FightNews]) {
+        for (id, fight) in news.sorted(by: { $0.key < $1.key }) {
+            guard let pushedUpTo = state.pushFromLog(id, corners: fight.corners) else { continue }
+            for event in fight.events where event.sequence > pushedUpTo {
+                push(event, to: fight.corners, ref: nil, sender: nil)
+            }
+        }
+    }
+}

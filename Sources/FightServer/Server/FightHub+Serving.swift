@@ -1,0 +1,127 @@
+import FightEngine
+import FightProtocol
+import FightStore
+import Logging
+import MotionInput
+import NIOCore
+import PunchKit
+
+// MARK: - Serving
+
+extension FightHub {
+    /// How long a server's lease lasts unrenewed, and how often it is renewed, in seconds by its
+    /// clock: a server gone (killed, cut off) counts as serving for at most this long.
+    static let lease: (seconds: Int64, renewedEvery: Int64) = (15, 5)
+
+    /// Starts serving: called once as the server starts, before the first deadline is settled, and
+    /// before it listens. When no other server sharing the database is serving (or none can share
+    /// it: SQLite), every turn under way starts afresh, so that the time all were down costs
+    /// nobody a turn, and every fighter given a turn then is owed it again when they connect.
+    /// When others are serving, their fights' turns run on: restarting them would hand whoever
+    /// has the turn a new one whenever a server starts.
+    func startServing() {
+        let now = clock.now()
+        do {
+            switch try store.startServing(as: serverName, at: now, leaseUntil: now + Self.lease.seconds) {
+            case .alone(let resumed):
+                publish(resumed, ref: nil, sender: nil)
+                for case .fight(let event) in resumed {
+                    guard case .turnPassed(_, let turn) = event.change else { continue }
+                    owedTurns[turn.fighter, default: [:]][event.fight] = event.sequence
+                }
+            case .joined(let others):
+                logger.notice(
+                    "joining servers already serving; their turns run on", metadata: ["servers": "\(others)"])
+            }
+            leaseRenewedAt = now
+        } catch {
+            logger.error("starting to serve failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Renews this server's lease when it is due (called on each tick of the deadline service),
+    /// and forgets the servers whose lease lapsed: their fighters connected nowhere else are gone.
+    /// A lease of this server's that lapsed (the database was out of reach) may have been
+    /// forgotten so by another server: its fighters connected here are noted again.
+    /// The store is written off the hub's thread; only the deadline service calls this, one tick
+    /// after another, so no other renewal runs meanwhile.
+    func renewLease() async {
+        let now = clock.now()
+        guard store.isShared, leaseRenewedAt.map({ now - $0 >= Self.lease.renewedEvery }) ?? true else { return }
+        do {
+            let lapsed = leaseRenewedAt.map { now - $0 >= Self.lease.seconds } ?? false
+            try await blocking { [store, serverName] in try store.renewLease(of: serverName, until: now + Self.lease.seconds) }
+            leaseRenewedAt = now
+            if lapsed {
+                // Another server may have forgotten every row of this one's: all noted again, with
+                // the next batch, as if each fighter here had just come.
+                if state.leaseLapsed(at: now) { ringPresence.yield() }
+            }
+            await tellGone(try await blocking { [store] in try store.sweepLapsedServers(at: now) }, at: now)
+        } catch {
+            logger.error("renewing the lease failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Gives up this server's lease as it stops, and its fighters' presence with it: a server
+    /// starting after the last one stopped resumes every turn, and the other servers' fighters
+    /// are told at once who went with it.
+    func stopServing() async {
+        do {
+            let now = clock.now()
+            let gone = try await blocking { [store, serverName] in
+                try store.endLease(of: serverName)
+                return try store.sweepLapsedServers(at: now)
+            }
+            await tellGone(gone, at: now)
+        } catch {
+            logger.error("giving up the lease failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Tells the other fighters connected here of `fighters`, gone with a server that lapsed.
+    func tellGone(_ fighters: [FighterID], at now: Timestamp) async {
+        await tellPresence(of: state.goneWithServer(fighters, at: now))
+    }
+
+    /// Starts afresh, once, the turns the server's start began for `fighter` (who has just
+    /// connected for the first time since), each while it is still the turn the start began:
+    /// the fight still at the sequence the start left it at. A client finds the server again
+    /// only some seconds after it is back, and the turn is then a whole one from when the player
+    /// can see it.
+    ///
+    /// Once per fighter per start, and only for fights under way at the start: a turn started
+    /// afresh at every reconnect would let a fighter hold their turn forever by dropping the
+    /// connection before each deadline.
+    ///
+    /// Called once the connection's first message is answered, not as it connects: that answer
+    /// is `welcome`, which a client waits for before it punches, so the turn it is given comes
+    /// after it, when the client can act on it.
+    func resumeOwedTurns(of fighter: FighterID) async {
+        guard let owed = owedTurns.removeValue(forKey: fighter) else { return }
+        for (fight, sequence) in owed.sorted(by: { $0.key < $1.key }) {
+            do {
+                // The engine starts it afresh only if the fight is still at that sequence, checked
+                // inside the transaction: a punch or a lapse since, on any server, leaves it be.
+                try await execute(.resumeTurn(fight, of: fighter, after: sequence), ref: nil, sender: nil)
+            } catch {
+                logger.error(
+                    "resuming a turn failed",
+                    metadata: ["fight": "\(fight.rawValue)", "fighter": "\(fighter.rawValue)", "error": "\(error)"])
+            }
+        }
+    }
+
+    /// Passes every turn and expires every challenge whose deadline has come, and pushes what
+    /// that caused. Called by the deadline service on each tick.
+    func settleDeadlines() async {
+        do {
+            guard let next = try await blocking({ [store] in try store.nextDeadline() }), next <= clock.now() else {
+                return
+            }
+            try await execute(.settleDeadlines, ref: nil, sender: nil)
+        } catch {
+            logger.error("settling deadlines failed", metadata: ["error": "\(error)"])
+        }
+    }
+}
