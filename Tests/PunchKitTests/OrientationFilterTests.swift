@@ -22,6 +22,7 @@ import Testing
     /// A filter seeded level, device z up, that the accelerometer does not correct.
     func uncorrected() -> OrientationFilter {
         var filter = OrientationFilter(correctionTime: .infinity, calmTolerance: 0.1)
+        filter.warmUp = 0
         filter.update(reading: Vector3(0, 0, 1), rotationRate: .zero, interval: 0)
         return filter
     }

@@ -125,7 +125,9 @@ import Testing
         sensor.jitter = 0
         sensor.noise = 0
         let plan = SessionPlan(seed: 21, punchCount: 10, sensor: sensor)
+        // The gyroscope alone: no correction by the accelerometer, warming up or after.
         var filter = OrientationFilter(correctionTime: .infinity, calmTolerance: 0)
+        filter.warmUp = 0
         var previous: MotionSample?
         var worst = 0.0
         for sample in plan.samples {

@@ -206,6 +206,7 @@ enum RealRecordings {
                 let span = samples[end].time - samples[index].time
                 if (0.3...1.5).contains(span) {
                     var filter = OrientationFilter(correctionTime: .infinity, calmTolerance: 0)
+                    filter.warmUp = 0  // the gyroscope alone
                     filter.update(reading: samples[index].acceleration, rotationRate: .zero, interval: 0)
                     for step in (index + 1)...end {
                         let rate = ((samples[step].rotationRate ?? .zero) + (samples[step - 1].rotationRate ?? .zero)) * 0.5
