@@ -282,7 +282,9 @@ def serve(hitthat, work):
 def the_last_punch(browser):
     """The page's own newest `punched` event: kind, damage, and the guard that blunted it."""
     return browser.js("""
-        const mine = state.log.get(state.current).find((e) => e.kind === 'punched' && e.by === state.me.id);
+        const state = hitthat.state;
+        const events = [...state.log.get(state.current).entries()].sort((a, b) => b[0] - a[0]).map((e) => e[1]);
+        const mine = events.find((e) => e.kind === 'punched' && e.by === state.me.id);
         return {punch: mine.punch, damage: mine.damage, bluntedBy: mine.bluntedBy || null};""")
 
 
