@@ -10,8 +10,9 @@
 /// harder than their usual does more. Until a player has punched, the usual peak is that of a
 /// device held in the hand, so a player who does not punch differently sees no difference.
 ///
-/// The usual peak is the median of the last eight peaks and one of the hand-held usual, so that
-/// one wild reading moves nothing and a new grip is followed within a few punches. A value: the
+/// The usual peak is the median of the last eight peaks, the hand-held usual counted as the first
+/// until eight punches have pushed it out, so that one wild reading moves nothing and a new grip
+/// is followed within a few punches. A value: the
 /// detector keeps one for its stream, and a server keeps one a fighter across their swings.
 public struct UsualPunch: Hashable, Sendable {
     /// The last peaks, in g.

@@ -31,9 +31,6 @@ public final class Accounts: Sendable {
         sessions = NIOLockedValueBox(SessionCache(limit: cacheLimit))
     }
 
-    /// How many sessions are kept in memory now.
-    var cachedSessions: Int { sessions.withLockedValue { $0.live.count } }
-
     /// Whether `fighter` has a password.
     public func hasAccount(_ fighter: FighterID) throws -> Bool {
         try store.hasAccount(fighter)
