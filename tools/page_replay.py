@@ -399,6 +399,13 @@ def first_from(punches, t):
     return next((p for p in punches if p["t"] >= t - 1e-9), None)
 
 
+def first_found(hitthat, trace, since):
+    """The first punch `detect` finds in `trace` from `since` seconds on: its type, damage and
+    time, or None."""
+    punch = first_from(detect(hitthat, trace), since)
+    return {"type": punch["type"], "damage": punch["damage"], "t": punch["t"]} if punch else None
+
+
 def summarise(name, holds, hitthat, out):
     """The set's figures, printed to `out`; returns them."""
     real = [h for h in holds if h["truth"]]
@@ -411,8 +418,7 @@ def summarise(name, holds, hitthat, out):
     on_sent = []
     for h in real:
         if h.get("sent"):
-            punch = first_from(detect(hitthat, h["sent"]), h["pressedInSent"])
-            h["detectOnSent"] = {"type": punch["type"], "damage": punch["damage"], "t": punch["t"]} if punch else None
+            h["detectOnSent"] = first_found(hitthat, h["sent"], h["pressedInSent"])
             on_sent.append(h)
     # detect on the same stretch cut from the recording (its own rate and precision, no page): what
     # the window alone does, apart from the page's sampling.
@@ -425,15 +431,13 @@ def summarise(name, holds, hitthat, out):
         os.makedirs(cut_folder, exist_ok=True)
         path = os.path.join(cut_folder, f"{name}-{h['case']}-{number}.csv")
         sensor_test.write_trace(path, rows)
-        punch = first_from(detect(hitthat, path), h["press"] - begin)
-        h["detectOnCut"] = {"type": punch["type"], "damage": punch["damage"], "t": punch["t"]} if punch else None
+        h["detectOnCut"] = first_found(hitthat, path, h["press"] - begin)
     cut_found = [h for h in real if h.get("detectOnCut")]
     cut_right = [h for h in cut_found if h["detectOnCut"]["type"] == h["truth"]]
     as_sent = []
     for h in real:
         if h.get("pageSent"):
-            punch = first_from(detect(hitthat, h["pageSent"]), h["pressedInSent"])
-            h["detectOnPage"] = {"type": punch["type"], "damage": punch["damage"], "t": punch["t"]} if punch else None
+            h["detectOnPage"] = first_found(hitthat, h["pageSent"], h["pressedInSent"])
             as_sent.append(h)
     server_kind = lambda h: h.get("punch") if h.get("landed") else None
     agree_as_sent = [h for h in as_sent if (h["detectOnPage"] or {}).get("type") == server_kind(h)]
