@@ -185,24 +185,24 @@ public struct PunchDetector: ~Copyable, Sendable {
     // MARK: - Humps
 
     /// Takes the newest entry into the hump being followed, and decides it when it is due.
+    ///
+    /// Inlined, with `decideIfDue`, into `process(_:)`: a `Punch?` is large, and returned through
+    /// a call it was copied at each return, every sample, decision or not.
+    @inline(__always)
     private mutating func follow() -> Punch? {
         let newestIndex = recent.endIndex - 1
         let newest = recent.newest
         if candidate.map({ newest.strength > recent[$0].strength }) ?? true, newest.strength >= threshold,
-            isStrongest(newest.strength, since: newest.time - configuration.lookBack)
+            recent.isStrongest(newest.strength, since: newest.time - configuration.lookBack)
         {
             candidate = newestIndex
         }
         return decideIfDue(at: newest.time)
     }
 
-    /// Whether no entry since `time` was stronger than `strength`.
-    private func isStrongest(_ strength: Double, since time: Double) -> Bool {
-        recent.indices(since: time).allSatisfy { recent[$0].strength <= strength }
-    }
-
     /// Decides the candidate if its strength has stayed the highest long enough by `time`, the
     /// newest entry's, and has fallen since, or if it has waited as long as it may.
+    @inline(__always)
     private mutating func decideIfDue(at time: Double) -> Punch? {
         guard let index = candidate else { return nil }
         let waited = time - recent[index].time
