@@ -85,16 +85,25 @@ public struct PunchDetector: ~Copyable, Sendable {
     /// Samples that are not finite, that go back in time, or that repeat the previous reading
     /// exactly (sample-and-hold: no new motion) are passed over. A held reading does not decide a
     /// punch either: the motion it hides may yet be the stronger.
-    @inline(__always)
     public mutating func process(_ sample: MotionSample) -> Punch? {
-        guard sample.isFinite else { return nil }
+        var decided: Punch?
+        process(sample) { decided = $0 }
+        return decided
+    }
+
+    /// Takes the next sample, as `process(_:)`, and calls `found` with the punch it decided, if
+    /// any. For a loop over many samples: a `Punch?` is large, and returned it is copied out of
+    /// every call, decision or not.
+    @inline(__always)
+    public mutating func process(_ sample: MotionSample, found: (Punch) throws -> Void) rethrows {
+        guard sample.isFinite else { return }
         // An absurd but finite reading must not overflow the sums: no sensor reads 1,000 g.
         let reading = sample.acceleration.clamped(to: 1000)
         guard let previous = previousSample else {
             take(time: sample.time, reading: reading, rotationRate: sample.rotationRate, interval: 0)
-            return nil
+            return
         }
-        guard sample.time >= previous.time else { return nil }
+        guard sample.time >= previous.time else { return }
         let interval = sample.time - previous.time
         if interval > configuration.maximumGap {
             // A silence that long (or a reading held that long) is no part of what comes after:
@@ -102,11 +111,12 @@ public struct PunchDetector: ~Copyable, Sendable {
             let punch = candidate.flatMap { decide($0, at: previous.time) }
             restart()
             take(time: sample.time, reading: reading, rotationRate: sample.rotationRate, interval: 0)
-            return punch
+            if let punch { try found(punch) }
+            return
         }
-        guard reading != previous.acceleration else { return nil }
+        guard reading != previous.acceleration else { return }
         take(time: sample.time, reading: reading, rotationRate: sample.rotationRate, interval: interval)
-        return follow()
+        if let punch = follow() { try found(punch) }
     }
 
     /// Takes a sample in: gravity and, with a gyroscope, up; then its entry in the recent motion.
@@ -137,9 +147,7 @@ public struct PunchDetector: ~Copyable, Sendable {
     /// Takes samples in order and calls `found` with each punch they decide, as `process(_:)` on
     /// each sample in turn.
     public mutating func process(_ samples: UnsafeBufferPointer<MotionSample>, found: (Punch) -> Void) {
-        for sample in samples {
-            if let punch = process(sample) { found(punch) }
-        }
+        for sample in samples { process(sample, found: found) }
     }
 
     /// Decides a punch still waiting for its confirmation at the end of the stream.
