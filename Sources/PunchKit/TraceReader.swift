@@ -98,6 +98,8 @@ public struct TraceReader: Sendable {
     private var timeDivisor = 1.0
     private var accelerationDivisor = 1.0
     private var rotationDivisor = 1.0
+    /// Whether the divisors are all 1 for an accelerometer's rows: they are delivered as read.
+    private var isInSecondsAndG = false
     /// The array the rows of a chunk's second half are read into, kept from chunk to chunk (as
     /// large as the most rows half a chunk held).
     private var spareRows: [MotionSample] = []
@@ -321,6 +323,8 @@ public struct TraceReader: Sendable {
 
     private mutating func deliver(_ reading: MotionSample, _ emit: (MotionSample) throws -> Void) throws {
         summary.sampleCount += 1
+        // Seconds and g, as most traces are, need no division (which would change no bit).
+        if isInSecondsAndG { return try emit(reading) }
         let time = reading.time / timeDivisor
         switch summary.sensor {
         case .accelerometer:
@@ -359,6 +363,9 @@ public struct TraceReader: Sendable {
         timeDivisor = (summary.timeUnit ?? .seconds).perSecond
         accelerationDivisor = (summary.units ?? .g).perG
         rotationDivisor = (summary.rotationUnit ?? .radiansPerSecond).perRadianPerSecond
+        isInSecondsAndG =
+            summary.sensor == .accelerometer && timeDivisor == 1 && accelerationDivisor == 1
+            && (!hasRotation || rotationDivisor == 1)
         return held
     }
 
@@ -417,6 +424,7 @@ extension TraceReader {
         copy.timeDivisor = 1
         copy.accelerationDivisor = 1
         copy.rotationDivisor = 1
+        copy.isInSecondsAndG = false
         copy.spareRows = []
         copy.previousTime = lastRowTime(in: firstHalf)
         let half = HalfReading(reader: copy, rows: spareRows, lines: secondHalf)
