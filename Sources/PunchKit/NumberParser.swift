@@ -47,6 +47,13 @@ enum NumberParser {
             significantDigits += mantissa == 0 ? 0 : 8
             index += 8
         }
+        // Then four, which most of a phone app's numbers have (`9.8066`, `1234.567`).
+        if significantDigits <= 15, let four = fourDigits(text, at: index) {
+            sawDigit = true
+            mantissa = mantissa &* 10_000 &+ four
+            significantDigits += mantissa == 0 ? 0 : 4
+            index += 4
+        }
         while index < count, case let digit = text[index] &- TraceByte.digitZero, digit <= 9 {
             sawDigit = true
             if significantDigits < 19 {
@@ -69,6 +76,13 @@ enum NumberParser {
                 significantDigits += mantissa == 0 ? 0 : 8
                 exponent -= 8
                 index += 8
+            }
+            if significantDigits <= 15, let four = fourDigits(text, at: index) {
+                sawDigit = true
+                mantissa = mantissa &* 10_000 &+ four
+                significantDigits += mantissa == 0 ? 0 : 4
+                exponent -= 4
+                index += 4
             }
             while index < count, case let digit = text[index] &- TraceByte.digitZero, digit <= 9 {
                 sawDigit = true
@@ -133,6 +147,18 @@ enum NumberParser {
         let pairsToFours: UInt64 = 100 + 1_000_000 << 32
         let foursToEight: UInt64 = 1 + 10_000 << 32
         return ((digits & mask) &* pairsToFours &+ ((digits >> 16) & mask) &* foursToEight) >> 32
+    }
+
+    /// The value of the four bytes at `index` if they are all digits, as `eightDigits` reads eight.
+    @inline(__always)
+    private static func fourDigits(_ text: UnsafeRawBufferPointer, at index: Int) -> UInt64? {
+        guard index + 4 <= text.count else { return nil }
+        let word = UInt32(littleEndian: text.loadUnaligned(fromByteOffset: index, as: UInt32.self))
+        let aboveNine = word &+ 0x4646_4646
+        let belowZero = word &- 0x3030_3030
+        guard (aboveNine | belowZero) & 0x8080_8080 == 0 else { return nil }
+        let pairs = belowZero &* 10 &+ (belowZero >> 8)  // the first pair in byte 0, the second in byte 2
+        return UInt64((pairs & 0xFF) &* 100 &+ ((pairs >> 16) & 0xFF))
     }
 
     /// Clinger's fast path: a mantissa and a power of ten that are both exact doubles give the
