@@ -194,7 +194,7 @@ public struct PunchDetector: ~Copyable, Sendable {
 
     /// Takes the newest entry into the hump being followed, and decides it when it is due.
     ///
-    /// Inlined, with `decideIfDue`, into `process(_:)`: a `Punch?` is large, and returned through
+    /// Inlined, with `decideIfDue`, into `process(_:found:)`: a `Punch?` is large, and returned through
     /// a call it was copied at each return, every sample, decision or not.
     @inline(__always)
     private mutating func follow() -> Punch? {
