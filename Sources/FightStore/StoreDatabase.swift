@@ -105,9 +105,14 @@ protocol StoreDatabase: Sendable {
 
     // MARK: Tests
 
-    /// Runs `sql` (statements separated by semicolons, no parameters) in a write transaction of
-    /// everything and gives the last statement's rows: a test's change behind the engine's back.
-    func runScript(_ sql: String) async throws -> [SQLRow]
+    /// Writes `writes` as a command's transaction writes them, in one transaction of everything,
+    /// whatever the engine would say of them: a test's rows the engine would refuse.
+    func perform(_ writes: [CommandPlan.Write]) async throws
+
+    /// Runs `sql` (statements each ending a line with a semicolon, no parameters) in a write
+    /// transaction of everything and gives the last statement's rows: a test's look, or change,
+    /// behind the engine's back. `beforeCommit` runs once they have run, before the commit.
+    func runScript(_ sql: String, beforeCommit: @escaping @Sendable () -> Void) async throws -> [SQLRow]
 }
 
 /// What a write transaction may change, and so which other writers it waits for: on PostgreSQL

@@ -11,11 +11,21 @@
         func execute(_ commands: [Command], scope: WriteScope, at now: Timestamp, referee: Referee) async throws
             -> [Result<[Event], Refusal>]
         {
+            try await execute(commands, scope: scope, at: now, referee: referee, beforeCommit: {})
+        }
+
+        /// `execute`, running `beforeCommit` once the commands are applied, before the commit: a
+        /// test's way to hold a transaction open while others run.
+        func execute(
+            _ commands: [Command], scope: WriteScope, at now: Timestamp, referee: Referee,
+            beforeCommit: @escaping @Sendable () async -> Void
+        ) async throws -> [Result<[Event], Refusal>] {
             try await write(scope) { session in
                 var outcomes: [Result<[Event], Refusal>] = []
                 for command in commands {
                     outcomes.append(try await self.apply(command, at: now, referee: referee, in: session))
                 }
+                await beforeCommit()
                 return outcomes
             }
         }
@@ -107,6 +117,10 @@
             }
             if let rooms { answers.rooms = try await session.rows(of: rooms).map(RoomRows.decode) }
             return answers
+        }
+
+        func perform(_ writes: [CommandPlan.Write]) async throws {
+            try await write(.everything) { session in for write in writes { try Self.perform(write, in: session) } }
         }
 
         /// Sends the statement of one row written, unanswered (the commit waits for it).

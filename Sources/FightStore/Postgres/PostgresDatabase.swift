@@ -267,10 +267,11 @@
             _ = try await rows("SELECT 1 AS one")
         }
 
-        func runScript(_ sql: String) async throws -> [SQLRow] {
+        func runScript(_ sql: String, beforeCommit: @escaping @Sendable () -> Void) async throws -> [SQLRow] {
             try await write(.everything) { session in
                 var rows: [SQLRow] = []
                 for statement in Schema.statements(sql) { rows = try await session.rows(PostgresQuery(unsafeSQL: statement)) }
+                beforeCommit()
                 return rows
             }
         }

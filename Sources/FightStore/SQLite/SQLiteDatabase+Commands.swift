@@ -83,6 +83,10 @@ extension SQLiteDatabase {
         return answers
     }
 
+    func perform(_ writes: [CommandPlan.Write]) async throws {
+        try await write { db in for write in writes { try Self.perform(write, in: db) } }
+    }
+
     static func perform(_ write: CommandPlan.Write, in db: Database) throws {
         switch write {
         case .fighter(let f, let moved):

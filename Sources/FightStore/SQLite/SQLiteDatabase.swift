@@ -62,12 +62,12 @@ struct SQLiteDatabase: StoreDatabase {
         _ = try await read { db in try db.rows("SELECT 1 AS one") }
     }
 
-    func runScript(_ sql: String) async throws -> [SQLRow] {
+    func runScript(_ sql: String, beforeCommit: @escaping @Sendable () -> Void) async throws -> [SQLRow] {
         try await write { db in
-            let statements = Schema.statements(sql)
-            for statement in statements.dropLast() { try db.execute(sql: statement) }
-            guard let last = statements.last else { return [] }
-            return try db.rows(SQL(sql: last))
+            var rows: [SQLRow] = []
+            for statement in Schema.statements(sql) { rows = try db.rows(SQL(sql: statement)) }
+            beforeCommit()
+            return rows
         }
     }
 
