@@ -109,7 +109,7 @@ struct SharedDatabaseServersTests {
             }
             #expect(try await outsider.cutOffListeners() == 2)
             let events = try await outsider.execute(
-                .punch(fight, by: puncher.id, after: try await #require(try await outsider.fight(fight)).lastSequence, kind: .jab, damage: 10),
+                .punch(fight, by: puncher.id, after: try #require(try await outsider.fight(fight)).lastSequence, kind: .jab, damage: 10),
                 at: clock.now).get()
             if try await outsider.listeners() == 0 { missedAnnouncements += 1 }
             guard case .fight(let landed) = try #require(events.first) else { throw TestFailure("not a fight event") }

@@ -51,7 +51,7 @@ public enum HistoryFile {
         }  // the store's pool is closed here: the copies are written through a connection of their own
         let template = try Template.played()
         let queue = try DatabaseQueue(path: path)
-        try queue.write { db in
+        try await queue.write { [template] db in
             try copy(template, fights: fights, fighters: fighters, in: db)
         }
         return Contents(fighters: fighters, fights: fights, eventsPerFight: template.events.count)

@@ -17,9 +17,9 @@ import Testing
 
     @Test(arguments: Backend.available) func aFightNobodyPunchesInEndsOnceWithRecordsAndStatistics(
         backend: Backend
-    ) throws {
+    ) async throws {
         let database = try TestDatabase(backend)
-        let (store, alice, bob) = try storeWithAFight(database)
+        let (store, alice, bob) = try await storeWithAFight(database)
         for seconds: Int64 in [60, 120, 180, 240] { try await store.run(.settleDeadlines, at: start + seconds) }
         #expect(try await store.fight(FightID(1))?.missedTurns == Both(2, 2))
         #expect(try await store.audit().problems == [])
@@ -41,7 +41,7 @@ import Testing
     @Test(arguments: Backend.available) func anOldFilesOpenFightsAreCountedFromTheirLogs(backend: Backend) async throws {
         let database = try TestDatabase(backend)
         do {
-            let (store, alice, _) = try storeWithAFight(database)
+            let (store, alice, _) = try await storeWithAFight(database)
             try await store.run(.settleDeadlines, at: start + 60)  // Alice misses one
             try await store.run(.settleDeadlines, at: start + 120)  // Bob misses one
             try await store.run(.settleDeadlines, at: start + 180)  // Alice misses two

@@ -26,7 +26,7 @@ import Testing
         try await store.openSession(session)
         #expect(try await store.session(key: "k1") == session)
         #expect(try await store.session(key: "k2") == nil)
-        #expect {  // a key is never issued twice
+        await #expect {  // a key is never issued twice
             try await store.openSession(session)
         } throws: { error in
             (error as? DatabaseError)?.resultCode == .SQLITE_CONSTRAINT
@@ -65,7 +65,7 @@ import Testing
         do {
             let old = try DatabaseQueue(path: path)
             try SQLiteDatabase.migrator.migrate(old, upTo: "v2: each open fight's missed turns, counted from its log")
-            try old.write { db in
+            try await old.write { db in
                 // What `Accounts.init` ran before the tables moved into the store's migrations.
                 try db.execute(
                     sql: """
@@ -82,7 +82,7 @@ import Testing
                     })
             }
         }
-        let store = try await FightStore(path: path)
+        let store = try FightStore(path: path)
         #expect(try await store.hasAccount(FighterID(1)))
         #expect(try await store.passwordHash(of: FighterID(1)) == "pbkdf2-sha256$1000$c2FsdA==$a2V5")
         #expect(try await store.session(key: "oldkey")?.fighter == FighterID(1))

@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test(arguments: Backend.available) func aStoreBuiltByCommandsAddsUp(backend: Backend) async throws {
-        let (_, store, _) = try storeWithAFight(backend)
+        let (_, store, _) = try await storeWithAFight(backend)
         let audit = try await store.audit()
         #expect(audit.problems == [])
         #expect(audit.fights == 1)
@@ -28,7 +28,7 @@ import Testing
     }
 
     @Test(arguments: Backend.available) func aLostEventIsFound(backend: Backend) async throws {
-        let (database, store, fight) = try storeWithAFight(backend)
+        let (database, store, fight) = try await storeWithAFight(backend)
         try await database.tamper(store, "DELETE FROM events WHERE fight_id = \(fight.rawValue) AND sequence = 3")
         let problems = try await store.audit().problems
         #expect(problems.contains("fight \(fight.rawValue): sequence 4 follows 2"))
@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test(arguments: Backend.available) func aStatisticsRowChangedBehindTheStoresBackIsFound(backend: Backend) async throws {
-        let (database, store, fight) = try storeWithAFight(backend)
+        let (database, store, fight) = try await storeWithAFight(backend)
         try await store.run(.forfeit(fight, by: FighterID(2)))
         #expect(try await store.audit().problems == [])
         try await database.tamper(store, "UPDATE statistics SET qty_wins = qty_wins + 1")

@@ -98,7 +98,7 @@ import Testing
             ) { kill(getpid(), SIGKILL) }
         }
         let store = try await database.open()
-        let fight = try await #require(try await store.fight(FightID(1)))
+        let fight = try #require(try await store.fight(FightID(1)))
         // a threw 10, 12, 14 (b at 64); b threw 11, 13 (a at 76).
         #expect(fight.stamina == Both(76, 64))
         #expect(fight.punches == Both(3, 2))

@@ -26,7 +26,7 @@ import Testing
     func world(_ store: FightStore, count: Int) async throws -> FightState {
         var state = FightState()
         for n in 1...Int64(count) {
-            let fighter = try await #require(try await store.fighter(FighterID(n)))
+            let fighter = try #require(try await store.fighter(FighterID(n)))
             state.fighters[fighter.id] = fighter
         }
         return state
@@ -39,16 +39,15 @@ import Testing
     func nearestUnseenMatchesTheScanAndNeverRepeats(backend: Backend, seed: UInt64) async throws {
         let database = try TestDatabase(backend)
         let store = try await database.open()
-        try populate(store, count: 300, seed: seed)
+        try await populate(store, count: 300, seed: seed)
         // Viewer 1 is already fighting two others: they must not be shown.
         let opponents = [FighterID(2), FighterID(3)]
         for opponent in opponents { try await store.run(.challenge(FighterID(1), opponent: opponent)) }
-        var state = try world(store, count: 300)
-        state.fights = Dictionary(
-            uniqueKeysWithValues: try (1...2).map { n in
-                let fight = try await #require(try await store.fight(FightID(Int64(n))))
-                return (fight.id, fight)
-            })
+        var state = try await world(store, count: 300)
+        for n in 1...2 {
+            let fight = try #require(try await store.fight(FightID(Int64(n))))
+            state.fights[fight.id] = fight
+        }
         for viewer in (1...15).map({ FighterID(Int64($0)) }) where state.fighters[viewer]?.location != nil {
             var screen = VersusScreen(viewer: viewer)
             var expected: [Matchup] = []
@@ -77,7 +76,7 @@ import Testing
         #expect(try await store.peekNextOpponent(for: FighterID(1)).get()?.opponent.username.rawValue == "close")
         #expect(try await store.peekNextOpponent(for: FighterID(1)).get()?.opponent.username.rawValue == "close")
         // "Back down": the next call moves on.
-        let next = try await #require(try await store.nextOpponent(for: FighterID(1), at: start).get())
+        let next = try #require(try await store.nextOpponent(for: FighterID(1), at: start).get())
         #expect(next.opponent.username.rawValue == "close")
         #expect(abs(next.distanceKm - paris.distanceKm(to: Coordinate(latitude: 48.86, longitude: 2.36))) < 1e-9)
         #expect(try await store.nextOpponent(for: FighterID(1), at: start).get() == nil)

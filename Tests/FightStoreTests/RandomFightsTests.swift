@@ -61,7 +61,7 @@ import Testing
                 now
                 + (Int.random(in: 0..<20, using: &random) == 0
                     ? Int64.random(in: 60...100_000, using: &random) : Int64.random(in: 0...20, using: &random))
-            try apply(randomCommand(state, fighters: fighters, using: &random))
+            try await apply(randomCommand(state, fighters: fighters, using: &random))
             if step == 700 { store = try await database.open() }  // reopening changes nothing
         }
 
@@ -85,7 +85,7 @@ import Testing
         // Records (changed by the engine as fights end) agree with statistics (counted from the log).
         for n in 1...fighters {
             let id = FighterID(n)
-            let record = try await #require(try await store.fighter(id)).record
+            let record = try #require(try await store.fighter(id)).record
             #expect(record == state.fighters[id]?.record)
             #expect(incremental[.fighter(id)].qtyBattles == record.fights)
             #expect(incremental[.fighter(id)].qtyWins == record.wins)

@@ -33,7 +33,7 @@ import Testing
     @Test(postgres) func anotherStoreHearsWhatOneCommitsAndNotItsOwn() async throws {
         let database = try TestDatabase(.postgres)
         let a = try await database.open(), b = try await database.open()
-        let heardByB = try Heard(b), heardByA = try Heard(a)
+        let heardByB = try await Heard(b), heardByA = try await Heard(a)
         try await heardByB.wait("B listening") { $0 == [.resynchronize] }
         try await heardByA.wait("A listening") { $0 == [.resynchronize] }
 
@@ -65,7 +65,7 @@ import Testing
     @Test(postgres) func aListenerCutOffListensAgainAndSaysSo() async throws {
         let database = try TestDatabase(.postgres)
         let a = try await database.open(), b = try await database.open()
-        let heard = try Heard(b)
+        let heard = try await Heard(b)
         try await heard.wait("listening") { $0 == [.resynchronize] }
         // The listener's backend ended, as when the server restarts or the network drops it.
         #expect(try await a.cutOffListeners() == 1)
@@ -81,7 +81,7 @@ import Testing
     @Test(postgres) func aListenerThatHangsIsReplaced() async throws {
         let database = try TestDatabase(.postgres)
         let a = try await database.open()
-        let heard = try Heard(a)
+        let heard = try await Heard(a)
         try await heard.wait("listening") { $0 == [.resynchronize] }
         let frozen = try await a.listenerProcesses()
         try #require(frozen.count == 1)
@@ -129,22 +129,22 @@ import Testing
     @Test(postgres) func aFighterIsConnectedWhileAnyLiveServerHasThem() async throws {
         let database = try TestDatabase(.postgres)
         let a = try await database.open(), b = try await database.open()
-        let heard = try Heard(b)
+        let heard = try await Heard(b)
         try await heard.wait("listening") { $0 == [.resynchronize] }
         let alice = try await a.register("alice")
         let lease: Int64 = 15
         _ = try await a.startServing(as: "a", at: start, leaseUntil: start + lease)
         _ = try await b.startServing(as: "b", at: start, leaseUntil: start + lease)
 
-        #expect(try a.arrive(alice, on: "a", at: start + 1) == nil, "on no other server")
+        #expect(try await a.arrive(alice, on: "a", at: start + 1) == nil, "on no other server")
         #expect(try await b.presence(of: alice, besides: "b", at: start + 1) == start + 1)
-        #expect(try b.arrive(alice, on: "b", at: start + 2) == start + 1, "on a since she came")
-        #expect(try a.leave(alice, from: "a", at: start + 3) == start + 2, "still on b")
-        #expect(try b.leave(alice, from: "b", at: start + 4) == nil, "gone")
+        #expect(try await b.arrive(alice, on: "b", at: start + 2) == start + 1, "on a since she came")
+        #expect(try await a.leave(alice, from: "a", at: start + 3) == start + 2, "still on b")
+        #expect(try await b.leave(alice, from: "b", at: start + 4) == nil, "gone")
         #expect(try await a.presence(of: alice, besides: "a", at: start + 4) == nil)
 
         // Back on a, which is then killed: its lease lapses, and b forgets a's connections.
-        _ = try a.arrive(alice, on: "a", at: start + 5)
+        _ = try await a.arrive(alice, on: "a", at: start + 5)
         try await b.renewLease(of: "b", until: start + 20 + lease)
         #expect(try await b.sweepLapsedServers(at: start + 14) == [], "a's lease is live")
         #expect(try await b.presence(of: alice, besides: "b", at: start + 16) == nil, "a's lease lapsed at 15")
@@ -159,10 +159,10 @@ import Testing
         ]
         try await heard.wait("a's announcements") { $0.count >= expected.count }
         #expect(heard.changes == expected)
-        let heardByA = try Heard(a)
+        let heardByA = try await Heard(a)
         try await heardByA.wait("a listening") { $0 == [.resynchronize] }
-        _ = try b.arrive(alice, on: "b", at: start + 18)
-        _ = try b.leave(alice, from: "b", at: start + 19)
+        _ = try await b.arrive(alice, on: "b", at: start + 18)
+        _ = try await b.leave(alice, from: "b", at: start + 19)
         try await heardByA.wait("b's announcements") { $0.count >= 3 }
         #expect(
             heardByA.changes == [
@@ -182,9 +182,9 @@ import Testing
         _ = try await a.startServing(as: "a", at: start, leaseUntil: start + lease)
         _ = try await b.startServing(as: "b", at: start, leaseUntil: start + lease)
         let alice = FighterID(1), bob = FighterID(2), carol = FighterID(3)
-        _ = try b.arrive(alice, on: "b", at: start + 1)
-        _ = try a.arrive(carol, on: "a", at: start + 1)
-        let heard = try Heard(b)
+        _ = try await b.arrive(alice, on: "b", at: start + 1)
+        _ = try await a.arrive(carol, on: "a", at: start + 1)
+        let heard = try await Heard(b)
         try await heard.wait("listening") { $0 == [.resynchronize] }
 
         let elsewhere = try await a.notePresence(
@@ -310,36 +310,39 @@ import Testing
         let one = try await database.open(), other = try await database.open()
         let alice = FighterID(1), bob = FighterID(2)
         func take(_ store: FightStore, _ fighter: FighterID, _ kind: String = "messages", cost: Int = 1, at ms: Int64)
-            throws -> Bool
+            async throws -> Bool
         {
             try await store.takeAllowance(
                 kind, of: fighter, wanting: cost, atLeast: cost, perSecond: 2, burst: 10, at: .milliseconds(ms)) == cost
         }
         let t: Int64 = 1_800_000_000_000
         // Ten at once through two stores, alternately: one bucket, so the eleventh is refused.
-        let taken = try (0..<14).filter { try take($0.isMultiple(of: 2) ? one : other, alice, at: t) }
-        #expect(taken.count == 10)
-        #expect(try take(one, bob, at: t), "bob's bucket is his own")
-        #expect(try take(one, alice, "motion", cost: 10, at: t), "another kind is another bucket")
-        #expect(try !take(one, alice, "motion", at: t))
+        var taken = 0
+        for n in 0..<14 where try await take(n.isMultiple(of: 2) ? one : other, alice, at: t) { taken += 1 }
+        #expect(taken == 10)
+        #expect(try await take(one, bob, at: t), "bob's bucket is his own")
+        #expect(try await take(one, alice, "motion", cost: 10, at: t), "another kind is another bucket")
+        #expect(try await !take(one, alice, "motion", at: t))
         // Two a second come back: after 1.5 s, three (and no more).
-        #expect(try (0..<5).filter { _ in try take(other, alice, at: t + 1_500) }.count == 3)
+        var refilled = 0
+        for _ in 0..<5 where try await take(other, alice, at: t + 1_500) { refilled += 1 }
+        #expect(refilled == 3)
         // A clock that reads earlier refills nothing; later ones go on from the latest reading.
-        #expect(try !take(one, alice, at: t))
-        #expect(try take(one, alice, at: t + 2_000))
+        #expect(try await !take(one, alice, at: t))
+        #expect(try await take(one, alice, at: t + 2_000))
         // More than the burst at once is never allowed.
-        #expect(try !take(one, bob, "motion", cost: 11, at: t + 60_000))
+        #expect(try await !take(one, bob, "motion", cost: 11, at: t + 60_000))
         // Taking ahead: all that is wanted when the bucket holds it, else the whole tokens it
         // holds when they are at least enough, else nothing.
         func takeAhead(wanting want: Int, atLeast: Int, at ms: Int64) async throws -> Int {
             try await other.takeAllowance(
                 "ahead", of: alice, wanting: want, atLeast: atLeast, perSecond: 2, burst: 10, at: .milliseconds(ms))
         }
-        #expect(try takeAhead(wanting: 4, atLeast: 1, at: t) == 4)
-        #expect(try takeAhead(wanting: 4, atLeast: 1, at: t) == 4)
-        #expect(try takeAhead(wanting: 4, atLeast: 3, at: t) == 0, "two left, three needed")
-        #expect(try takeAhead(wanting: 4, atLeast: 1, at: t + 250) == 2, "2.5 held: the two whole ones")
-        #expect(try takeAhead(wanting: 1, atLeast: 1, at: t + 500) == 1, "the half left and half a token more")
+        #expect(try await takeAhead(wanting: 4, atLeast: 1, at: t) == 4)
+        #expect(try await takeAhead(wanting: 4, atLeast: 1, at: t) == 4)
+        #expect(try await takeAhead(wanting: 4, atLeast: 3, at: t) == 0, "two left, three needed")
+        #expect(try await takeAhead(wanting: 4, atLeast: 1, at: t + 250) == 2, "2.5 held: the two whole ones")
+        #expect(try await takeAhead(wanting: 1, atLeast: 1, at: t + 500) == 1, "the half left and half a token more")
     }
 }
 

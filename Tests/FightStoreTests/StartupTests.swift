@@ -25,8 +25,9 @@ import Testing
         #expect(audit.problems == [])
         #expect(audit.fights == 41)
         #expect(audit.events == 5 + 41 * contents.eventsPerFight)  // the registrations, then the fights
-        let everyones = try await (1...5).map { try await store.fights(of: FighterID(Int64($0))).count }
-        #expect(everyones.reduce(0, +) == 2 * 41)
+        var everyones = 0
+        for n in 1...5 { everyones += try await store.fights(of: FighterID(Int64(n))).count }
+        #expect(everyones == 2 * 41)
         #expect(try await store.fights(of: FighterID(1)).allSatisfy { !$0.isOpen && $0.corner(of: FighterID(1)) != nil })
     }
 
@@ -98,7 +99,7 @@ import Testing
                 ["SELECT", "INSERT", "UPDATE", "DELETE", "WITH"].contains { sql.uppercased().hasPrefix($0) }
             }
             for sql in queries {
-                let steps = try plans.read { db in
+                let steps = try await plans.read { db in
                     let explain = try db.makeStatement(sql: "EXPLAIN QUERY PLAN \(sql)")
                     explain.setUncheckedArguments([])  // the plan does not depend on the values
                     return try Row.fetchAll(explain).map { $0["detail"] as String }

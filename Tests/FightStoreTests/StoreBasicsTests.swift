@@ -40,11 +40,11 @@ import Testing
         let database = try TestDatabase(backend)
         let store = try await database.open()
         let a = try await store.register("alice"), b = try await store.register("bob")
-        var won = try await #require(try await store.fighter(a))
+        var won = try #require(try await store.fighter(a))
         won.record.wins = 7
         var lost = won
         lost.record.losses = 3
-        var clash = try await #require(try await store.fighter(b))
+        var clash = try #require(try await store.fighter(b))
         clash.id = FighterID(99)  // b's username again: the unique index of usernames refuses it
         let writes: [CommandPlan.Write] = [.fighter(won, moved: false), .fighter(clash, moved: false), .fighter(lost, moved: false)]
         await #expect(throws: (any Error).self) { try await store.database.perform(writes) }
@@ -64,7 +64,7 @@ import Testing
         try await store.run(.challenge(a, opponent: b))
         try await store.run(.challenge(c, opponent: b))
         try await store.run(.challenge(a, opponent: c))
-        let declined = try await #require(try await store.openFights(of: a).last).id
+        let declined = try #require(try await store.openFights(of: a).last).id
         try await store.run(.decline(declined, by: c))
         let open = try await store.openFights(of: [c, b, a]).map(\.id)
         #expect(open.count == 2 && open == open.sorted() && !open.contains(declined))
@@ -78,7 +78,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let path = directory.path("fights.sqlite")
         _ = try await FightStore(path: path)
-        let journalMode = try DatabaseQueue(path: path).read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode")
+        let journalMode = try await DatabaseQueue(path: path).read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode")
         }
         #expect(journalMode == "wal")
     }
@@ -146,7 +146,7 @@ import Testing
         let a = try await store.register("alice"), b = try await store.register("bob")
         try await store.run(.challenge(a, opponent: b))
         try await database.tamper(store, "UPDATE fights SET body = '{\"id\": 1}'")
-        #expect {
+        await #expect {
             try await store.fight(FightID(1))
         } throws: { error in
             guard let error = error as? StoreError else { return false }

@@ -97,6 +97,6 @@ extension FightStore {
     /// Registers a fighter the test expects to be accepted and returns their identifier.
     func register(_ username: String, at location: Coordinate? = nil, now: Timestamp = start) async throws -> FighterID {
         try await run(.register(Registration(username: username, displayName: username, location: location)), at: now)
-        return try await #require(try await fighter(named: username)).id
+        return try #require(try await fighter(named: username)).id
     }
 }

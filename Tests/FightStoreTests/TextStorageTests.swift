@@ -22,7 +22,7 @@ import Testing
         }
         let reopened = try await database.open()  // read from the file, not from anything kept in memory
         for (n, text) in texts.enumerated() {
-            let fighter = try await #require(try await reopened.fighter(named: "FIGHTER\(n)"))
+            let fighter = try #require(try await reopened.fighter(named: "FIGHTER\(n)"))
             #expect(fighter.displayName == text)
             #expect(fighter.displayName.unicodeScalars.elementsEqual(text.unicodeScalars))
             #expect(fighter.bio == "\(text)\n\tand more")
@@ -41,7 +41,7 @@ import Testing
         let database = try TestDatabase(backend)
         let store = try await database.open()
         let id = try await store.register("alice")
-        var fighter = try await #require(try await store.fighter(id))
+        var fighter = try #require(try await store.fighter(id))
         let original = fighter
         // The engine refuses these; the store, given them anyway, must not cut them.
         fighter.displayName = "ab\u{0}cd"
@@ -50,7 +50,7 @@ import Testing
         switch backend {
         case .sqlite:
             try await save()
-            let read = try await #require(try await store.fighter(id))
+            let read = try #require(try await store.fighter(id))
             #expect(Array(read.displayName.utf8) == Array("ab\u{0}cd".utf8))
             #expect(Array(read.bio.utf8) == Array("\u{0}abc\u{0}".utf8))
         case .postgres:
