@@ -91,6 +91,8 @@ extension FightHub {
     func openFights(of fighters: [FighterID]) async -> [Fight] {
         do {
             return try await store.openFights(of: fighters)
+        } catch is CancellationError {
+            return []
         } catch {
             logger.error(
                 "could not read fighters' open fights",

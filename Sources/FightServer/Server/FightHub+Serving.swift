@@ -118,6 +118,8 @@ extension FightHub {
                 return
             }
             try await execute(.settleDeadlines, ref: nil, sender: nil)
+        } catch is CancellationError {
+            // The server is stopping: the next start settles them.
         } catch {
             logger.error("settling deadlines failed", metadata: ["error": "\(error)"])
         }
