@@ -76,8 +76,8 @@
             for row in try await rows(
                 """
                 SELECT e.id, e.body, f.challenger_id, f.opponent_id
-                FROM unnest(\(ids), \(afters)) AS w(fight_id, after)
-                JOIN events e ON e.fight_id = w.fight_id AND e.sequence > w.after
+                FROM unnest(\(ids), \(afters)) AS w(fight_id, seen)
+                JOIN events e ON e.fight_id = w.fight_id AND e.sequence > w.seen
                 JOIN fights f ON f.id = e.fight_id
                 ORDER BY e.fight_id, e.sequence
                 """)
