@@ -73,9 +73,9 @@ extension FightStore {
 
     /// The events of each fight in `sequences` after its sequence there, in sequence order, with
     /// the fight's corners: what a server following fights that other servers commit to has not
-    /// pushed yet, however many fights it hears of at once, in one statement for each
-    /// `largestBatch / 2` fights (through the log's index by fight and sequence). A fight with no
-    /// such event is missing.
+    /// pushed yet, however many fights it hears of at once: on PostgreSQL one statement, the
+    /// fights and their sequences given as two arrays; on SQLite one a fight, in one snapshot
+    /// (through the log's index by fight and sequence). A fight with no such event is missing.
     public func events(after sequences: [FightID: Int]) async throws -> [FightID: FightNews] {
         try await database.events(after: sequences)
     }
