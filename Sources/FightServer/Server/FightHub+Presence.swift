@@ -25,9 +25,12 @@ extension FightHub {
             do {
                 elsewhere = try await store.notePresence(changes, on: serverName)
             } catch {
-                logger.error(
-                    "noting who came and went failed; trying again on the next tick",
-                    metadata: ["fighters": "\(changes.count)", "error": "\(error)"])
+                // Cancelled, the server is stopping: its lease and presence go with it.
+                if !(error is CancellationError) {
+                    logger.error(
+                        "noting who came and went failed; trying again on the next tick",
+                        metadata: ["fighters": "\(changes.count)", "error": "\(error)"])
+                }
                 state.presenceNotNoted(changes)
                 return
             }

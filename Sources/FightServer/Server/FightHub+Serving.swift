@@ -58,6 +58,8 @@ extension FightHub {
                 if state.leaseLapsed(at: now) { ringPresence.yield() }
             }
             await tellGone(try await store.sweepLapsedServers(at: now), at: now)
+        } catch is CancellationError {
+            // The server is stopping: its lease is given up (`stopServing`).
         } catch {
             logger.error("renewing the lease failed", metadata: ["error": "\(error)"])
         }
