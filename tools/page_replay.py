@@ -213,6 +213,7 @@ class Opponent:
 
     def _read(self):
         for line in self.process.stdout:
+            at = time.monotonic()
             self.log.write(line)
             self.log.flush()
             self.lines.put(line)
@@ -222,11 +223,15 @@ class Opponent:
                 continue
             if message.get("type") == "welcome":
                 self.me = message["fighter"]["id"]
-            # Its turn in a fight: a jab from the meter, after a moment (as a player would).
-            if (self.by_meter and message.get("type") == "event" and message.get("turn") == self.me
-                    and message.get("kind") in ("matched", "accepted", "punched", "turnPassed")):
-                threading.Timer(0.3, lambda: self.send("jab")).start()
+            self.heard(message, at)
         self.lines.put(None)
+
+    def heard(self, message, at):
+        """What it does with a message, read at `at` (time.monotonic())."""
+        # Its turn in a fight: a jab from the meter, after a moment (as a player would).
+        if (self.by_meter and message.get("type") == "event" and message.get("turn") == self.me
+                and message.get("kind") in ("matched", "accepted", "punched", "turnPassed")):
+            threading.Timer(0.3, lambda: self.send("jab")).start()
 
     def open_room(self, seconds=60):
         """Sends `quick` and waits for its room (or a fight matched at once)."""

@@ -24,44 +24,20 @@ import page_replay  # noqa: E402
 from page_replay import Opponent, cases, convert, detect, serve, spread, the_stop, write_trace  # noqa: E402
 
 
-class Player:
-    """`hitthat play --sensor PIPE --script` for `user`; its lines, each with when it was read."""
+class Player(Opponent):
+    """`hitthat play --sensor PIPE --script` for `user` (the opponent's client, with a sensor): the
+    player's punches, each with when its line was read."""
 
     def __init__(self, hitthat, port, user, pipe, log):
-        env = dict(os.environ, HITTHAT_PASSWORD="correct horse")
-        self.process = subprocess.Popen(
-            [hitthat, "play", "--user", user, "--server", f"ws://127.0.0.1:{port}", "--script", "--sensor", pipe],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=open(log, "w"), text=True, bufsize=1, env=env)
-        self.me = None
         self.punched = []          # (when read, the event) for each punch of this player
         self.ended = threading.Event()
-        threading.Thread(target=self._read, daemon=True).start()
+        super().__init__(hitthat, port, user, pipe, log)
 
-    def send(self, command):
-        self.process.stdin.write(command + "\n")
-        self.process.stdin.flush()
-
-    def _read(self):
-        for line in self.process.stdout:
-            at = time.monotonic()
-            try:
-                message = json.loads(line)
-            except ValueError:
-                continue
-            if message.get("type") == "welcome":
-                self.me = message["fighter"]["id"]
-            if message.get("type") == "event" and message.get("kind") == "punched" and message.get("by") == self.me:
-                self.punched.append((at, message))
-            if message.get("type") == "event" and message.get("kind") == "ended":
-                self.ended.set()
-
-    def stop(self):
-        try:
-            self.send("quit")
-            self.process.stdin.close()
-            self.process.wait(10)
-        except Exception:
-            self.process.kill()
+    def heard(self, message, at):
+        if message.get("type") == "event" and message.get("kind") == "punched" and message.get("by") == self.me:
+            self.punched.append((at, message))
+        if message.get("type") == "event" and message.get("kind") == "ended":
+            self.ended.set()
 
 
 def stream(pipe, rows, written, stop):
