@@ -10,19 +10,20 @@ import PunchKit
 
 extension FightHub {
     /// Pushes `events`, already saved, to every connection of the fighters each one concerns.
-    func publish(_ events: [Event], ref: Int?, sender: Int?) {
+    /// The store is awaited only for a fight neither followed here nor told by its event, and for
+    /// the events of another server's that came first: what was pushed meanwhile is not pushed again.
+    func publish(_ events: [Event], ref: Int?, sender: Int?) async {
         // One command's events are mostly of one fight (a knockout's `punched` and `ended`, the
         // turns a restart settles): its corners are looked up once.
         var cornersOf: [FightID: Both<FighterID>] = [:]
         for event in events {
             switch event {
             case .fight(let fightEvent):
-                let corners: Both<FighterID>?
+                var corners =
+                    cornersOf[fightEvent.fight] ?? state.followed[fightEvent.fight]?.corners ?? fightEvent.change.corners
                 do {
                     // A fight followed here knows its corners; the store is asked only of the others.
-                    corners =
-                        try cornersOf[fightEvent.fight] ?? state.followed[fightEvent.fight]?.corners
-                        ?? fightEvent.change.corners ?? store.corners(ofFight: fightEvent.fight)
+                    if corners == nil { corners = try await store.corners(ofFight: fightEvent.fight) }
                 } catch {
                     // The command is saved and stays so; its fighters find the event by `replay`.
                     logger.error(
@@ -35,7 +36,11 @@ extension FightHub {
                 guard case .now(let behind) = state.pushing(fightEvent) else { continue }
                 // Another server's events came first and are not pushed yet (its announcement is
                 // on its way): they go first.
-                if let behind { catchUp(fightEvent.fight, corners: corners, after: behind, before: fightEvent.sequence) }
+                if let behind {
+                    await catchUp(fightEvent.fight, corners: corners, after: behind, before: fightEvent.sequence)
+                    // Pushed meanwhile, by another server's news read while this one waited.
+                    guard case .now = state.pushing(fightEvent) else { continue }
+                }
                 push(fightEvent, to: corners, ref: ref, sender: sender)
             case .fighter(let fighterEvent):
                 deliver(.fighter(fighterEvent), to: [fighterEvent.fighter], ref: ref, sender: sender)
@@ -81,10 +86,11 @@ extension FightHub {
 
     /// Pushes fight `fight`'s events after sequence `after` (and before `before`, if given), read
     /// from the log.
-    func catchUp(_ fight: FightID, corners: Both<FighterID>, after: Int, before: Int? = nil) {
+    func catchUp(_ fight: FightID, corners: Both<FighterID>, after: Int, before: Int? = nil) async {
         do {
-            for event in try store.events(ofFight: fight, after: after) {
+            for event in try await store.events(ofFight: fight, after: after) {
                 if let before, event.sequence >= before { break }
+                guard case .now = state.pushing(event) else { continue }
                 push(event, to: corners, ref: nil, sender: nil)
             }
         } catch {
@@ -124,8 +130,7 @@ extension FightHub {
     }
 
     /// Acts on the changes heard each time `rings` rings: at once on those that need no reading,
-    /// then pushes the fights' new events, read in one go on the threads for waiting on the
-    /// database. Commands run meanwhile: what they push first is not pushed again.
+    /// then pushes the fights' new events, read in one go. Commands run meanwhile: what they push first is not pushed again.
     func actOnHeard(rung rings: AsyncStream<Void>) async {
         for await _ in rings {
             let batch = heard
@@ -133,7 +138,7 @@ extension FightHub {
             let sequences = await act(on: batch)
             guard !sequences.isEmpty else { continue }
             do {
-                let news = try await databaseThreads.run { [store] in try store.events(after: sequences) }
+                let news = try await store.events(after: sequences)
                 push(news)
                 await tellWhoIsThere()
             } catch {

@@ -19,12 +19,12 @@ extension FightHub {
     /// nobody a turn, and every fighter given a turn then is owed it again when they connect.
     /// When others are serving, their fights' turns run on: restarting them would hand whoever
     /// has the turn a new one whenever a server starts.
-    func startServing() {
+    func startServing() async {
         let now = clock.now()
         do {
-            switch try store.startServing(as: serverName, at: now, leaseUntil: now + Self.lease.seconds) {
+            switch try await store.startServing(as: serverName, at: now, leaseUntil: now + Self.lease.seconds) {
             case .alone(let resumed):
-                publish(resumed, ref: nil, sender: nil)
+                await publish(resumed, ref: nil, sender: nil)
                 for case .fight(let event) in resumed {
                     guard case .turnPassed(_, let turn) = event.change else { continue }
                     owedTurns[turn.fighter, default: [:]][event.fight] = event.sequence
@@ -50,14 +50,16 @@ extension FightHub {
         guard store.isShared, leaseRenewedAt.map({ now - $0 >= Self.lease.renewedEvery }) ?? true else { return }
         do {
             let lapsed = leaseRenewedAt.map { now - $0 >= Self.lease.seconds } ?? false
-            try await blocking { [store, serverName] in try store.renewLease(of: serverName, until: now + Self.lease.seconds) }
+            try await store.renewLease(of: serverName, until: now + Self.lease.seconds)
             leaseRenewedAt = now
             if lapsed {
                 // Another server may have forgotten every row of this one's: all noted again, with
                 // the next batch, as if each fighter here had just come.
                 if state.leaseLapsed(at: now) { ringPresence.yield() }
             }
-            await tellGone(try await blocking { [store] in try store.sweepLapsedServers(at: now) }, at: now)
+            await tellGone(try await store.sweepLapsedServers(at: now), at: now)
+        } catch is CancellationError {
+            // The server is stopping: its lease is given up (`stopServing`).
         } catch {
             logger.error("renewing the lease failed", metadata: ["error": "\(error)"])
         }
@@ -69,10 +71,8 @@ extension FightHub {
     func stopServing() async {
         do {
             let now = clock.now()
-            let gone = try await blocking { [store, serverName] in
-                try store.endLease(of: serverName)
-                return try store.sweepLapsedServers(at: now)
-            }
+            try await store.endLease(of: serverName)
+            let gone = try await store.sweepLapsedServers(at: now)
             await tellGone(gone, at: now)
         } catch {
             logger.error("giving up the lease failed", metadata: ["error": "\(error)"])
@@ -116,10 +116,12 @@ extension FightHub {
     /// that caused. Called by the deadline service on each tick.
     func settleDeadlines() async {
         do {
-            guard let next = try await blocking({ [store] in try store.nextDeadline() }), next <= clock.now() else {
+            guard let next = (try await store.nextDeadline()), next <= clock.now() else {
                 return
             }
             try await execute(.settleDeadlines, ref: nil, sender: nil)
+        } catch is CancellationError {
+            // The server is stopping: the next start settles them.
         } catch {
             logger.error("settling deadlines failed", metadata: ["error": "\(error)"])
         }

@@ -12,8 +12,8 @@ import PunchKit
 /// event that comes out is pushed to each connection of the fighters it concerns.
 ///
 /// The hub's state lives on a thread of its own (an event loop of its own, so that neither the
-/// network nor Swift's shared threads wait for it); it waits for the store on `DatabaseThreads`,
-/// taking other requests meanwhile. A fight's requests take turns (`handle`), so that what the hub
+/// network nor Swift's shared threads wait for it); it awaits the store, whose calls run off that
+/// thread on the database driver's own, taking other requests meanwhile. A fight's requests take turns (`handle`), so that what the hub
 /// keeps of a fight (a wind-up, a hold) follows its requests in order. "The punch was thrown at
 /// sequence N" is the engine's to check, inside the store's transaction (`Command.punch`'s
 /// `after`): no other server, deadline or request can land a punch twice between a check here and
@@ -41,8 +41,6 @@ actor FightHub {
     let motionSamples: FighterAllowance
     /// This server's name in the table of leases, for this run.
     let serverName: String
-    /// Where the hub waits for the store (`blocking`), as do the requests that only read.
-    let databaseThreads: DatabaseThreads
     /// What has a request under way here, and the requests waiting for it to end, in the order
     /// they came (`takingTurns(over:)`).
     var turns = TurnQueue<CheckedContinuation<Void, Never>>()
@@ -77,7 +75,7 @@ actor FightHub {
     /// store's indexed queries, so that starting does not read the history, however long.
     init(
         store: FightStore, clock: ServerClock, logger: Logger, eventLoop: any EventLoop,
-        motionSamples: FighterAllowance, serverName: String, databaseThreads: DatabaseThreads, rules: StatedRules
+        motionSamples: FighterAllowance, serverName: String, rules: StatedRules
     ) {
         self.rules = rules
         self.store = store
@@ -86,7 +84,6 @@ actor FightHub {
         self.eventLoop = eventLoop
         self.motionSamples = motionSamples
         self.serverName = serverName
-        self.databaseThreads = databaseThreads
         (presenceChanged, ringPresence) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
@@ -141,7 +138,7 @@ actor FightHub {
     /// - Returns: the reply for the sender; `nil` when the request's events were pushed instead
     ///   (the sender's copies carry `ref`).
     ///
-    /// The hub waits for the store off its thread (`blocking`), taking other requests meanwhile:
+    /// The hub awaits the store off its thread, taking other requests meanwhile:
     /// a thread that waited for each round trip to the database in turn held every push behind
     /// the slowest command. Requests in one fight still take turns (`takingTurns(over:)`): a
     /// wind-up is noted, and a hold read, on the fight as the requests before left it. So do
@@ -186,7 +183,7 @@ actor FightHub {
             throw ProtocolError(.internalError, "a request that only reads reached the hub")
         case .nextOpponent, .backDown:
             let now = clock.now()
-            let matchup = try await blocking { [store] in try store.nextOpponent(for: me, at: now) }
+            let matchup = try await store.nextOpponent(for: me, at: now)
                 .mapError { ProtocolError($0) }.get()
             return .opponent(OpponentReply(matchup: matchup.map(WireMatchup.init)))
         case .updateProfile(let update):
@@ -206,7 +203,7 @@ actor FightHub {
             throw ProtocolError(.internalError, "logout reached the hub")
         case .windUp(let request):
             // Nothing is saved: the fight is read to refuse a wind-up that no punch could follow.
-            let fight = try await blocking { [self] in try self.fight(request.fight, of: me) }
+            let fight = try await self.fight(request.fight, of: me)
             try Self.awaitingPunch(by: me, at: request.after, in: fight)
             // Not kept if the fighter left while the fight was read: their meter ended with them.
             _ = state.woundUp(me, HubState.WindUp(fight: fight.id, after: request.after, at: clock.elapsed()))
@@ -217,7 +214,7 @@ actor FightHub {
             // One punch a wind-up, whatever the engine says of it.
             guard let windUp = state.stopWindUp(of: me, in: punch.fight, after: punch.after) else {
                 // Stale or out of turn is the reason to give, not the wind-up that could not have come.
-                let fight = try await blocking { [self] in try self.fight(punch.fight, of: me) }
+                let fight = try await self.fight(punch.fight, of: me)
                 try Self.awaitingPunch(by: me, at: punch.after, in: fight)
                 throw ProtocolError(
                     .refused, "no windUp came first at sequence \(punch.after); send windUp, then punch",
@@ -232,7 +229,7 @@ actor FightHub {
             return try await teaching(request, by: me, connection: connection)
         case .raiseGuard(let request):
             try await execute(.raiseGuard(request.fight, by: me, request.guard), ref: ref, sender: connection)
-            let fight = try await blocking { [self] in try self.fight(request.fight, of: me) }
+            let fight = try await self.fight(request.fight, of: me)
             return .fight(FightReply(fight: FightView(fight, seenBy: me)))
         }
         try await execute(command, ref: ref, sender: connection)
@@ -243,9 +240,9 @@ actor FightHub {
     @discardableResult
     func execute(_ command: Command, ref: Int?, sender: Int?) async throws -> [Event] {
         let now = clock.now()
-        let events = try await blocking { [store] in try store.execute(command, at: now) }
+        let events = try await store.execute(command, at: now)
             .mapError { ProtocolError($0) }.get()
-        publish(events, ref: ref, sender: sender)
+        await publish(events, ref: ref, sender: sender)
         await tellWhoIsThere()
         return events
     }
@@ -263,11 +260,11 @@ actor FightHub {
     /// Registers a fighter (the account is the gatekeeper's business).
     func register(_ registration: Registration) async throws -> Result<Fighter, Refusal> {
         let now = clock.now()
-        switch try await blocking({ [store] in try store.execute(.register(registration), at: now) }) {
+        switch (try await store.execute(.register(registration), at: now)) {
         case .failure(let refusal):
             return .failure(refusal)
         case .success(let events):
-            publish(events, ref: nil, sender: nil)
+            await publish(events, ref: nil, sender: nil)
             for case .fighter(let event) in events {
                 if case .registered(let fighter) = event.change { return .success(fighter) }
             }
@@ -285,14 +282,14 @@ actor FightHub {
         do { _ = try fight.cornerAwaitingPunch(by: me, after: after) } catch { throw ProtocolError(error) }
     }
 
-    nonisolated func fighter(_ id: FighterID) throws -> Fighter {
-        guard let fighter = try store.fighter(id) else { throw ProtocolError(Refusal.unknownFighter(id)) }
+    nonisolated func fighter(_ id: FighterID) async throws -> Fighter {
+        guard let fighter = try await store.fighter(id) else { throw ProtocolError(Refusal.unknownFighter(id)) }
         return fighter
     }
 
     /// Fight `id`, if `me` is in it; the same refusal as the engine's otherwise.
-    nonisolated func fight(_ id: FightID, of me: FighterID) throws -> Fight {
-        guard let fight = try store.fight(id) else { throw ProtocolError(Refusal.unknownFight(id)) }
+    nonisolated func fight(_ id: FightID, of me: FighterID) async throws -> Fight {
+        guard let fight = try await store.fight(id) else { throw ProtocolError(Refusal.unknownFight(id)) }
         guard fight.corner(of: me) != nil else { throw ProtocolError(Refusal.notInFight(me, id)) }
         return fight
     }

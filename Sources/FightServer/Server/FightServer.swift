@@ -147,7 +147,6 @@ public final class FightServer: Sendable {
     private let hub: FightHub
     private let hubLoop: MultiThreadedEventLoopGroup
     private let passwordHashing: PasswordHashing
-    private let databaseThreads: DatabaseThreads
 
     /// Reads the TLS files and the page, opens the database and prepares the server; `run()`
     /// starts it.
@@ -157,22 +156,20 @@ public final class FightServer: Sendable {
     public init(
         configuration: ServerConfiguration, logger: Logger,
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
-    ) throws {
+    ) async throws {
         let tlsConfiguration = try configuration.tls?.configuration()
         let page = try PageFiles.bundled()
-        let store = try FightStore(
+        let store = try await FightStore(
             location: try StoreLocation(parsing: configuration.databasePath), rules: configuration.rules,
             durability: configuration.durability)
         let accounts = Accounts(store: store, sessionLifetime: configuration.sessionLifetime)
         let hubLoop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let databaseThreads = DatabaseThreads()
-        self.databaseThreads = databaseThreads
         let hub = FightHub(
             store: store, clock: configuration.clock, logger: logger, eventLoop: hubLoop.next(),
             motionSamples: FighterAllowance(
                 "motion", perSecond: configuration.motionSamplesPerSecond, burst: configuration.motionSampleBurst,
                 store: store, clock: configuration.clock),
-            serverName: Self.serverName(), databaseThreads: databaseThreads,
+            serverName: Self.serverName(),
             // What the referee enforces, stated to every client as it says hello.
             rules: StatedRules(store.referee.rules, reconnect: configuration.reconnect))
         self.hub = hub
@@ -180,14 +177,12 @@ public final class FightServer: Sendable {
         passwordHashing = PasswordHashing()
         let gatekeeper = Gatekeeper(
             hub: hub, store: store, accounts: accounts, clock: configuration.clock,
-            passwordRounds: configuration.passwordRounds, hashing: passwordHashing, database: databaseThreads)
+            passwordRounds: configuration.passwordRounds, hashing: passwordHashing)
 
         let router = Router(context: AddressedRequestContext.self)
         page.route(on: router)
         router.get("health") { _, _ in
-            // On the threads for waiting on the database: a PostgreSQL server that does not answer
-            // holds one of them (until the connection times out), not one of Swift's few.
-            let reachable = (try? await databaseThreads.run { try store.checkReachable() }) != nil
+            let reachable = (try? await store.checkReachable()) != nil
             return Self.response(
                 reachable ? .ok : .serviceUnavailable,
                 ServerMessage(
@@ -291,7 +286,6 @@ public final class FightServer: Sendable {
 
     private func stopThreads() async throws {
         try await passwordHashing.shutdown()
-        try await databaseThreads.shutdown()
         try await hubLoop.shutdownGracefully()
     }
 
@@ -384,59 +378,6 @@ struct AccountLimits: Sendable {
                 .rateLimited,
                 "more than \(perSecond) account request\(perSecond == 1 ? "" : "s") a second from this address; wait and try again"
             )
-        }
-    }
-}
-
-// MARK: - Deadlines
-
-/// Passes turns and expires challenges when their time comes, whether or not anyone acts; keeps
-/// the server's lease, and tries again to note the comings and goings the store could not take.
-struct DeadlineService: Service {
-    let hub: FightHub
-    let tick: Duration
-
-    func run() async throws {
-        try? await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                try await Task.sleep(for: tick)
-                await hub.settleDeadlines()
-                await hub.renewLease()
-                await hub.notePresence()
-            }
-        }
-    }
-}
-
-// MARK: - Presence
-
-/// Notes the fighters' comings and goings in the store as they happen, in batches: each call
-/// notes all those since the one before (`FightHub.notePresence`).
-struct PresenceService: Service {
-    let hub: FightHub
-
-    func run() async throws {
-        await cancelWhenGracefulShutdown { [hub] in
-            for await _ in hub.presenceChanged { await hub.notePresence() }
-        }
-    }
-}
-
-// MARK: - Other servers' changes
-
-/// Hands what the other servers sharing the database commit to the hub (which pushes it) and to
-/// the accounts (a session logged out there is refused here too), as the store hears it.
-struct StoreChangesService: Service {
-    let changes: AsyncStream<StoreChange>
-    let hub: FightHub
-    let accounts: Accounts
-
-    func run() async throws {
-        // Cancelled at shutdown, the stream stops, and the store stops listening.
-        await cancelWhenGracefulShutdown { [changes, hub, accounts] in
-            await hub.hear(changes) { change in
-                if case .sessionEnded(let key, _) = change { accounts.sessionEnded(key: key) }
-            }
         }
     }
 }
