@@ -295,7 +295,10 @@ def the_last_punch(browser):
 
 def when_shown(browser):
     """When the page's newest punch of this player came and when the frame that shows it began
-    (`motion.landed`: performance.now(), ms, the clock of the rows' `t`)."""
+    (`motion.landed`: performance.now(), ms, the clock of the rows' `t`); None from a page that
+    does not note it (an older build's, measured for its kinds)."""
+    if browser.js("return hitthat.motion.landed === undefined"):
+        return None
     browser.wait("the hit drawn", lambda: browser.js(
         "return hitthat.motion.landed !== null && hitthat.motion.landed.drawn !== null"), 10)
     return browser.js("return hitthat.motion.landed")
