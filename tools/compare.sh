@@ -13,12 +13,15 @@
 #   4. prints, per trace, the best and the median of the rounds and their ratios.
 # The reference's Python packages come from PyPI into .build/compare-venv.
 #
-# Usage: tools/compare.sh     (ROUNDS=5, PUNCHES=11400 unless set)
+# Usage: tools/compare.sh     (ROUNDS=5, PUNCHES=11400, PRODUCT=hitthat unless set)
+# PRODUCT=punches times the detection commands alone: the same `detect`, whose first build takes
+# minutes where the game's takes a quarter of an hour or more.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 rounds=${ROUNDS:-5}
 punches=${PUNCHES:-11400}
+product=${PRODUCT:-hitthat}
 work=.build/compare
 venv=.build/compare-venv
 mkdir -p "$work"
@@ -35,8 +38,8 @@ if ! "$venv/bin/python" -c 'import pandas, numpy' 2>/dev/null; then
 fi
 python=$venv/bin/python
 
-swift build -c release --product hitthat >/dev/null
-hitthat=$(swift build -c release --show-bin-path)/hitthat
+swift build -c release --product "$product" >/dev/null
+hitthat=$(swift build -c release --show-bin-path)/$product
 
 # MARK: - Traces
 
@@ -69,7 +72,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f×", a / b }'; }
 
 : >"$work/stderr.log"
 echo "machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "hitthat: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources || echo ' + changes'); $rounds rounds, alternating; best and median"
+echo "$product: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources || echo ' + changes'); $rounds rounds, alternating; best and median"
 
 for trace in "$short" "$full"; do
     cat "$trace" >/dev/null # into the page cache
@@ -85,7 +88,7 @@ for trace in "$short" "$full"; do
     echo
     echo "$trace: $megabytes MB, $samples samples; $("$python" tools/reference_detector.py match "$work/$name.json.jsonl" "$work/$name.reference.jsonl")"
     echo
-    echo "| $megabytes MB, wall time (CPU time), best / median of $rounds | hitthat detect --json | hitthat detect | pandas + NumPy | ratio, --json | ratio, plain |"
+    echo "| $megabytes MB, wall time (CPU time), best / median of $rounds | $product detect --json | $product detect | pandas + NumPy | ratio, --json | ratio, plain |"
     echo "| --- | ---: | ---: | ---: | ---: | ---: |"
     for pick in best median; do
         json=$($pick "$work/$name.json.times" 1) plain=$($pick "$work/$name.plain.times" 1) reference=$($pick "$work/$name.reference.times" 1)
