@@ -15,13 +15,16 @@
 #
 # Usage: tools/compare.sh     (ROUNDS=5, PUNCHES=11400, PRODUCT=hitthat unless set)
 # PRODUCT=punches times the detection commands alone: the same `detect`, whose first build takes
-# minutes where the game's takes a quarter of an hour or more.
+# minutes where the game's takes a quarter of an hour or more. BASELINE=PATH also times another
+# build's binary (main's, say) with --json in the same rounds, and checks that its output is the
+# same bytes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 rounds=${ROUNDS:-5}
 punches=${PUNCHES:-11400}
 product=${PRODUCT:-hitthat}
+baseline=${BASELINE:-}
 work=.build/compare
 venv=.build/compare-venv
 mkdir -p "$work"
@@ -82,6 +85,9 @@ for trace in "$short" "$full"; do
         measure "$work/$name.json.jsonl" "$work/$name.json.times" "$hitthat" detect --json "$trace"
         measure "$work/$name.plain.txt" "$work/$name.plain.times" "$hitthat" detect "$trace"
         measure "$work/$name.reference.jsonl" "$work/$name.reference.times" "$python" tools/reference_detector.py detect "$trace"
+        if [[ -n $baseline ]]; then
+            measure "$work/$name.baseline.jsonl" "$work/$name.baseline.times" "$baseline" detect --json "$trace"
+        fi
     done
     samples=$(($(wc -l <"$trace") - 1))
     megabytes=$(($(stat -c %s "$trace") / 1000000))
@@ -97,4 +103,9 @@ for trace in "$short" "$full"; do
     done
     memory=$(median "$work/$name.json.times" 3) reference_memory=$(median "$work/$name.reference.times" 3)
     echo "| peak memory, median | $((memory / 1024)) MB | | $((reference_memory / 1024)) MB | $(ratio "$reference_memory" "$memory") less | |"
+    if [[ -n $baseline ]]; then
+        same=$(cmp -s "$work/$name.baseline.jsonl" "$work/$name.json.jsonl" && echo "the same bytes" || echo "DIFFERENT output")
+        echo
+        echo "baseline $baseline detect --json, $same: best $(best "$work/$name.baseline.times" 1) s ($(best "$work/$name.baseline.times" 2) s CPU), median $(median "$work/$name.baseline.times" 1) s ($(median "$work/$name.baseline.times" 2) s CPU); this build against it, median: $(ratio "$(median "$work/$name.baseline.times" 1)" "$(median "$work/$name.json.times" 1)") ($(ratio "$(median "$work/$name.baseline.times" 2)" "$(median "$work/$name.json.times" 2)") CPU)"
+    fi
 done
