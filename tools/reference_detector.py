@@ -6,8 +6,9 @@ The reference that tools/compare.sh times `hitthat detect` against. It follows P
 rule (Sources/PunchKit/PunchDetector.swift, GravityTracker.swift, DetectorConfiguration's
 defaults) for a generic t,x,y,z trace in seconds and g, gravity included, no gyroscope:
 
-- gravity: a first-order low-pass filter (time constant 0.6 s) at the trace's median rate, an
-  exponential moving average (`ewm`) seeded with the first reading; the motion is the reading less it;
+- gravity: a first-order low-pass filter (time constant 0.6 s) seeded with the first reading, each
+  reading weighed by its own interval (a scan by blocks: a sensor's times jitter, and a fixed rate
+  moved the peaks by 0.005 g, enough to change one damage in twenty); the motion is the reading less it;
 - the strength of motion: the mean length of the motion over the last 0.25 s (cumulative sums);
 - a hump: a sample whose strength is at least the trigger (1.1 g, or 0.3 × the median strength of
   the last eight punches), the strongest of the last 0.35 s (a rolling maximum), and not beaten
@@ -24,8 +25,7 @@ defaults) for a generic t,x,y,z trace in seconds and g, gravity included, no gyr
   else a jab (hooks need a gyroscope); its damage 4 × the peak, scaled by the player's usual peak.
 
 What it leaves out, which a generated trace does not have: gaps of more than 0.25 s (the detector
-starts afresh), other units or formats, a sample interval that the filter's fixed rate does not
-describe (the detector weighs each sample by its own interval; jitter moves the estimate a little).
+starts afresh), other units or formats.
 
 Usage:
   reference_detector.py detect TRACE.csv        one JSON object a punch: t, type, damage, peak_g
@@ -95,10 +95,9 @@ def detect(path):
     if count < 2:
         return pd.DataFrame(columns=["t", "type", "damage", "peak_g"]), time
 
-    # Gravity: a first-order low-pass filter (an exponential moving average), seeded by the
-    # first reading.
-    weight = min(1.0, float(np.median(np.diff(time))) / GRAVITY_TIME_CONSTANT)
-    gravity = pd.DataFrame(raw).ewm(alpha=weight, adjust=False).mean().to_numpy()
+    # Gravity: a first-order low-pass filter seeded by the first reading, each reading weighed by
+    # its own interval, as the detector's.
+    gravity = low_pass(raw, np.minimum(1.0, np.diff(time, prepend=time[0]) / GRAVITY_TIME_CONSTANT))
     linear = raw - gravity
     magnitude = np.sqrt(np.einsum("ij,ij->i", linear, linear))
     interval = np.diff(time, prepend=time[0])
@@ -221,6 +220,22 @@ def detect(path):
         "t": np.round(time[humps] - STRENGTH_WINDOW / 2 - time[0], 4), "type": kind, "damage": damage,
         "peak_g": np.round(peak_g, 3), "speed_ms": np.round(speed, 2)})
     return punches, time
+
+
+def low_pass(values, weight, block=256):
+    """g[n] = g[n-1] + weight[n] (values[n] - g[n-1]), g[0] = values[0]: a linear recurrence,
+    solved a block at a time with cumulative products and sums (over a whole trace the product
+    would underflow), and a loop over the blocks alone to carry each one's start."""
+    keep = np.maximum(1.0 - weight, 1e-12)[:, None]  # a weight of 1 (a long gap) keeps nothing
+    taken = weight[:, None] * values
+    result = np.empty_like(values)
+    start = values[0]
+    for first in range(0, len(values), block):
+        kept = np.cumprod(keep[first: first + block], axis=0)
+        result[first: first + block] = kept * (start + np.cumsum(taken[first: first + block] / kept, axis=0))
+        start = result[min(first + block, len(values)) - 1]
+    result[0] = values[0]
+    return result
 
 
 def normalized(vectors):
