@@ -13,12 +13,18 @@
 #   4. prints, per trace, the best and the median of the rounds and their ratios.
 # The reference's Python packages come from PyPI into .build/compare-venv.
 #
-# Usage: tools/compare.sh     (ROUNDS=5, PUNCHES=11400 unless set)
+# Usage: tools/compare.sh     (ROUNDS=5, PUNCHES=11400, PRODUCT=hitthat unless set)
+# PRODUCT=punches times the detection commands alone: the same `detect`, whose first build takes
+# minutes where the game's takes a quarter of an hour or more. BASELINE=PATH also times another
+# build's binary (main's, say) with --json in the same rounds, and checks that its output is the
+# same bytes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 rounds=${ROUNDS:-5}
 punches=${PUNCHES:-11400}
+product=${PRODUCT:-hitthat}
+baseline=${BASELINE:-}
 work=.build/compare
 venv=.build/compare-venv
 mkdir -p "$work"
@@ -35,8 +41,8 @@ if ! "$venv/bin/python" -c 'import pandas, numpy' 2>/dev/null; then
 fi
 python=$venv/bin/python
 
-swift build -c release --product hitthat >/dev/null
-hitthat=$(swift build -c release --show-bin-path)/hitthat
+swift build -c release --product "$product" >/dev/null
+hitthat=$(swift build -c release --show-bin-path)/$product
 
 # MARK: - Traces
 
@@ -69,7 +75,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f×", a / b }'; }
 
 : >"$work/stderr.log"
 echo "machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "hitthat: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources || echo ' + changes'); $rounds rounds, alternating; best and median"
+echo "$product: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources || echo ' + changes'); $rounds rounds, alternating; best and median"
 
 for trace in "$short" "$full"; do
     cat "$trace" >/dev/null # into the page cache
@@ -79,13 +85,16 @@ for trace in "$short" "$full"; do
         measure "$work/$name.json.jsonl" "$work/$name.json.times" "$hitthat" detect --json "$trace"
         measure "$work/$name.plain.txt" "$work/$name.plain.times" "$hitthat" detect "$trace"
         measure "$work/$name.reference.jsonl" "$work/$name.reference.times" "$python" tools/reference_detector.py detect "$trace"
+        if [[ -n $baseline ]]; then
+            measure "$work/$name.baseline.jsonl" "$work/$name.baseline.times" "$baseline" detect --json "$trace"
+        fi
     done
     samples=$(($(wc -l <"$trace") - 1))
     megabytes=$(($(stat -c %s "$trace") / 1000000))
     echo
     echo "$trace: $megabytes MB, $samples samples; $("$python" tools/reference_detector.py match "$work/$name.json.jsonl" "$work/$name.reference.jsonl")"
     echo
-    echo "| $megabytes MB, wall time (CPU time), best / median of $rounds | hitthat detect --json | hitthat detect | pandas + NumPy | ratio, --json | ratio, plain |"
+    echo "| $megabytes MB, wall time (CPU time), best / median of $rounds | $product detect --json | $product detect | pandas + NumPy | ratio, --json | ratio, plain |"
     echo "| --- | ---: | ---: | ---: | ---: | ---: |"
     for pick in best median; do
         json=$($pick "$work/$name.json.times" 1) plain=$($pick "$work/$name.plain.times" 1) reference=$($pick "$work/$name.reference.times" 1)
@@ -94,4 +103,9 @@ for trace in "$short" "$full"; do
     done
     memory=$(median "$work/$name.json.times" 3) reference_memory=$(median "$work/$name.reference.times" 3)
     echo "| peak memory, median | $((memory / 1024)) MB | | $((reference_memory / 1024)) MB | $(ratio "$reference_memory" "$memory") less | |"
+    if [[ -n $baseline ]]; then
+        same=$(cmp -s "$work/$name.baseline.jsonl" "$work/$name.json.jsonl" && echo "the same bytes" || echo "DIFFERENT output")
+        echo
+        echo "baseline $baseline detect --json, $same: best $(best "$work/$name.baseline.times" 1) s ($(best "$work/$name.baseline.times" 2) s CPU), median $(median "$work/$name.baseline.times" 1) s ($(median "$work/$name.baseline.times" 2) s CPU); this build against it, median: $(ratio "$(median "$work/$name.baseline.times" 1)" "$(median "$work/$name.json.times" 1)") ($(ratio "$(median "$work/$name.baseline.times" 2)" "$(median "$work/$name.json.times" 2)") CPU)"
+    fi
 done

@@ -6,21 +6,26 @@ The reference that tools/compare.sh times `hitthat detect` against. It follows P
 rule (Sources/PunchKit/PunchDetector.swift, GravityTracker.swift, DetectorConfiguration's
 defaults) for a generic t,x,y,z trace in seconds and g, gravity included, no gyroscope:
 
-- gravity: a first-order low-pass filter (time constant 0.6 s) at the trace's median rate, an
-  exponential moving average (`ewm`) seeded with the first reading; the motion is the reading less it;
+- gravity: a first-order low-pass filter (time constant 0.6 s) seeded with the first reading, each
+  reading weighed by its own interval (a scan by blocks: a sensor's times jitter, and a fixed rate
+  moved the peaks by 0.005 g, enough to change one damage in twenty); the motion is the reading less it;
 - the strength of motion: the mean length of the motion over the last 0.25 s (cumulative sums);
 - a hump: a sample whose strength is at least the trigger (1.1 g, or 0.3 × the median strength of
   the last eight punches), the strongest of the last 0.35 s (a rolling maximum), and not beaten
-  before it is decided: 0.125 s later, or from 0.1 s once the strength fell below 0.9 of it;
+  before it is decided: at its stop, as soon as the motion's length has fallen below 0.8 of its
+  peak's (the strongest sample of the hump's window), 0.03 s or more after that peak, where the
+  peak points against the velocity built over the 0.4 s before it; else 0.125 s later, or from
+  0.1 s once the strength fell below 0.9 of it;
 - a punch: a hump at least 0.3 s after the last punch, and not its retraction (within 1.5 s,
   pointing back against it and weaker); its time 0.125 s before the hump, its peak the strongest
-  sample of the hump's window, its direction the motion there;
-- its kind: an uppercut when rise·|rise| + 6 × the stop's width + 0.5 × the bend is above 0.7,
+  sample of the hump's window, its direction the motion there; its strength, for the retraction
+  and the trigger, what the hump still rises to within 0.3 s of its time;
+- its kind, from the motion up to 0.05 s after the peak (no later than the decision): an uppercut
+  when rise·|rise| + 6 × the stop's width + 0.5 × the bend is above 0.7,
   else a jab (hooks need a gyroscope); its damage 4 × the peak, scaled by the player's usual peak.
 
 What it leaves out, which a generated trace does not have: gaps of more than 0.25 s (the detector
-starts afresh), other units or formats, a sample interval that the filter's fixed rate does not
-describe (the detector weighs each sample by its own interval; jitter moves the estimate a little).
+starts afresh), other units or formats.
 
 Usage:
   reference_detector.py detect TRACE.csv        one JSON object a punch: t, type, damage, peak_g
@@ -39,13 +44,15 @@ STRENGTH_WINDOW = 0.25
 LOOK_BACK = 0.35
 CONFIRMATION = 0.1
 CONFIRMING_FALL = 0.9
+STOP_FALL = 0.8
+STOP_SETTLE = 0.03
 LONGEST_CONFIRMATION = 0.125
 MINIMUM_INTERVAL = 0.3
 RETRACTION_WINDOW = 1.5
 RETRACTION_ALIGNMENT = -0.2
 GRAVITY_TIME_CONSTANT = 0.6
 THRUST_WINDOW = 0.4
-FOLLOW_THROUGH = 0.1
+FOLLOW_THROUGH = 0.05
 STOP_LEAD = 0.05
 STOP_WIDTH_WEIGHT = 6.0
 BEND_WEIGHT = 0.5
@@ -88,10 +95,9 @@ def detect(path):
     if count < 2:
         return pd.DataFrame(columns=["t", "type", "damage", "peak_g"]), time
 
-    # Gravity: a first-order low-pass filter (an exponential moving average), seeded by the
-    # first reading.
-    weight = min(1.0, float(np.median(np.diff(time))) / GRAVITY_TIME_CONSTANT)
-    gravity = pd.DataFrame(raw).ewm(alpha=weight, adjust=False).mean().to_numpy()
+    # Gravity: a first-order low-pass filter seeded by the first reading, each reading weighed by
+    # its own interval, as the detector's.
+    gravity = low_pass(raw, np.minimum(1.0, np.diff(time, prepend=time[0]) / GRAVITY_TIME_CONSTANT))
     linear = raw - gravity
     magnitude = np.sqrt(np.einsum("ij,ij->i", linear, linear))
     interval = np.diff(time, prepend=time[0])
@@ -108,23 +114,37 @@ def detect(path):
     humps = np.flatnonzero((strength >= TRIGGER) & (strength >= strongest_before))
     humps = humps[humps > 0]  # the first sample only seeds gravity
 
-    # Each hump's decision: 0.125 s on, or from 0.1 s once its strength has fallen by a tenth;
-    # a stronger sample before then takes its place.
-    ahead = int(np.searchsorted(time, time[0] + 2 * LONGEST_CONFIRMATION)) + 2
-    later = np.minimum(humps[:, None] + np.arange(1, ahead), count - 1)
-    waited = time[later] - time[humps, None]
-    due = (waited >= LONGEST_CONFIRMATION) | (
-        (waited >= CONFIRMATION) & (strength[later] < CONFIRMING_FALL * strength[humps, None]))
-    due[:, -1] = True
-    decision = later[np.arange(len(humps)), due.argmax(axis=1)]
-    until = np.arange(1, ahead) <= (decision - humps)[:, None]
-    beaten = ((strength[later] > strength[humps, None]) & until).any(axis=1)
-    humps, decision = humps[~beaten], decision[~beaten]
-
-    # The stop's peak: the sample of greatest magnitude in the hump's window.
+    # The stop's peak: the sample of greatest magnitude in each hump's window; whether it slowed
+    # the fist (points against the velocity built over the 0.4 s before it: cumulative sums).
     low, around = windows(time, humps, STRENGTH_WINDOW)
     inside = around <= humps[:, None]
     peaks = around[np.arange(len(humps)), np.where(inside, magnitude[around], -1.0).argmax(axis=1)]
+    built = np.concatenate((np.zeros((1, 3)), np.cumsum(linear * interval[:, None], axis=0)))
+    thrust_start = np.searchsorted(time, time[peaks] - THRUST_WINDOW, side="left")
+    slowing = np.einsum("ij,ij->i", built[peaks] - built[thrust_start], linear[peaks]) < 0
+
+    # Each hump's decision, at the first sample from the hump on that decides it: at the stop
+    # (the magnitude below 0.8 of a peak that slowed the fist, 0.03 s or more after it), or the
+    # confirmation (0.125 s on, or from 0.1 s once its strength has fallen by a tenth). A
+    # stronger sample before then takes its place.
+    ahead = int(np.searchsorted(time, time[0] + 2 * LONGEST_CONFIRMATION)) + 2
+    later = np.minimum(humps[:, None] + np.arange(ahead), count - 1)
+    waited = time[later] - time[humps, None]
+    at_stop = slowing[:, None] & (time[later] - time[peaks, None] >= STOP_SETTLE) & (
+        magnitude[later] < STOP_FALL * magnitude[peaks, None])
+    due = at_stop | (waited >= LONGEST_CONFIRMATION) | (
+        (waited >= CONFIRMATION) & (strength[later] < CONFIRMING_FALL * strength[humps, None]))
+    due[:, -1] = True
+    offset = due.argmax(axis=1)
+    decision = later[np.arange(len(humps)), offset]
+    beaten = ((strength[later] > strength[humps, None]) & (np.arange(ahead) <= offset[:, None])).any(axis=1)
+    # What each hump's strength still rises to after its decision, within the minimum interval of
+    # its time: a punch decided at its stop keeps that, for the retraction and the trigger.
+    rising = (np.arange(ahead) > offset[:, None]) & (
+        time[later] < time[humps, None] - STRENGTH_WINDOW / 2 + MINIMUM_INTERVAL)
+    reached = np.maximum(strength[humps], np.where(rising, strength[later], 0.0).max(axis=1))
+    kept = ~beaten
+    humps, decision, peaks, reached = humps[kept], decision[kept], peaks[kept], reached[kept]
     direction = linear[peaks] / magnitude[peaks, None]
 
     # Which humps are punches: a loop over the humps alone, as each depends on the last punch.
@@ -143,17 +163,19 @@ def detect(path):
         if (since < RETRACTION_WINDOW and float(direction[n] @ last_direction) < RETRACTION_ALIGNMENT
                 and strong < last_strength):
             continue
-        last_time, last_direction, last_strength = punch_time, direction[n], strong
-        strengths.append(strong)
+        last_time, last_direction, last_strength = punch_time, direction[n], reached[n]
+        strengths.append(reached[n])
         kept.append(n)
     kept = np.array(kept, dtype=int)
     peaks, decision, humps = peaks[kept], decision[kept], humps[kept]
 
-    # The kind, from the motion 0.4 s before the peak to 0.1 s after, against the gravity before.
+    # The kind, from the motion 0.4 s before the peak to 0.05 s after, against the gravity before.
     first, span = windows(time, peaks, THRUST_WINDOW)
     before = gravity[first]
     up = before / np.linalg.norm(before, axis=1, keepdims=True)
-    taken = (span > first[:, None]) & (time[span] <= time[peaks, None] + FOLLOW_THROUGH)
+    # Up to 0.05 s after the peak, and no further than the sample that decided the punch.
+    taken = (span > first[:, None]) & (time[span] <= time[peaks, None] + FOLLOW_THROUGH) & (
+        span <= decision[:, None])
     motion = np.where(taken[..., None], raw[span] - before[:, None, :], 0.0)
     along = np.einsum("pkc,pc->pk", motion, up)
     energy = np.einsum("pkc,pkc->p", motion, motion)
@@ -184,12 +206,13 @@ def detect(path):
     score = rise * np.abs(rise) + STOP_WIDTH_WEIGHT * width + BEND_WEIGHT * bend
     kind = np.where(score > UPPERCUT_SCORE, "uppercut", "jab")
 
-    # Damage: the peak against the median of the last eight peaks, the usual one counted first.
+    # Damage: the peak against the median of the last eight peaks; before eight, of the usual
+    # one (counted once, as UsualPunch starts) and those seen.
     peak_g = magnitude[peaks]
     history = np.concatenate(([USUAL_PEAK_G] * 8, peak_g))
     usual = upper_median(np.lib.stride_tricks.sliding_window_view(history, 8)[: len(peak_g)])
     for n in range(min(7, len(peak_g))):  # fewer than eight seen so far
-        usual[n] = upper_median(history[7 - n: 8])
+        usual[n] = upper_median(history[7: 8 + n])
     scaled = peak_g * USUAL_PEAK_G / np.maximum(usual, LEAST_USUAL_PEAK_G)
     damage = np.clip(np.round(scaled * DAMAGE_PER_G), 1, MAXIMUM_DAMAGE).astype(int)
 
@@ -197,6 +220,22 @@ def detect(path):
         "t": np.round(time[humps] - STRENGTH_WINDOW / 2 - time[0], 4), "type": kind, "damage": damage,
         "peak_g": np.round(peak_g, 3), "speed_ms": np.round(speed, 2)})
     return punches, time
+
+
+def low_pass(values, weight, block=256):
+    """g[n] = g[n-1] + weight[n] (values[n] - g[n-1]), g[0] = values[0]: a linear recurrence,
+    solved a block at a time with cumulative products and sums (over a whole trace the product
+    would underflow), and a loop over the blocks alone to carry each one's start."""
+    keep = np.maximum(1.0 - weight, 1e-12)[:, None]  # a weight of 1 (a long gap) keeps nothing
+    taken = weight[:, None] * values
+    result = np.empty_like(values)
+    start = values[0]
+    for first in range(0, len(values), block):
+        kept = np.cumprod(keep[first: first + block], axis=0)
+        result[first: first + block] = kept * (start + np.cumsum(taken[first: first + block] / kept, axis=0))
+        start = result[min(first + block, len(values)) - 1]
+    result[0] = values[0]
+    return result
 
 
 def normalized(vectors):

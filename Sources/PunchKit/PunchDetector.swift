@@ -246,6 +246,10 @@ public struct PunchDetector: ~Copyable, Sendable {
 
     /// Decides the candidate at the newest entry if its stop is certain by then (see
     /// `DetectorConfiguration.stopFall`).
+    ///
+    /// Inlined into `follow` as `decideIfDue` is: its `Punch?`, returned through a call, was
+    /// copied at each return, every sample that had a candidate.
+    @inline(__always)
     private mutating func decideAtStop() -> Punch? {
         guard let index = candidate else { return nil }
         let peak = stopPeak(of: index)
