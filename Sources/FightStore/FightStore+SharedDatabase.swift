@@ -57,6 +57,25 @@ public enum ServingStart: Hashable, Sendable {
     case alone(resumed: [Event])
     /// Other servers are serving the fights; their turns run on, untouched.
     case joined(liveServers: Int)
+    /// Another run's live lease carries this server's name: this server's previous run, killed
+    /// before it gave its lease up, or another server given the same name and serving. Nothing was
+    /// changed: which one it is shows in whether that lease is renewed (`startServing`'s
+    /// `replacing`).
+    case nameHeld(ServerLease)
+}
+
+/// One run's lease on a server's name, as `FightStore.startServing` found it.
+public struct ServerLease: Hashable, Sendable {
+    /// The run's own identifier (`startServing`'s `server`).
+    public var server: String
+    /// Until when the lease is live, as its run last renewed it.
+    public var expiresAt: Timestamp
+
+    /// Names a lease.
+    public init(server: String, expiresAt: Timestamp) {
+        self.server = server
+        self.expiresAt = expiresAt
+    }
 }
 
 extension FightStore {
@@ -124,26 +143,44 @@ extension FightStore {
 
     // MARK: Leases
 
-    /// Starts serving as `server` (a name unique to this run of it), holding a lease until
+    /// Starts serving as `server` (an identifier unique to this run of it), holding a lease until
     /// `expiry` that `renewLease` keeps alive: when no other server's lease is live at `now`,
     /// the whole cluster was down, and every turn under way starts afresh (`Command.resumeTurns`);
     /// otherwise the others are serving the fights and their turns are left alone. Decided and
     /// leased in one transaction under the writers' lock, so that of two servers starting at once
     /// one resumes and the other joins. Leases expired are deleted.
     ///
+    /// A lease says who else is alive, not whether this server was down: `name`, the server's own
+    /// over its restarts, tells its previous run's lease from another server's. A live lease of
+    /// another run with this name is answered `.nameHeld`, changing nothing; given again as
+    /// `replacing` once that run would have renewed it, and still as it was, it is that dead
+    /// run's, and is replaced (a lone server restarted within its old lease resumes). One renewed
+    /// meanwhile is another server's, serving under the same name: `.nameHeld` again.
+    ///
     /// On a database no other server shares (SQLite), the server is alone: it resumes.
-    public func startServing(as server: String, at now: Timestamp, leaseUntil expiry: Timestamp) throws
-        -> ServingStart
-    {
+    public func startServing(
+        as server: String, named name: String? = nil, at now: Timestamp, leaseUntil expiry: Timestamp,
+        replacing stale: ServerLease? = nil
+    ) throws -> ServingStart {
         try database.write { db in
             guard database.isShared else {
                 return .alone(resumed: try apply(.resumeTurns, at: now, in: db).get())
             }
             try db.execute("DELETE FROM server_leases WHERE expires_at <= ?", [now.secondsSince1970])
+            if let name, let held = try Self.lease(named: name, besides: server, in: db) {
+                guard held == stale else { return .nameHeld(held) }
+                // Its renewal and this transaction take no lock in common: delete it only as seen.
+                let gone = try db.fetch(
+                    "DELETE FROM server_leases WHERE server_id = ? AND expires_at = ? RETURNING server_id",
+                    [held.server, held.expiresAt.secondsSince1970])
+                if gone.isEmpty, let renewed = try Self.lease(named: name, besides: server, in: db) {
+                    return .nameHeld(renewed)
+                }
+            }
             let others =
                 try db.fetchValue(
                     "SELECT count(*) FROM server_leases WHERE server_id <> ?", [server], as: Int64.self) ?? 0
-            try Self.lease(server, until: expiry, in: db)
+            try Self.lease(server, named: name, until: expiry, in: db)
             guard others == 0 else { return .joined(liveServers: Int(others)) }
             return .alone(resumed: try apply(.resumeTurns, at: now, in: db).get())
         }
@@ -151,9 +188,28 @@ extension FightStore {
 
     /// Keeps `server`'s lease until `expiry` (taking it again if another's start found it expired).
     /// Nothing on a database no other server shares.
-    public func renewLease(of server: String, until expiry: Timestamp) throws {
-        guard database.isShared else { return }
-        try database.writeApart { db in try Self.lease(server, until: expiry, in: db) }
+    /// - Returns: `false` when the lease had lapsed and another run has taken its `name` since
+    ///   (this run's name went to a newer run of it, or to another server given the same name):
+    ///   no lease is kept.
+    @discardableResult
+    public func renewLease(of server: String, named name: String? = nil, until expiry: Timestamp) throws -> Bool {
+        guard database.isShared else { return true }
+        return try database.writeApart { db in
+            guard let name else {
+                try Self.lease(server, named: nil, until: expiry, in: db)
+                return true
+            }
+            return !(try db.fetch(
+                """
+                INSERT INTO server_leases (server_id, name, expires_at)
+                SELECT CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT)
+                WHERE NOT EXISTS (SELECT 1 FROM server_leases WHERE name = ? AND server_id <> ?)
+                ON CONFLICT (server_id) DO UPDATE SET expires_at = excluded.expires_at
+                RETURNING server_id
+                """,
+                [server, name, expiry.secondsSince1970, name, server]
+            ).isEmpty)
+        }
     }
 
     /// Gives up `server`'s lease: it stopped serving, and a server starting after the last one
@@ -175,13 +231,26 @@ extension FightStore {
         }
     }
 
-    private static func lease(_ server: String, until expiry: Timestamp, in db: any SQLSession) throws {
+    private static func lease(_ server: String, named name: String?, until expiry: Timestamp, in db: any SQLSession)
+        throws
+    {
         try db.execute(
             """
-            INSERT INTO server_leases (server_id, expires_at) VALUES (?, ?)
+            INSERT INTO server_leases (server_id, name, expires_at) VALUES (?, ?, ?)
             ON CONFLICT (server_id) DO UPDATE SET expires_at = excluded.expires_at
             """,
-            [server, expiry.secondsSince1970])
+            [server, name, expiry.secondsSince1970])
+    }
+
+    /// The lease of another run than `server` carrying `name`, if one is left (live or not).
+    private static func lease(named name: String, besides server: String, in db: any SQLSession) throws
+        -> ServerLease?
+    {
+        try db.fetch(
+            "SELECT server_id, expires_at FROM server_leases WHERE name = ? AND server_id <> ?", [name, server]
+        ).first.map {
+            ServerLease(server: try $0.get("server_id"), expiresAt: Timestamp(secondsSince1970: try $0.get("expires_at")))
+        }
     }
 
     // MARK: Presence

@@ -123,6 +123,68 @@ import Testing
         else { throw StoreBackendError("joined a server whose lease ran out") }
     }
 
+    /// A lone server killed (its lease not given up) and started again within that lease, under
+    /// its own name: the lease is its last run's, not another server's, so once that run would
+    /// have renewed it and did not, the start is alone and resumes the turns (a `turnPassed` of
+    /// no missed turn), where a new run alone found a live lease and joined it.
+    @Test(postgres) func aLoneServerRestartedWithinItsLeaseResumesTheTurns() throws {
+        let database = try TestDatabase(.postgres)
+        let store = try database.open()
+        let alice = try store.register("alice"), bob = try store.register("bob")
+        try store.run(.challenge(alice, opponent: bob))
+        try store.run(.accept(FightID(1), by: bob))
+        let lease: Int64 = 15
+        guard case .alone = try store.startServing(as: "run 1", named: "solo", at: start + 10, leaseUntil: start + 25)
+        else { throw StoreBackendError("the first run joined nobody") }
+        // Killed 2 s later; the new run's store is another connection to the same database.
+        let restarted = try database.open()
+        let held = ServerLease(server: "run 1", expiresAt: start + 25)
+        #expect(
+            try restarted.startServing(as: "run 2", named: "solo", at: start + 12, leaseUntil: start + 12 + lease)
+                == .nameHeld(held))
+        #expect(try restarted.fight(FightID(1))?.lastSequence == 3, "nothing changed while the name is held")
+        // Past when "run 1" would have renewed it, the lease is still as it was: replaced.
+        guard
+            case .alone(let resumed) = try restarted.startServing(
+                as: "run 2", named: "solo", at: start + 17, leaseUntil: start + 17 + lease, replacing: held)
+        else { throw StoreBackendError("a lone server restarted within its lease joined its own dead run") }
+        let passed = resumed.compactMap { event -> Int? in
+            guard case .fight(let event) = event, case .turnPassed(let missed, let turn) = event.change else { return nil }
+            #expect(turn.fighter == alice)
+            return missed
+        }
+        #expect(passed == [0], "the turn under way starts afresh, nobody charged a missed turn")
+        #expect(try restarted.liveServers(at: start + 17) == ["run 2"])
+        // The dead run, were it to come back, finds its name taken and keeps no lease.
+        #expect(try store.renewLease(of: "run 1", named: "solo", until: start + 18 + lease) == false)
+        #expect(try restarted.renewLease(of: "run 2", named: "solo", until: start + 18 + lease))
+        #expect(try restarted.liveServers(at: start + 18) == ["run 2"])
+    }
+
+    /// Two servers given the same name: the second sees the first's lease renewed while it waits,
+    /// and is told the name is held again; it takes nothing. A server of another name still joins.
+    @Test(postgres) func aNameAnotherLiveServerRenewsIsNotTakenOver() throws {
+        let database = try TestDatabase(.postgres)
+        let first = try database.open(), second = try database.open()
+        let lease: Int64 = 15
+        _ = try first.startServing(as: "run 1", named: "solo", at: start, leaseUntil: start + lease)
+        guard
+            case .nameHeld(let held) = try second.startServing(
+                as: "run 2", named: "solo", at: start + 1, leaseUntil: start + 1 + lease)
+        else { throw StoreBackendError("a name held by a live server was taken") }
+        #expect(held == ServerLease(server: "run 1", expiresAt: start + lease))
+        #expect(try first.renewLease(of: "run 1", named: "solo", until: start + 5 + lease))
+        #expect(
+            try second.startServing(
+                as: "run 2", named: "solo", at: start + 8, leaseUntil: start + 8 + lease, replacing: held)
+                == .nameHeld(ServerLease(server: "run 1", expiresAt: start + 5 + lease)))
+        #expect(try first.liveServers(at: start + 8) == ["run 1"])
+        // Another name, while "solo" is live: joined, the turns left to it.
+        #expect(
+            try second.startServing(as: "run 3", named: "other", at: start + 9, leaseUntil: start + 9 + lease)
+                == .joined(liveServers: 1))
+    }
+
     /// A fighter is connected while some server with a live lease has a connection of theirs:
     /// coming to a second server or leaving one of two tells nobody; leaving the last, or the
     /// lapse of the last one's lease (killed), tells the others once, with when.

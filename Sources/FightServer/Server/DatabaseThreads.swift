@@ -16,15 +16,23 @@ final class DatabaseThreads: Sendable {
     /// holds at most one of the store's connections.
     static let count = 8
     private let pool: NIOThreadPool
+    /// Run on the thread after each call's work, before its answer goes back: where a test holds
+    /// a command saved and not yet answered, to interleave another with it.
+    private let afterEach: (@Sendable () -> Void)?
 
-    init(threads: Int = count) {
+    init(threads: Int = count, afterEach: (@Sendable () -> Void)? = nil) {
         pool = NIOThreadPool(numberOfThreads: threads)
+        self.afterEach = afterEach
         pool.start()
     }
 
     /// Runs `work` on one of the threads.
     func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await pool.runIfActive(work)
+        guard let afterEach else { return try await pool.runIfActive(work) }
+        return try await pool.runIfActive {
+            defer { afterEach() }
+            return try work()
+        }
     }
 
     func shutdown() async throws {

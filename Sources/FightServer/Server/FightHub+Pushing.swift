@@ -9,50 +9,25 @@ import PunchKit
 // MARK: - Pushing events
 
 extension FightHub {
-    /// Pushes `events`, already saved, to every connection of the fighters each one concerns.
-    func publish(_ events: [Event], ref: Int?, sender: Int?) {
-        // One command's events are mostly of one fight (a knockout's `punched` and `ended`, the
-        // turns a restart settles): its corners are looked up once.
-        var cornersOf: [FightID: Both<FighterID>] = [:]
-        for event in events {
-            switch event {
-            case .fight(let fightEvent):
-                let corners: Both<FighterID>?
-                do {
-                    // A fight followed here knows its corners; the store is asked only of the others.
-                    corners =
-                        try cornersOf[fightEvent.fight] ?? state.followed[fightEvent.fight]?.corners
-                        ?? fightEvent.change.corners ?? store.corners(ofFight: fightEvent.fight)
-                } catch {
-                    // The command is saved and stays so; its fighters find the event by `replay`.
-                    logger.error(
-                        "could not find whom to push to",
-                        metadata: ["fight": "\(fightEvent.fight.rawValue)", "error": "\(error)"])
-                    continue
-                }
-                guard let corners else { continue }
-                cornersOf[fightEvent.fight] = corners
-                guard case .now(let behind) = state.pushing(fightEvent) else { continue }
-                // Another server's events came first and are not pushed yet (its announcement is
-                // on its way): they go first.
-                if let behind { catchUp(fightEvent.fight, corners: corners, after: behind, before: fightEvent.sequence) }
-                push(fightEvent, to: corners, ref: ref, sender: sender)
-            case .fighter(let fighterEvent):
-                deliver(.fighter(fighterEvent), to: [fighterEvent.fighter], ref: ref, sender: sender)
-            }
-        }
+    /// Pushes `saved`, a command's events with what pushing them needs, read with them off the
+    /// hub's thread (`HubState.PushNeeds`), to every connection of the fighters each concerns.
+    func publish(_ saved: HubState.Saved, ref: Int?, sender: Int?) {
+        deliver(state.publish(saved), ref: ref, sender: sender)
     }
 
-    /// Pushes one fight event to both corners' connections here, and notes it pushed.
-    func push(_ event: FightEvent, to corners: Both<FighterID>, ref: Int?, sender: Int?) {
-        state.pushed(event, to: corners)
-        logger.info(
-            "fight event",
-            metadata: [
-                "fight": "\(event.fight.rawValue)", "sequence": "\(event.sequence)",
-                "event": "\(WireEvent(.fight(event)).kind)",
-            ])
-        deliver(.fight(event), to: [corners.challenger, corners.opponent], ref: ref, sender: sender)
+    /// Sends each of `deliveries`, in order; the sender's copies carry `ref`.
+    func deliver(_ deliveries: [HubState.Delivery], ref: Int?, sender: Int?) {
+        for delivery in deliveries {
+            if case .fight(let event) = delivery.event {
+                logger.info(
+                    "fight event",
+                    metadata: [
+                        "fight": "\(event.fight.rawValue)", "sequence": "\(event.sequence)",
+                        "event": "\(WireEvent(delivery.event).kind)",
+                    ])
+            }
+            deliver(delivery.event, to: delivery.recipients, ref: ref, sender: sender)
+        }
     }
 
     /// Tells each fighter of each fight begun since the last call (`HubState.takeFightsBegun`)
@@ -79,21 +54,6 @@ extension FightHub {
         }
     }
 
-    /// Pushes fight `fight`'s events after sequence `after` (and before `before`, if given), read
-    /// from the log.
-    func catchUp(_ fight: FightID, corners: Both<FighterID>, after: Int, before: Int? = nil) {
-        do {
-            for event in try store.events(ofFight: fight, after: after) {
-                if let before, event.sequence >= before { break }
-                push(event, to: corners, ref: nil, sender: nil)
-            }
-        } catch {
-            // Its fighters find the events by `replay`; the next change to the fight tries again.
-            logger.error(
-                "could not read the events to push", metadata: ["fight": "\(fight.rawValue)", "error": "\(error)"])
-        }
-    }
-
     // MARK: - Other servers' changes
 
     /// Hears `changes` until the stream ends: `first` sees each as it comes, and the hub acts on
@@ -117,7 +77,7 @@ extension FightHub {
     ) async {
         for await change in changes {
             first(change)
-            heard.append(change)
+            state.hear(change)
             ring.yield()
         }
         ring.finish()
@@ -128,13 +88,12 @@ extension FightHub {
     /// database. Commands run meanwhile: what they push first is not pushed again.
     func actOnHeard(rung rings: AsyncStream<Void>) async {
         for await _ in rings {
-            let batch = heard
-            heard = []
+            let batch = state.takeHeard()
             let sequences = await act(on: batch)
             guard !sequences.isEmpty else { continue }
             do {
                 let news = try await databaseThreads.run { [store] in try store.events(after: sequences) }
-                push(news)
+                deliver(state.publish(news), ref: nil, sender: nil)
                 await tellWhoIsThere()
             } catch {
                 // Their fighters find the events by `replay`; the next change to a fight tries again.
@@ -176,16 +135,5 @@ extension FightHub {
     /// read while the hub did other work) neither of its fighters is connected here any more.
     func follow(_ fight: Fight, from sequence: Int) {
         state.follow(fight.id, corners: Both(fight.challenger, fight.opponent), from: sequence)
-    }
-
-    /// Pushes each fight's events in `news` not pushed here yet, in order, to its fighters
-    /// connected here.
-    func push(_ news: [FightID: FightNews]) {
-        for (id, fight) in news.sorted(by: { $0.key < $1.key }) {
-            guard let pushedUpTo = state.pushFromLog(id, corners: fight.corners) else { continue }
-            for event in fight.events where event.sequence > pushedUpTo {
-                push(event, to: fight.corners, ref: nil, sender: nil)
-            }
-        }
     }
 }

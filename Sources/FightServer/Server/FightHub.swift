@@ -3,6 +3,7 @@ import FightProtocol
 import FightStore
 import Logging
 import MotionInput
+import NIOConcurrencyHelpers
 import NIOCore
 import PunchKit
 
@@ -39,17 +40,20 @@ actor FightHub {
     /// Each fighter's motion samples, by the server's clock: over all their connections, on
     /// every server sharing the database.
     let motionSamples: FighterAllowance
-    /// This server's name in the table of leases, for this run.
+    /// This run's identifier in the table of leases (and of presence).
     let serverName: String
+    /// The server's own name, the same over its restarts (`ServerConfiguration.name`), which tells
+    /// its previous run's lease from another server's; `nil` when it has none.
+    let serverIdentity: String?
     /// Where the hub waits for the store (`blocking`), as do the requests that only read.
     let databaseThreads: DatabaseThreads
     /// What has a request under way here, and the requests waiting for it to end, in the order
     /// they came (`takingTurns(over:)`).
-    var turns = TurnQueue<CheckedContinuation<Void, Never>>()
-    /// What the other servers committed, heard and not yet acted on (`hear`).
-    var heard: [StoreChange] = []
-    /// When this server last renewed its lease, by its clock.
-    var leaseRenewedAt: Timestamp?
+    /// Locked, not only the actor's: a waiting request whose task is cancelled leaves its place
+    /// from the thread that cancels it.
+    nonisolated let turns = NIOLockedValueBox(TurnQueue<TurnWaiter>())
+    /// The number of the last request that waited for its turn.
+    var lastWaiter = 0
 
     /// The rules `welcome` states: the referee's, the protocol's motion limits, the backoff.
     nonisolated let rules: StatedRules
@@ -63,9 +67,6 @@ actor FightHub {
     /// few batches, not one by one while the punches wait behind them.
     nonisolated let presenceChanged: AsyncStream<Void>
     let ringPresence: AsyncStream<Void>.Continuation
-    /// The turns the start began afresh (`resumeTurns`), for fighters not connected since: by
-    /// fighter, each fight with the sequence the start left it at. See `resumeOwedTurns(of:)`.
-    var owedTurns: [FighterID: [FightID: Int]] = [:]
 
     /// A connection's way out: messages as JSON text, written by the connection's own task.
     /// Finishing it closes the connection.
@@ -77,7 +78,8 @@ actor FightHub {
     /// store's indexed queries, so that starting does not read the history, however long.
     init(
         store: FightStore, clock: ServerClock, logger: Logger, eventLoop: any EventLoop,
-        motionSamples: FighterAllowance, serverName: String, databaseThreads: DatabaseThreads, rules: StatedRules
+        motionSamples: FighterAllowance, serverName: String, serverIdentity: String? = nil,
+        databaseThreads: DatabaseThreads, rules: StatedRules
     ) {
         self.rules = rules
         self.store = store
@@ -86,6 +88,7 @@ actor FightHub {
         self.eventLoop = eventLoop
         self.motionSamples = motionSamples
         self.serverName = serverName
+        self.serverIdentity = serverIdentity
         self.databaseThreads = databaseThreads
         (presenceChanged, ringPresence) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
@@ -243,20 +246,45 @@ actor FightHub {
     @discardableResult
     func execute(_ command: Command, ref: Int?, sender: Int?) async throws -> [Event] {
         let now = clock.now()
-        let events = try await blocking { [store] in try store.execute(command, at: now) }
-            .mapError { ProtocolError($0) }.get()
-        publish(events, ref: ref, sender: sender)
+        // What pushing the events needs of the store is read with them, off the hub's thread.
+        let needs = state.pushNeeds(for: command.fight)
+        let saved = try await blocking { [store] () throws -> Result<HubState.Saved, Refusal> in
+            switch try store.execute(command, at: now) {
+            case .failure(let refusal): return .failure(refusal)
+            case .success(let events):
+                return .success(
+                    try needs.read(events, corners: store.corners(ofFight:), log: store.events(ofFight:after:)))
+            }
+        }.mapError { ProtocolError($0) }.get()
+        publish(saved, ref: ref, sender: sender)
         await tellWhoIsThere()
-        return events
+        return saved.events
     }
 
     /// Runs `work` when no other request over `turns` is under way here, and the next one after
-    /// it: in the order they came.
+    /// it: in the order they came. A request whose task is cancelled while it waits throws
+    /// `CancellationError` and leaves its place to the next.
     func takingTurns<T>(over turns: Turns, _ work: () async throws -> T) async throws -> T {
-        if !self.turns.arrive(over: turns) {
-            await withCheckedContinuation { self.turns.wait(over: turns, $0) }
+        let queue = self.turns
+        if !queue.withLockedValue({ $0.arrive(over: turns) }) {
+            lastWaiter += 1
+            let id = lastWaiter
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                    // Cancelled before it could wait (its handler found nothing to remove): it does not.
+                    let cancelled = queue.withLockedValue { queue in
+                        guard !Task.isCancelled else { return true }
+                        queue.wait(over: turns, TurnWaiter(id: id, continuation: continuation))
+                        return false
+                    }
+                    if cancelled { continuation.resume(throwing: CancellationError()) }
+                }
+            } onCancel: {
+                queue.withLockedValue { $0.leave(over: turns) { $0.id == id } }?.continuation
+                    .resume(throwing: CancellationError())
+            }
         }
-        defer { self.turns.finish(over: turns)?.resume() }
+        defer { queue.withLockedValue { $0.finish(over: turns) }?.continuation.resume() }
         return try await work()
     }
 
@@ -267,7 +295,8 @@ actor FightHub {
         case .failure(let refusal):
             return .failure(refusal)
         case .success(let events):
-            publish(events, ref: nil, sender: nil)
+            // A new fighter's events concern only them: nothing to read to push them.
+            publish(HubState.Saved(events: events), ref: nil, sender: nil)
             for case .fighter(let event) in events {
                 if case .registered(let fighter) = event.change { return .success(fighter) }
             }

@@ -56,6 +56,13 @@ public struct ServerConfiguration: Sendable {
     public var tls: TLSFiles?
     /// How long clients are told (in `welcome`'s rules) to wait before connecting again.
     public var reconnect: ReconnectBackoff
+    /// The server's name among those sharing a PostgreSQL database, the same over its restarts:
+    /// a lease its previous run left (killed) is then known for its own, so that a lone server
+    /// restarted within it still resumes the turns. Unique among the servers: one started under a
+    /// name another is serving under refuses to start (`ServerNameInUse`). `nil`: the machine's
+    /// name and the port (`HOST:PORT`, which only one server of a machine can listen on), or
+    /// none with port 0 (each run a server of its own). An SQLite file keeps no lease.
+    public var name: String?
 
     /// Creates a configuration; the defaults are `hitthat serve`'s.
     public init(
@@ -172,7 +179,8 @@ public final class FightServer: Sendable {
             motionSamples: FighterAllowance(
                 "motion", perSecond: configuration.motionSamplesPerSecond, burst: configuration.motionSampleBurst,
                 store: store, clock: configuration.clock),
-            serverName: Self.serverName(), databaseThreads: databaseThreads,
+            serverName: Self.serverName(), serverIdentity: Self.identity(of: configuration),
+            databaseThreads: databaseThreads,
             // What the referee enforces, stated to every client as it says hello.
             rules: StatedRules(store.referee.rules, reconnect: configuration.reconnect))
         self.hub = hub
@@ -271,7 +279,12 @@ public final class FightServer: Sendable {
         // Before the first deadline is settled, the turns the time the servers were down would
         // lapse start afresh; and before it listens, so that every fighter owed a turn for it
         // (`FightHub.resumeOwedTurns(of:)`) connects after.
-        await hub.startServing()
+        do {
+            try await hub.startServing()
+        } catch {
+            try? await stopThreads()
+            throw error
+        }
         do {
             try await group.run()
         } catch {
@@ -287,6 +300,12 @@ public final class FightServer: Sendable {
     /// random part for a process number used again.
     private static func serverName() -> String {
         "\(ProcessInfo.processInfo.hostName):\(getpid()):\(UUID().uuidString.prefix(8).lowercased())"
+    }
+
+    /// The server's name over its restarts: the one configured, else `HOST:PORT` of the machine
+    /// and the port it listens on, when that is fixed.
+    static func identity(of configuration: ServerConfiguration) -> String? {
+        configuration.name ?? (configuration.port == 0 ? nil : "\(ProcessInfo.processInfo.hostName):\(configuration.port)")
     }
 
     private func stopThreads() async throws {
@@ -342,101 +361,5 @@ public final class FightServer: Sendable {
         Response(
             status: status, headers: [.contentType: "application/json"],
             body: ResponseBody(byteBuffer: ByteBuffer(string: MessageCodec.encode(message))))
-    }
-}
-
-// MARK: - Account limits
-
-/// The request context of every route: Hummingbird's basic one, and the address the request came
-/// from, which account requests are limited by.
-struct AddressedRequestContext: RequestContext, RemoteAddressRequestContext {
-    var coreContext: CoreRequestContextStorage
-    /// The peer's address, while the connection has one.
-    let remoteAddress: SocketAddress?
-
-    init(source: ApplicationRequestContextSource) {
-        coreContext = .init(source: source)
-        remoteAddress = source.channel.remoteAddress
-    }
-}
-
-/// The account requests each address may make (`ServerConfiguration.accountRequestsPerSecond`,
-/// `accountRequestBurst`), measured by the server's clock.
-struct AccountLimits: Sendable {
-    private let buckets: NIOLockedValueBox<RateLimits<String>>
-    private let clock: ServerClock
-
-    init(_ configuration: ServerConfiguration) {
-        buckets = NIOLockedValueBox(
-            RateLimits(perSecond: configuration.accountRequestsPerSecond, burst: configuration.accountRequestBurst))
-        clock = configuration.clock
-    }
-
-    /// Takes one of the address's requests, or throws `rateLimited` when it has none left. The
-    /// address is the host alone (a client's port changes with every connection); a connection
-    /// without one (a Unix socket) counts as one address.
-    func admit(_ address: SocketAddress?) throws(ProtocolError) {
-        let host = address?.ipAddress ?? "local"
-        let now = clock.elapsed()
-        let (allowed, perSecond) = buckets.withLockedValue { ($0.allow(host, at: now), $0.perSecond) }
-        guard allowed else {
-            throw ProtocolError(
-                .rateLimited,
-                "more than \(perSecond) account request\(perSecond == 1 ? "" : "s") a second from this address; wait and try again"
-            )
-        }
-    }
-}
-
-// MARK: - Deadlines
-
-/// Passes turns and expires challenges when their time comes, whether or not anyone acts; keeps
-/// the server's lease, and tries again to note the comings and goings the store could not take.
-struct DeadlineService: Service {
-    let hub: FightHub
-    let tick: Duration
-
-    func run() async throws {
-        try? await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                try await Task.sleep(for: tick)
-                await hub.settleDeadlines()
-                await hub.renewLease()
-                await hub.notePresence()
-            }
-        }
-    }
-}
-
-// MARK: - Presence
-
-/// Notes the fighters' comings and goings in the store as they happen, in batches: each call
-/// notes all those since the one before (`FightHub.notePresence`).
-struct PresenceService: Service {
-    let hub: FightHub
-
-    func run() async throws {
-        await cancelWhenGracefulShutdown { [hub] in
-            for await _ in hub.presenceChanged { await hub.notePresence() }
-        }
-    }
-}
-
-// MARK: - Other servers' changes
-
-/// Hands what the other servers sharing the database commit to the hub (which pushes it) and to
-/// the accounts (a session logged out there is refused here too), as the store hears it.
-struct StoreChangesService: Service {
-    let changes: AsyncStream<StoreChange>
-    let hub: FightHub
-    let accounts: Accounts
-
-    func run() async throws {
-        // Cancelled at shutdown, the stream stops, and the store stops listening.
-        await cancelWhenGracefulShutdown { [changes, hub, accounts] in
-            await hub.hear(changes) { change in
-                if case .sessionEnded(let key, _) = change { accounts.sessionEnded(key: key) }
-            }
-        }
     }
 }
