@@ -29,8 +29,10 @@ import Testing
                 location: try StoreLocation(parsing: folder.appendingPathComponent("fights.sqlite").path),
                 durability: .processCrash)
             threads = DatabaseThreads(afterEach: { [gate] in gate.pass() })
+            var logger = Logger(label: "test.hub")
+            logger.logLevel = .warning
             hub = FightHub(
-                store: store, clock: clock.serverClock, logger: Logger(label: "test.hub"), eventLoop: loop.next(),
+                store: store, clock: clock.serverClock, logger: logger, eventLoop: loop.next(),
                 motionSamples: FighterAllowance(
                     "motion", perSecond: 250, burst: 500, store: store, clock: clock.serverClock),
                 serverName: "test", databaseThreads: threads, rules: StatedRules(store.referee.rules))
