@@ -125,4 +125,32 @@ import Testing
         #expect(state.takeHeard() == [.fight(fight, first: 3, last: 3), .resynchronize])
         #expect(state.takeHeard() == [])
     }
+
+    /// Other servers' changes, one batch: a fight followed here read after what was pushed, one
+    /// not followed from its first event announced, one pushed already not at all; a fighter's
+    /// event delivered; a logout's connections closed; a presence told only of a fighter not
+    /// here. After a gap in listening, the open fights are read and followed, and every fight
+    /// followed is read from where it was pushed.
+    @Test func anotherServersChangesAreActedOnAsTheStateAnswers() {
+        var state = connected(alice)
+        state.follow(fight, corners: corners, from: 4)
+        let room = FighterEvent(fighter: alice, at: now, change: .openedRoom)
+        let actions = state.act(on: [
+            .fight(fight, first: 5, last: 6), .fight(FightID(8), first: 1, last: 2), .fight(fight, first: 3, last: 4),
+            .fighter(room), .sessionEnded(key: "k", fighter: alice),
+            .presence(bob, connected: false, since: now + 3), .presence(alice, connected: false, since: now + 3),
+        ])
+        #expect(
+            actions == [
+                .deliver(HubState.Delivery(event: .fighter(room), recipients: [alice])),
+                .endSession(key: "k", of: alice), .tellPresence(bob), .readNews([fight: 4, FightID(8): 0]),
+            ])
+        #expect(state.presenceSince[bob] == now + 3 && state.presenceSince[alice] == now, "alice is here")
+
+        let gap = state.act(on: [.resynchronize, .fight(FightID(8), first: 1, last: 1)])
+        #expect(gap == [.followOpenFights(reading: [FightID(8): 0])])
+        let reading = state.followOpenFights(
+            [(fight, corners), (FightID(9), Both(carol, alice)), (FightID(10), Both(bob, carol))], reading: [FightID(8): 0])
+        #expect(reading == [fight: 4, FightID(9): 0, FightID(8): 0], "followed from where it was, new ones whole")
+    }
 }

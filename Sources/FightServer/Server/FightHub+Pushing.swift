@@ -83,16 +83,27 @@ extension FightHub {
         ring.finish()
     }
 
-    /// Acts on the changes heard each time `rings` rings: at once on those that need no reading,
-    /// then pushes the fights' new events, read in one go on the threads for waiting on the
-    /// database. Commands run meanwhile: what they push first is not pushed again.
+    /// Acts on the changes heard each time `rings` rings, as the state answers them
+    /// (`HubState.act(on:)`): at once on those that need no reading, then pushes the fights' new
+    /// events, read in one go on the threads for waiting on the database. Commands run
+    /// meanwhile: what they push first is not pushed again.
     func actOnHeard(rung rings: AsyncStream<Void>) async {
         for await _ in rings {
-            let batch = state.takeHeard()
-            let sequences = await act(on: batch)
+            var sequences: [FightID: Int] = [:]
+            for action in state.act(on: state.takeHeard()) {
+                switch action {
+                case .deliver(let delivery): deliver([delivery], ref: nil, sender: nil)
+                case .endSession(let key, let fighter): endSession(key, of: fighter, except: nil)
+                case .tellPresence(let fighter): await tellPresence(of: [fighter])
+                case .followOpenFights(let reading):
+                    let open = await openFights(of: Array(state.fighters.keys))
+                    sequences = state.followOpenFights(open.map { ($0.id, Both($0.challenger, $0.opponent)) }, reading: reading)
+                case .readNews(let reading): sequences = reading
+                }
+            }
             guard !sequences.isEmpty else { continue }
             do {
-                let news = try await databaseThreads.run { [store] in try store.events(after: sequences) }
+                let news = try await databaseThreads.run { [store, sequences] in try store.events(after: sequences) }
                 deliver(state.publish(news), ref: nil, sender: nil)
                 await tellWhoIsThere()
             } catch {
@@ -100,35 +111,6 @@ extension FightHub {
                 logger.error("could not read the events to push", metadata: ["error": "\(error)"])
             }
         }
-    }
-
-    /// Acts on what other servers sharing the database committed, and returns the fights whose
-    /// new events to read, each after the sequence pushed here: a fighter event goes to that
-    /// fighter's connections, a logout closes the session's connections, a presence is told; a
-    /// fight followed here is read after its last event pushed, one not followed (maybe new, a
-    /// challenge made on another server) from the first event announced, its corners to say
-    /// whether anyone here follows it; after a gap in listening, every fight followed is.
-    func act(on changes: [StoreChange]) async -> [FightID: Int] {
-        var sequences: [FightID: Int] = [:]
-        for change in changes {
-            switch change {
-            case .fight(let id, let first, let last):
-                guard let after = state.readAfter(id, first: first, last: last) else { continue }
-                sequences[id] = min(sequences[id] ?? .max, after)
-            case .fighter(let event):
-                deliver(.fighter(event), to: [event.fighter], ref: nil, sender: nil)
-            case .sessionEnded(let key, let fighter):
-                endSession(key, of: fighter, except: nil)
-            case .presence(let fighter, _, let since):
-                // Connected here, the fighter is here whatever another server saw.
-                if state.heardPresence(of: fighter, since: since) { await tellPresence(of: [fighter]) }
-            case .resynchronize:
-                // Fights begun while not listening are pushed whole; those followed, from where they were.
-                for fight in await openFights(of: Array(state.fighters.keys)) { follow(fight, from: 0) }
-                sequences.merge(state.followedSequences) { _, followed in followed }
-            }
-        }
-        return sequences
     }
 
     /// Follows `fight` from sequence `sequence` on, unless it is followed already or (the store was
