@@ -91,12 +91,19 @@ import Testing
         #expect(try a.listenerProcesses().contains { !frozen.contains($0) })
     }
 
-    @Test(postgres) func aStartResumesTurnsOnlyWhenNoOtherServerIsServing() throws {
+    /// A PostgreSQL database of its own with one fight under way (alice's turn, sequence 2), its
+    /// store, and alice.
+    static func fightUnderWay() throws -> (TestDatabase, FightStore, FighterID) {
         let database = try TestDatabase(.postgres)
         let store = try database.open()
         let alice = try store.register("alice"), bob = try store.register("bob")
         try store.run(.challenge(alice, opponent: bob))
         try store.run(.accept(FightID(1), by: bob))
+        return (database, store, alice)
+    }
+
+    @Test(postgres) func aStartResumesTurnsOnlyWhenNoOtherServerIsServing() throws {
+        let (_, store, _) = try Self.fightUnderWay()
         let lease: Int64 = 15
 
         // The first server: nobody else serves, every turn under way starts afresh.
@@ -128,11 +135,7 @@ import Testing
     /// have renewed it and did not, the start is alone and resumes the turns (a `turnPassed` of
     /// no missed turn), where a new run alone found a live lease and joined it.
     @Test(postgres) func aLoneServerRestartedWithinItsLeaseResumesTheTurns() throws {
-        let database = try TestDatabase(.postgres)
-        let store = try database.open()
-        let alice = try store.register("alice"), bob = try store.register("bob")
-        try store.run(.challenge(alice, opponent: bob))
-        try store.run(.accept(FightID(1), by: bob))
+        let (database, store, alice) = try Self.fightUnderWay()
         let lease: Int64 = 15
         guard case .alone = try store.startServing(as: "run 1", named: "solo", at: start + 10, leaseUntil: start + 25)
         else { throw StoreBackendError("the first run joined nobody") }

@@ -22,7 +22,10 @@ import PunchKit
 ///
 /// What it keeps of the fighters connected here and the fights it pushes is `HubState`, a value
 /// with no I/O: the hub feeds it what happens (a connection, a store's answer back from an
-/// `await`, an event pushed) and does what it answers. By concern: requests here, `+Motion`,
+/// `await`, an event saved, another server's change, a tick) and does what it answers (what to
+/// deliver to whom, what to read, whom to tell). Every store call is made off the hub's thread,
+/// what pushing needs included: read with the command that saved the events
+/// (`HubState.PushNeeds`). By concern: requests here, `+Motion`,
 /// `+Pushing` (and other servers' changes), `+Presence`, `+Serving` (the lease, deadlines, turns
 /// owed after a restart), `+Reading`, `+Teaching`.
 actor FightHub {
