@@ -45,7 +45,7 @@ import Testing
                 logsRead.append(after)
                 return [event(3), event(4), event(5)]
             })
-        #expect(logsRead == [2] && saved.before.map(\.sequence) == [3, 4])
+        #expect(logsRead == [2] && saved.before[fight]?.map(\.sequence) == [3, 4])
         // Meanwhile: 3, heard from the other server, pushed.
         state.pushed(event(3), to: corners)
         let deliveries = state.publish(saved)
@@ -66,21 +66,27 @@ import Testing
 
     /// The deadlines' command (of no one fight) settles fights here and elsewhere: the corners of
     /// those not followed here and not named by their event are read with it, off the hub's
-    /// thread; a fighter here who came meanwhile gets theirs; nobody else is pushed to.
-    @Test func theDeadlinesReadTheCornersOfFightsNotFollowedHere() throws {
+    /// thread, and a fight followed here whose event another server saved before is caught up
+    /// first; a fighter here who came meanwhile gets theirs.
+    @Test func theDeadlinesReadWhatTheirFightsNeedToBePushed() throws {
         var state = connected(alice)
         state.follow(fight, corners: corners, from: 2)
-        var asked: [FightID] = []
+        var asked: [FightID] = [], logsRead: [FightID] = []
         let elsewhere = FightID(8), carols = FightID(9)
         let saved = try state.pushNeeds(for: nil).read(
-            [.fight(event(3)), .fight(event(1, in: elsewhere)), .fight(event(2, in: elsewhere)), .fight(event(4, in: carols))],
+            [.fight(event(4)), .fight(event(1, in: elsewhere)), .fight(event(2, in: elsewhere)), .fight(event(4, in: carols))],
             corners: { fight in
                 asked.append(fight)
                 return fight == carols ? Both(carol, alice) : Both(bob, FighterID(4))
-            }, log: { _, _ in [] })
+            },
+            log: { fight, after in
+                logsRead.append(fight)
+                return [event(3), event(4)].filter { $0.sequence > after }
+            })
         #expect(asked == [elsewhere, carols], "once each, and not the fight followed")
+        #expect(logsRead == [fight], "only the fight followed here and behind")
         let deliveries = state.publish(saved)
-        #expect(sequences(deliveries) == [3, 1, 2, 4])
+        #expect(sequences(deliveries) == [3, 4, 1, 2, 4])
         #expect(state.followed[carols]?.sequence == 4, "alice is in it: followed from now on")
         #expect(state.followed[elsewhere] == nil, "nobody here is in it")
     }

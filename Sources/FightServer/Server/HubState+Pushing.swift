@@ -90,46 +90,44 @@ extension HubState {
         /// The corners of each fight of `events` that nobody here followed as the command was
         /// sent and that no event of it names (one of its fighters may have connected since).
         var corners: [FightID: Both<FighterID>] = [:]
-        /// Events of the command's fight that other servers saved before it, after the last one
+        /// Events of the command's fights that other servers saved before it, after the last one
         /// pushed here as the command was sent (their announcements on their way): pushed first.
-        var before: [FightEvent] = []
+        var before: [FightID: [FightEvent]] = [:]
     }
 
-    /// What the store is to be asked with a command on `fight` (`nil`: a command of no fight,
-    /// or of many, such as the deadlines), for its events to be pushed (`Saved`).
+    /// What the store is to be asked with a command, for its events to be pushed (`Saved`): the
+    /// fights followed here that it may change, with the last sequence of each pushed here.
     struct PushNeeds: Sendable {
-        /// The fights followed here, whose corners the state knows.
-        let known: Set<FightID>
-        /// The last sequence of the command's fight pushed here, if it is followed.
-        let pushedUpTo: Int?
-        let fight: FightID?
+        let pushedUpTo: [FightID: Int]
 
-        /// Reads, after the command saved `events`, what pushing them needs (`Saved`).
+        /// Reads, after the command saved `events`, what pushing them needs (`Saved`): the
+        /// corners of each fight not followed that no event names, and each followed fight's
+        /// events between the last pushed and the command's first.
         func read(
             _ events: [Event], corners: (FightID) throws -> Both<FighterID>?,
             log: (FightID, Int) throws -> [FightEvent]
         ) throws -> Saved {
             var saved = Saved(events: events)
-            for case .fight(let event) in events
-            where event.change.corners == nil && !known.contains(event.fight) && saved.corners[event.fight] == nil {
-                saved.corners[event.fight] = try corners(event.fight)
+            var first: [FightID: Int] = [:]
+            for case .fight(let event) in events {
+                first[event.fight] = min(first[event.fight] ?? .max, event.sequence)
+                if event.change.corners == nil, pushedUpTo[event.fight] == nil, saved.corners[event.fight] == nil {
+                    saved.corners[event.fight] = try corners(event.fight)
+                }
             }
-            let first = events.lazy.compactMap { event -> Int? in
-                guard case .fight(let event) = event, event.fight == fight else { return nil }
-                return event.sequence
-            }.first
-            if let fight, let pushedUpTo, let first, first > pushedUpTo + 1 {
-                saved.before = try log(fight, pushedUpTo).filter { $0.sequence < first }
+            for (fight, first) in first.sorted(by: { $0.key < $1.key }) {
+                guard let pushed = pushedUpTo[fight], first > pushed + 1 else { continue }
+                saved.before[fight] = try log(fight, pushed).filter { $0.sequence < first }
             }
             return saved
         }
     }
 
-    /// What to read with a command on `fight` for its events to be pushed.
+    /// What to read with a command on `fight` (`nil`: a command of no one fight, such as the
+    /// deadlines, which may change any) for its events to be pushed.
     func pushNeeds(for fight: FightID?) -> PushNeeds {
-        guard let fight else { return PushNeeds(known: Set(followed.keys), pushedUpTo: nil, fight: nil) }
-        return PushNeeds(
-            known: followed[fight] == nil ? [] : [fight], pushedUpTo: followed[fight]?.sequence, fight: fight)
+        guard let fight else { return PushNeeds(pushedUpTo: followed.mapValues(\.sequence)) }
+        return PushNeeds(pushedUpTo: followed[fight].map { [fight: $0.sequence] } ?? [:])
     }
 
     /// `saved`, a command's events, to push: each fight event to its corners here, in sequence
@@ -145,7 +143,8 @@ extension HubState {
                     case .now(let behind) = pushing(event)
                 else { continue }
                 if let behind {
-                    for earlier in saved.before where earlier.sequence > behind && earlier.sequence < event.sequence {
+                    for earlier in saved.before[event.fight] ?? []
+                    where earlier.sequence > behind && earlier.sequence < event.sequence {
                         deliveries.append(push(earlier, to: corners))
                     }
                 }
