@@ -304,7 +304,7 @@ public final class FightServer: Sendable {
 
     /// The server's name over its restarts: the one configured, else `HOST:PORT` of the machine
     /// and the port it listens on, when that is fixed.
-    static func identity(of configuration: ServerConfiguration) -> String? {
+    public static func identity(of configuration: ServerConfiguration) -> String? {
         configuration.name ?? (configuration.port == 0 ? nil : "\(ProcessInfo.processInfo.hostName):\(configuration.port)")
     }
 
