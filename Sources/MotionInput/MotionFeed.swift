@@ -16,26 +16,52 @@ public final class MotionFeed: Sendable {
     public struct Pace: Hashable, Sendable {
         /// How long each batch gathers: the wait before each is handed out.
         public var batchInterval: Duration
+        /// The wait while a punch may be under way (`mayBeUnderWay`): the server decides a punch
+        /// a blink after its stop, and a sample held back for a whole batch keeps it waiting.
+        public var urgentInterval: Duration
         /// How many times faster than it was made a recording is played back, at most.
         public var speed: Double
         /// The most samples a second handed out; a recording sampled faster is thinned to this
         /// rate (every other sample of a 400 Hz one, say), as no sensor streams faster.
         public var maximumRate: Double
+        /// The most batches handed out, a second on average and at once: each is a message, and
+        /// the server takes 20 a second, in bursts of up to 40, of every kind (a hold's last
+        /// batch, the commands, the answers to the server's questions share the rest).
+        public var batchesPerSecond: Double
+        /// See `batchesPerSecond`.
+        public var batchBurst: Double
 
-        /// Creates a pace.
-        public init(batchInterval: Duration, speed: Double, maximumRate: Double) {
+        /// Creates a pace; `urgentInterval` is `batchInterval` unless given.
+        public init(
+            batchInterval: Duration, urgentInterval: Duration? = nil, speed: Double, maximumRate: Double,
+            batchesPerSecond: Double = 15, batchBurst: Double = 25
+        ) {
             self.batchInterval = batchInterval
+            self.urgentInterval = urgentInterval ?? batchInterval
             self.speed = speed
             self.maximumRate = maximumRate
+            self.batchesPerSecond = batchesPerSecond
+            self.batchBurst = batchBurst
         }
 
-        /// `play --sensor`'s: a batch every 50 ms; a recording twice as fast as it was made, at
-        /// most 200 samples a second (so within the server's 250), a live sensor as it comes.
-        public static let standard = Pace(batchInterval: .milliseconds(50), speed: 2, maximumRate: 200)
+        /// `play --sensor`'s: a batch every 50 ms, every 10 ms while a punch may be under way; a
+        /// recording twice as fast as it was made, at most 200 samples a second (so within the
+        /// server's 250), a live sensor as it comes.
+        public static let standard = Pace(
+            batchInterval: .milliseconds(50), urgentInterval: .milliseconds(10), speed: 2, maximumRate: 200)
 
-        /// The samples of one batch interval at most: at least one.
-        var samplesPerBatch: Int { max(1, Int(maximumRate * seconds(batchInterval))) }
+        /// The most samples of one batch: a batch interval's at the most rate, or more where the
+        /// batches a second could not carry the most rate otherwise; at least one.
+        var samplesPerBatch: Int {
+            max(1, Int((maximumRate * max(seconds(batchInterval), 1 / batchesPerSecond)).rounded(.up)))
+        }
     }
+
+    /// A punch may be under way while a sample reads this far from 1 g, in g, and for
+    /// `underWaySeconds` after it: a hand at rest, or walking, stays within it.
+    static let underWayDeparture = 0.4
+    /// See `underWayDeparture`.
+    static let underWaySeconds = 0.3
 
     /// Whether the source is the player moving now rather than a recording.
     public let isLive: Bool
@@ -89,10 +115,17 @@ public final class MotionFeed: Sendable {
     /// too), waiting until there is one. `nil` when the source has no more, or the wait was cancelled.
     public func next(since start: ContinuousClock.Instant) async -> [MotionSample]? {
         while true {
-            guard (try? await Task.sleep(for: pace.batchInterval)) != nil else { return nil }
-            let taken = isLive ? state.takeLive(since: start, pace: pace) : state.takeRecorded(pace: pace)
+            let interval =
+                state.mayBeUnderWay(at: .now, pace: pace) && state.batchesLeft(at: .now, pace: pace) >= 2
+                ? pace.urgentInterval : pace.batchInterval
+            guard (try? await Task.sleep(for: interval)) != nil else { return nil }
+            guard state.batchesLeft(at: .now, pace: pace) >= 1 else { continue }
+            let taken =
+                isLive ? state.takeLive(since: start, pace: pace) : state.takeRecorded(pace: pace, over: interval)
             switch taken {
-            case .samples(let samples): return samples
+            case .samples(let samples):
+                state.spendBatch()
+                return samples
             case .ended: return nil
             case .none: continue
             }
@@ -127,11 +160,47 @@ public final class MotionFeed: Sendable {
         /// A live source's samples not handed out yet, with when each arrived, oldest first.
         private var arrived: [(sample: MotionSample, at: ContinuousClock.Instant)] = []
         private var ended = false
+        /// Until when a punch may be under way in a live source's samples.
+        private var underWayUntil: ContinuousClock.Instant?
+        /// The batches that may be handed out now (`Pace.batchesPerSecond`), when last counted.
+        private var batches: (left: Double, at: ContinuousClock.Instant)?
 
         init(recorded: [MotionSample]) { self.recorded = recorded }
 
+        /// Whether a punch may be under way: a sample far from 1 g arrived (live) or is handed out
+        /// next (a recording) within `underWaySeconds`.
+        func mayBeUnderWay(at now: ContinuousClock.Instant, pace: Pace) -> Bool {
+            lock.withLock {
+                if let until = underWayUntil { return now < until }
+                guard cursor < recorded.count else { return false }
+                let from = recorded[cursor].time - MotionFeed.underWaySeconds
+                let to = recorded[cursor].time + seconds(pace.batchInterval) * pace.speed
+                var index = cursor
+                while index > 0, recorded[index - 1].time >= from { index -= 1 }
+                while index < recorded.count, recorded[index].time < to {
+                    if MotionFeed.isStrong(recorded[index]) { return true }
+                    index += 1
+                }
+                return false
+            }
+        }
+
+        /// How many batches may be handed out now.
+        func batchesLeft(at now: ContinuousClock.Instant, pace: Pace) -> Double {
+            lock.withLock {
+                let refilled = batches.map { $0.left + seconds($0.at.duration(to: now)) * pace.batchesPerSecond }
+                let left = min(pace.batchBurst, refilled ?? pace.batchBurst)
+                batches = (left, now)
+                return left
+            }
+        }
+
+        /// Counts a batch handed out.
+        func spendBatch() { lock.withLock { batches?.left -= 1 } }
+
         func arrive(_ sample: MotionSample, at instant: ContinuousClock.Instant) {
             lock.withLock {
+                if MotionFeed.isStrong(sample) { underWayUntil = instant + .seconds(MotionFeed.underWaySeconds) }
                 arrived.append((sample, instant))
                 // Motion nobody asked for is out of turn: the oldest goes first.
                 if arrived.count > MotionFeed.liveBacklog { arrived.removeFirst(arrived.count - MotionFeed.liveBacklog) }
@@ -152,10 +221,10 @@ public final class MotionFeed: Sendable {
             }
         }
 
-        func takeRecorded(pace: Pace) -> Taken {
+        func takeRecorded(pace: Pace, over interval: Duration) -> Taken {
             lock.withLock {
                 guard cursor < recorded.count else { return .ended }
-                let until = recorded[cursor].time + seconds(pace.batchInterval) * pace.speed
+                let until = recorded[cursor].time + seconds(interval) * pace.speed
                 // A shade under the interval at the rate: a recording made at exactly that rate,
                 // with jitter, is not thinned.
                 let closest = 0.95 / pace.maximumRate
@@ -178,6 +247,13 @@ public final class MotionFeed: Sendable {
         private var error: (any Error)?
         func set(_ error: any Error) { lock.withLock { self.error = error } }
         func get() -> (any Error)? { lock.withLock { error } }
+    }
+}
+
+extension MotionFeed {
+    /// Whether `sample` reads far enough from 1 g that a punch may be under way.
+    static func isStrong(_ sample: MotionSample) -> Bool {
+        abs(sample.acceleration.length - 1) > underWayDeparture
     }
 }
 

@@ -34,6 +34,16 @@ public struct DetectorConfiguration: Hashable, Sendable {
     public var confirmation: Double = 0.1
     /// The share of its peak below which a hump's strength must fall before it is decided.
     public var confirmingFall: Double = 0.9
+    /// A punch is decided as soon as its stop is certain, without waiting for the confirmation:
+    /// once the motion has fallen below this share of the stop's peak, at least `stopSettle`
+    /// after it, where the peak slowed the fist down (it points against the velocity the motion
+    /// built over `thrustWindow` before it). A punch's thrust is a hump of its own before the
+    /// stop, of the same height or more, and is not taken for it: it speeds the fist up.
+    public var stopFall: Double = 0.8
+    /// How long after the stop's peak a punch is decided at the soonest, in seconds: the kind is
+    /// told from the motion up to `followThrough` after it, and a sample or two is the least
+    /// that says the motion has fallen.
+    public var stopSettle: Double = 0.03
     /// The longest a punch waits for its decision, in seconds: with half the strength window,
     /// how late a punch is written after its time at the most (0.25 s), so a player sees it land.
     public var longestConfirmation: Double = 0.125
@@ -51,8 +61,9 @@ public struct DetectorConfiguration: Hashable, Sendable {
     /// punch's thrust lasts 0.2–0.4 s.
     public var thrustWindow: Double = 0.4
     /// How far after the stop's peak the motion is taken for the punch's kind, in seconds: the
-    /// peak may come a sample or two before the stop is over.
-    public var followThrough: Double = 0.1
+    /// peak may come a sample or two before the stop is over; a punch decided at its stop has
+    /// little more than this after it, and one decided later is told from the same span.
+    public var followThrough: Double = 0.05
     /// What the width of the stop's peak adds to a punch's uppercut score, per second. A jab ends
     /// on the elbow's lockout, a spike 0.03–0.1 s wide at half its height; an uppercut is stopped
     /// by the muscles, over 0.15–0.26 s.

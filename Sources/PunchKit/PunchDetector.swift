@@ -10,7 +10,9 @@
 /// - A punch is a hump at least as strong as the **trigger** (1.1 g, or 30 % of this person's recent
 ///   punches if that is more), the strongest within 0.35 s before it, still the strongest 0.1 s
 ///   after and fallen by a tenth since (or 0.125 s after, at the latest): decided at most 0.25 s
-///   after its time, so one punch is one event, written at once.
+///   after its time, so one punch is one event, written at once. Sooner where the stop is
+///   certain: once the motion has fallen to 80 % of a peak that slowed the fist down, 0.03 s or
+///   more after it, the punch is decided there, a blink after the fist stopped.
 /// - A hump within 1.5 s of a punch that points back against it and is no stronger is that
 ///   punch's **retraction**, not a punch; no two punches come within 0.3 s.
 /// - The **kind**: an uppercut rises, swings an arc and ends slowly (muscles stop it), while a jab
@@ -43,6 +45,9 @@ public struct PunchDetector: ~Copyable, Sendable {
     private var windowSum = 0.0
     /// The strongest hump not yet decided: its entry in `recent`.
     private var candidate: Int?
+    /// The candidate's stop: the entry of the strongest reading in its window (`peak`), for the
+    /// candidate it was found for, and whether that reading slowed the fist (worked out once).
+    private var stop: (candidate: Int, peak: Int, slowing: Bool?)?
     private var lastPunch: (time: Double, direction: Vector3, strength: Double)?
     /// The motion and level velocity of each sample of a hook's window, kept for a second look
     /// once the top speed is known: as long as the ring, made once, so deciding allocates nothing.
@@ -180,6 +185,7 @@ public struct PunchDetector: ~Copyable, Sendable {
         windowStart = recent.endIndex
         windowSum = 0
         candidate = nil
+        stop = nil
     }
 
     // MARK: - Humps
@@ -188,12 +194,21 @@ public struct PunchDetector: ~Copyable, Sendable {
     private mutating func follow() -> Punch? {
         let newestIndex = recent.endIndex - 1
         let newest = recent.newest
+        if let last = lastPunch, newest.time - last.time < configuration.minimumInterval,
+            newest.strength > last.strength
+        {
+            // A punch decided at its stop is a hump still rising: what it reaches is its strength,
+            // for the retraction and the trigger, as if it had been decided at its height.
+            lastPunch?.strength = newest.strength
+            recentStrengths.raiseNewest(to: newest.strength)
+            adaptiveTrigger = configuration.relativeTrigger * recentStrengths.median
+        }
         if candidate.map({ newest.strength > recent[$0].strength }) ?? true, newest.strength >= threshold,
             isStrongest(newest.strength, since: newest.time - configuration.lookBack)
         {
             candidate = newestIndex
         }
-        return decideIfDue(at: newest.time)
+        return decideAtStop() ?? decideIfDue(at: newest.time)
     }
 
     /// Whether no entry since `time` was stronger than `strength`.
@@ -214,11 +229,56 @@ public struct PunchDetector: ~Copyable, Sendable {
         return decide(index, at: time)
     }
 
+    /// Decides the candidate at the newest entry if its stop is certain by then (see
+    /// `DetectorConfiguration.stopFall`).
+    private mutating func decideAtStop() -> Punch? {
+        guard let index = candidate else { return nil }
+        let peak = stopPeak(of: index)
+        let newest = recent.newest
+        guard newest.time - recent[peak].time >= configuration.stopSettle,
+            newest.magnitude < configuration.stopFall * recent[peak].magnitude, slows(at: peak)
+        else { return nil }
+        return decide(index, at: newest.time)
+    }
+
+    /// The strongest reading in the strength window of the candidate at `index` (the stop's
+    /// peak, as `decide` takes it), carried on from the last candidate's while it stays in.
+    private mutating func stopPeak(of index: Int) -> Int {
+        let since = recent[index].time - configuration.strengthWindow
+        var peak: Int?
+        var next = recent.indices(since: since).first ?? index
+        if let known = stop, known.candidate <= index, known.peak >= recent.startIndex, recent[known.peak].time >= since {
+            if known.candidate == index { return known.peak }
+            peak = known.peak
+            next = known.candidate + 1
+        }
+        for entry in next...index where peak.map({ recent[entry].magnitude > recent[$0].magnitude }) ?? true {
+            peak = entry
+        }
+        let found = peak ?? index
+        stop = (index, found, stop?.peak == found ? stop?.slowing : nil)
+        return found
+    }
+
+    /// Whether the reading at entry `peak` slowed the fist: whether it points against the velocity
+    /// the motion built over `thrustWindow` before it. Worked out once a peak.
+    private mutating func slows(at peak: Int) -> Bool {
+        if let slowing = stop?.slowing { return slowing }
+        var velocity = Vector3.zero
+        for entry in recent.indices(since: recent[peak].time - configuration.thrustWindow) where entry < peak {
+            velocity += recent[entry].linear * recent[entry].interval
+        }
+        let slowing = velocity.dot(recent[peak].linear) < 0
+        stop?.slowing = slowing
+        return slowing
+    }
+
     // MARK: - Deciding
 
     /// Decides whether the hump whose strength peaked at entry `index` is a punch, and which kind.
     private mutating func decide(_ index: Int, at decisionTime: Double) -> Punch? {
         candidate = nil
+        stop = nil
         let hump = recent[index]
         // The hump's time: the middle of the window whose mean it is.
         let time = hump.time - configuration.strengthWindow / 2

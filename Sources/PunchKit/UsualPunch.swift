@@ -68,6 +68,12 @@ struct LastEight: Hashable, Sendable {
         }
     }
 
+    /// Raises the newest value to `value`, if that is more.
+    mutating func raiseNewest(to value: Double) {
+        guard count > 0, values[count - 1] < value else { return }
+        values[count - 1] = value
+    }
+
     /// The median (the upper of the middle two for an even count), by rank; 0 with none.
     var median: Double {
         for i in 0..<count {

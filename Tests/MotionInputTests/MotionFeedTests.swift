@@ -64,7 +64,8 @@ final class GatedSamples: SampleSource, @unchecked Sendable {
     }
 
     /// At `play`'s pace a recording goes twice as fast as it was made at most, in batches of 50 ms
-    /// of wall time of at most 10 samples (200 a second); one made at 400 Hz is thinned to 200.
+    /// of wall time of at most 14 samples (200 a second at 15 batches a second); one made at 400 Hz
+    /// is thinned to 200.
     @Test func aRecordingIsPacedAndThinnedToASensorsRate() async throws {
         let fast = (0..<200).map { MotionSample(time: Double($0) / 400, acceleration: Vector3(0, 1, 0)) }
         let feed = try MotionFeed(recording: FrameSamples(ListedFrames(frames: frames(fast))))
@@ -74,11 +75,35 @@ final class GatedSamples: SampleSource, @unchecked Sendable {
         while let samples = await feed.next(since: .now) { batches.append(samples) }
         let elapsed = ContinuousClock.now - started
         let times = batches.flatMap { $0 }.map(\.time)
-        #expect(batches.allSatisfy { $0.count <= 10 })
+        #expect(batches.allSatisfy { $0.count <= 14 })
         #expect(times.count == 100, "every other sample of 400 Hz")
         #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 >= 0.0049 })
-        // 100 samples at 10 a batch are 10 batches of 50 ms at the least.
-        #expect(elapsed >= .milliseconds(500))
+        // 100 samples at 14 a batch are 8 batches of 50 ms at the least.
+        #expect(elapsed >= .milliseconds(400))
+    }
+
+    /// While a punch may be under way (a sample far from 1 g), a recording's samples go out every
+    /// 10 ms rather than every 50, so that the server sees the stop a blink after it; the batches
+    /// stay within 15 a second and bursts of 25, whatever the motion.
+    @Test func aSwingGoesOutAsItComesWithinTheMessageLimit() async throws {
+        // 1 s at rest, then 2 s of hard motion, at 100 Hz.
+        let recording = (0..<300).map { index in
+            let t = Double(index) / 100
+            return MotionSample(time: t, acceleration: Vector3(t < 1 ? 0.001 * Double(index % 2) : 3, 1, 0))
+        }
+        let feed = try MotionFeed(recording: FrameSamples(ListedFrames(frames: frames(recording))))
+        let started = ContinuousClock.now
+        var batches: [[MotionSample]] = []
+        while let samples = await feed.next(since: .now) { batches.append(samples) }
+        let elapsed = ContinuousClock.now - started
+        let atRest = batches.filter { $0.last!.time < 0.69 }
+        let moving = batches.filter { $0.first!.time >= 1 }
+        // At rest a batch is 50 ms of wall time, 0.1 s of the recording; moving, 10 ms (0.02 s) at first.
+        #expect(atRest.allSatisfy { $0.count >= 9 }, "\(atRest.map(\.count))")
+        #expect(moving.prefix(10).allSatisfy { $0.count <= 3 }, "\(moving.prefix(10).map(\.count))")
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        #expect(Double(batches.count) <= 25 + 15 * seconds + 1)
+        #expect(batches.flatMap { $0 }.count == recording.count)
     }
 
     /// A recording that cannot be read fails when the feed is made, not later.

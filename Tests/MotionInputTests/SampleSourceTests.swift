@@ -86,8 +86,8 @@ struct Unplugged: Error {}
     /// A punch still waiting when the stream ends is decided then; when the source fails it is
     /// not, since the motion after it is unknown, and the failure comes out.
     @Test func theEndDecidesTheLastPunchAndAFailureDoesNot() throws {
-        // The stream cut just after a punch's stop, before its confirmation.
-        let cut = Array(session.prefix { $0.time < (punchesFed(session).first?.time ?? 0) + 0.15 })
+        // The stream cut just before the sample that decides a punch.
+        let cut = Array(session.prefix { $0.time < (punchesFed(session).first?.decidedAt ?? 0) })
         var ended = FrameSamples(ListedFrames(frames: frames(cut)))
         var found: [Punch] = []
         try ended.punches { found.append($0) }

@@ -205,7 +205,6 @@ func summary(_ punches: [Punch]) -> [String] {
         #expect(punches.count >= 6)
         for punch in punches {
             #expect(punch.decidedAt - punch.time <= bound + 1.01 / rate)
-            #expect(punch.decidedAt - punch.time >= configuration.strengthWindow / 2 + configuration.confirmation)
         }
         #expect(bound <= 0.25)
     }
@@ -522,7 +521,23 @@ func summary(_ punches: [Punch]) -> [String] {
         let punch = try #require(jab(turningAbout: tilted, configuration: withoutHooks).first)
         #expect(punch.kind == .uppercut)
         #expect(punch.turnAxisFromVertical.map { abs($0 - 20) < 1 } == true)
-        #expect(punch.turn.map { abs($0 - 140) < 3 } == true)
+        // Turning at 400°/s from 0.9 s, over the thrust, up to the moment the stop was certain.
+        let turned = 400 * (min(punch.decidedAt, 1.25) - 0.9)
+        #expect(punch.turn.map { abs($0 - turned) < 3 } == true, "\(String(describing: punch.turn)), not \(turned)")
+    }
+
+    /// A punch is decided a blink after its stop (the stop's peak here at 1.175 s), not at the
+    /// thrust's fall before it (its peak at 1.075 s, as strong), nor a confirmation later.
+    @Test func aPunchIsDecidedOnceItsStopIsCertain() throws {
+        let configuration = DetectorConfiguration()
+        let punch = try #require(jab(turningAbout: nil).first)
+        #expect(punch.decidedAt >= 1.175 + configuration.stopSettle)
+        #expect(punch.decidedAt <= 1.175 + 0.05, "decided at \(punch.decidedAt)")
+        var waiting = configuration
+        waiting.stopFall = 0
+        let confirmed = try #require(jab(turningAbout: nil, configuration: waiting).first)
+        #expect(confirmed.decidedAt >= punch.decidedAt + configuration.confirmation)
+        #expect(confirmed.kind == punch.kind && confirmed.damage == punch.damage)
     }
 
     @Test func aTurnAboutALevelAxisLeavesAJab() throws {

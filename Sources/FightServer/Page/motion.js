@@ -9,16 +9,29 @@ export const motion = {
   // unsupported | insecure | needsPermission | denied | checking | noSensor | ready
   status: 'checking',
   useMeter: localStorage.getItem('hitthat.useMeter') === '1',
-  hold: null,        // the hold under way: { number, target, pressed, rows, width, timer }; its
+  hold: null,        // the hold under way: { number, target, pressed, rows, width, timer, strongAt }; its
                      // target is a fight's punch ({ fight, after }) or the lesson's ({ kind })
+  budget: Infinity,  // the messages holds may send now (full to begin with), and when counted (`BUDGET`)
+  budgetAt: 0,
   heard: false,
   lastT: -Infinity,  // the newest sample's time, s
   lead: [],          // the samples of the lead-in the server takes, while no hold is under way
   render: () => {},  // redraws the page when the sensor's state changes
 };
 
-/// Batches leave every 50 ms, within the protocol's 50–100 ms: a punch lands soon after its stop.
+/// Batches leave every 50 ms, within the protocol's 50–100 ms, and each row at once while a punch
+/// may be under way (below): the server decides a punch a blink after its stop, and a row that
+/// waits for the timer would add up to 50 ms to it.
 const BATCH_MS = 50;
+/// A punch may be under way while the reading is this far from gravity (m/s²; a hand at rest or
+/// walking stays within it), and for `UNDER_WAY_S` after.
+const UNDER_WAY_MS2 = 4;
+const UNDER_WAY_S = 0.3;
+/// Every batch of a hold spends one message of a budget of 15 a second, in bursts of up to 25, so
+/// that holds never run into the server's message limit (20 a second, bursts of 40, of every
+/// kind); a row leaves at once only with a message to spare for the hold's last batch, else with
+/// the timer's.
+const BUDGET = { perSecond: 15, burst: 25 };
 /// A little inside the server's bounds, so that a hold or a lead-in at the bound is not refused
 /// for a timer's lateness.
 const INSIDE = 0.975;
@@ -78,7 +91,16 @@ function onMotion(event) {
     return;
   }
   hold.rows.push(row);
-  if (hold.rows.length >= bounds.samplesPerBatch) flushHold(false);
+  if (Math.abs(Math.hypot(a.x, a.y, a.z) - 9.81) > UNDER_WAY_MS2) hold.strongAt = t;
+  if (hold.rows.length >= bounds.samplesPerBatch || (t - hold.strongAt <= UNDER_WAY_S && budgetLeft() >= 2)) flushHold(false);
+}
+
+/// The messages holds may still send now (`BUDGET`).
+function budgetLeft() {
+  const now = performance.now() / 1000;
+  motion.budget = Math.min(BUDGET.burst, motion.budget + (now - motion.budgetAt) * BUDGET.perSecond);
+  motion.budgetAt = now;
+  return motion.budget;
 }
 
 /// The last moments before PUNCH is pressed, sent as the hold's lead-in: the server's detector
@@ -114,6 +136,7 @@ export function startHold(target) {
   motion.hold = {
     number, target, pressed: round(pressed, 4), rows: lead,
     width: newest ? newest.length : null,
+    strongAt: -Infinity,
     timer: setInterval(() => flushHold(false), BATCH_MS),
   };
   swingStatus('Swing!');
@@ -125,6 +148,8 @@ function flushHold(final) {
   const bounds = limits();
   if (!hold || !bounds) return;
   while (hold.rows.length > 0 || final) {
+    if (!final && budgetLeft() < 1) break;
+    motion.budget -= 1;
     const samples = hold.rows.splice(0, bounds.samplesPerBatch);
     const last = final && hold.rows.length === 0;
     if (samples.length === 0 && !last) break;
