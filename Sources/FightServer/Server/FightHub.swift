@@ -269,23 +269,28 @@ actor FightHub {
     /// `CancellationError` and leaves its place to the next.
     func takingTurns<T>(over turns: Turns, _ work: () async throws -> T) async throws -> T {
         let queue = self.turns
-        if !queue.withLockedValue({ $0.arrive(over: turns) }) {
-            lastWaiter += 1
-            let id = lastWaiter
-            try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                    // Cancelled before it could wait (its handler found nothing to remove): it does not.
-                    let cancelled = queue.withLockedValue { queue in
-                        guard !Task.isCancelled else { return true }
-                        queue.wait(over: turns, TurnWaiter(id: id, continuation: continuation))
-                        return false
-                    }
-                    if cancelled { continuation.resume(throwing: CancellationError()) }
+        lastWaiter += 1
+        let id = lastWaiter
+        // Arriving and waiting are one step under the lock: with a moment between them, the
+        // request under way could finish, find nobody waiting, and leave this one waiting for ever.
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let arrival = queue.withLockedValue { queue -> TurnArrival in
+                    // Cancelled before it came (its handler found nothing to remove): it does not.
+                    guard !Task.isCancelled else { return .cancelled }
+                    guard !queue.arrive(over: turns) else { return .now }
+                    queue.wait(over: turns, TurnWaiter(id: id, continuation: continuation))
+                    return .waiting
                 }
-            } onCancel: {
-                queue.withLockedValue { $0.leave(over: turns) { $0.id == id } }?.continuation
-                    .resume(throwing: CancellationError())
+                switch arrival {
+                case .now: continuation.resume()
+                case .cancelled: continuation.resume(throwing: CancellationError())
+                case .waiting: break
+                }
             }
+        } onCancel: {
+            queue.withLockedValue { $0.leave(over: turns) { $0.id == id } }?.continuation
+                .resume(throwing: CancellationError())
         }
         defer { queue.withLockedValue { $0.finish(over: turns) }?.continuation.resume() }
         return try await work()

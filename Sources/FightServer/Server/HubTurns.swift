@@ -72,6 +72,10 @@ struct TurnQueue<Waiter> {
     func isBusy(_ turns: Turns) -> Bool { waiting[turns] != nil }
 }
 
+/// How a request came to take its turn (`FightHub.takingTurns`): its turn now, to wait for it, or
+/// not at all (its task was cancelled).
+enum TurnArrival { case now, waiting, cancelled }
+
 /// A request waiting at the hub for its turn (`FightHub.takingTurns`): resumed when its turn
 /// comes, or thrown `CancellationError` when its task is cancelled first.
 struct TurnWaiter: Sendable {
