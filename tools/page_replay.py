@@ -213,6 +213,7 @@ class Opponent:
 
     def _read(self):
         for line in self.process.stdout:
+            at = time.monotonic()
             self.log.write(line)
             self.log.flush()
             self.lines.put(line)
@@ -222,11 +223,15 @@ class Opponent:
                 continue
             if message.get("type") == "welcome":
                 self.me = message["fighter"]["id"]
-            # Its turn in a fight: a jab from the meter, after a moment (as a player would).
-            if (self.by_meter and message.get("type") == "event" and message.get("turn") == self.me
-                    and message.get("kind") in ("matched", "accepted", "punched", "turnPassed")):
-                threading.Timer(0.3, lambda: self.send("jab")).start()
+            self.heard(message, at)
         self.lines.put(None)
+
+    def heard(self, message, at):
+        """What it does with a message, read at `at` (time.monotonic())."""
+        # Its turn in a fight: a jab from the meter, after a moment (as a player would).
+        if (self.by_meter and message.get("type") == "event" and message.get("turn") == self.me
+                and message.get("kind") in ("matched", "accepted", "punched", "turnPassed")):
+            threading.Timer(0.3, lambda: self.send("jab")).start()
 
     def open_room(self, seconds=60):
         """Sends `quick` and waits for its room (or a fight matched at once)."""
@@ -288,6 +293,40 @@ def the_last_punch(browser):
         return {punch: mine.punch, damage: mine.damage, bluntedBy: mine.bluntedBy || null};""")
 
 
+def when_shown(browser):
+    """When the page's newest punch of this player came and when the frame that shows it began
+    (`motion.landed`: performance.now(), ms, the clock of the rows' `t`); None from a page that
+    does not note it (an older build's, measured for its kinds)."""
+    if browser.js("return hitthat.motion.landed === undefined"):
+        return None
+    browser.wait("the hit drawn", lambda: browser.js(
+        "return hitthat.motion.landed !== null && hitthat.motion.landed.drawn !== null"), 10)
+    return browser.js("return hitthat.motion.landed")
+
+
+def the_stop(trace, t):
+    """The time of the stop's peak of the punch `detect` put at `t` in `trace` (g): the row within
+    the strength window's half either side of it whose length is farthest from 1 g."""
+    with open(trace) as file:
+        rows = [[float(v) for v in line.split(",")] for line in list(file)[1:]]
+    near = [r for r in rows if t - 0.125 <= r[0] <= t + 0.125] or rows
+    return max(near, key=lambda r: abs(math.sqrt(r[1] ** 2 + r[2] ** 2 + r[3] ** 2) - 1))[0]
+
+
+def swing_to_screen(holds):
+    """Per landed hold whose page rows `detect` reads as the server did, ms from the stop's peak
+    (as the page read it) to the `punched` event and to the frame that shows it."""
+    came, drawn = [], []
+    for h in holds:
+        found, shown = h.get("detectOnPage"), h.get("shown")
+        if not (h.get("landed") and found and shown and found["type"] == h["punch"]):
+            continue
+        stop = (h["pageOrigin"] + the_stop(h["pageSent"], found["t"])) * 1000
+        came.append(round(shown["received"] - stop, 1))
+        drawn.append(round(shown["drawn"] - stop, 1))
+    return came, drawn
+
+
 def into_a_fight(browser, opponent, options):
     """The page in a fight with the opponent, in a new quick match. No guard: the opponent's jabs
     from the meter take a few points a turn, and a hold that finds no punch keeps the turn."""
@@ -333,6 +372,7 @@ def play_case(options, port, opponent, user, trace, holds, sent_folder, log):
                 held = replayed[-1]
                 if result["landed"]:
                     result.update(the_last_punch(browser))
+                    result["shown"] = when_shown(browser)
                 rows, pressed = sensor_test.the_readings_behind(batches, replayed)
                 path = os.path.join(sent_folder, f"{user}-{index}.csv")
                 sensor_test.write_trace(path, rows)
@@ -346,7 +386,8 @@ def play_case(options, port, opponent, user, trace, holds, sent_folder, log):
                 sensor_test.write_trace(page_path, page_rows)
                 other = sum(1 for a, b in zip(page_rows, rows)
                             if max(abs(math.degrees(x - y)) for x, y in zip(a[4:7], b[4:7])) > 0.2)
-                result.update({"sent": path, "pageSent": page_path, "pressedInSent": pressed, "rowsSent": len(rows),
+                result.update({"sent": path, "pageSent": page_path, "pageOrigin": samples[0][0],
+                               "pressedInSent": pressed, "rowsSent": len(rows),
                                "rotationNotTheReadings": other,
                                "sentSpan": rows[-1][0] - rows[0][0] if rows else 0})
                 said = result.get("said") or ""
@@ -458,6 +499,7 @@ def summarise(name, holds, hitthat, out):
         "serverAgreesWithDetectOnSent": len(agree), "checkedOnSent": len(on_sent),
         "serverAgreesWithDetectAsSent": len(agree_as_sent), "detectAsSentRightKind": len(page_right),
         "rowsRotationNotTheReadings": other_rows, "rows": all_rows,
+        "stopToPunchedMs": swing_to_screen(real)[0], "stopToScreenMs": swing_to_screen(real)[1],
         "errors": [{"case": h["case"], "press": h["press"], "error": h["error"]} for h in errors],
     }
     p = lambda *a: print(*a, file=out)
@@ -478,6 +520,8 @@ def summarise(name, holds, hitthat, out):
     p(f"  detect on the readings behind the page's rows (its times, each row's acceleration's reading, rotation "
       f"as set) agrees with the server: {share(len(agree), len(on_sent))}; rows whose rotation was not their "
       f"acceleration's reading's: {share(other_rows, all_rows)}")
+    p(f"  swing to screen, ms from the stop's peak as the page read it: to `punched` "
+      f"{quantiles(figures['stopToPunchedMs'])}; to the frame that shows it {quantiles(figures['stopToScreenMs'])}")
     kinds = {}
     for h in real:
         key = (h["truth"], h.get("punch") if h.get("landed") else "-", (h.get("detectOnCut") or {}).get("type", "-"),

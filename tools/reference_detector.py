@@ -1,274 +1,236 @@
 #!/usr/bin/env python3
-"""HitThat's punch rule written the way a data scientist would: pandas read_csv plus NumPy.
+"""HitThat's punch rule written the way a data person would: pandas to read and filter, NumPy for
+the rest, every per-sample step vectorised, a plain loop only over the candidate humps.
 
-The reference that tools/compare.sh times `hitthat detect` against. It ports PunchDetector's rule
-(Sources/PunchKit/PunchDetector.swift, GravityTracker.swift, RecentMotion.swift) faithfully, with
-the defaults of DetectorConfiguration, for a generic t,x,y,z trace in seconds and g:
+The reference that tools/compare.sh times `hitthat detect` against. It follows PunchDetector's
+rule (Sources/PunchKit/PunchDetector.swift, GravityTracker.swift, DetectorConfiguration's
+defaults) for a generic t,x,y,z trace in seconds and g, gravity included, no gyroscope:
 
-- gravity tracked while calm (and, after long motion, from still readings of gravity's length):
-  an adaptive filter whose every step depends on the last, so it is the one plain Python loop;
-- a stop: a stretch of at least 2 g (gravity removed) that keeps within 60° of its onset, decided
-  at its highest peak 25 ms after it, or when it turns, fades or halves; the stretches are found
-  with NumPy and only their few samples are walked;
-- the stop's direction taken against the mean acceleration of the 0.1 s before the stretch; the
-  thrust: at least 0.1 g·s against it in the 0.5 s before, no stronger than the stop allows, coming
-  into it squarely; the sums over those windows are vectorised;
-- a stop reversing the last punch's within 0.8 s is its retraction; kinds from the first half of
-  the thrust (uppercut above 30°, else jab; hooks only with REPORTS_HOOKS, like `--hooks`).
+- gravity: a first-order low-pass filter (time constant 0.6 s) at the trace's median rate, an
+  exponential moving average (`ewm`) seeded with the first reading; the motion is the reading less it;
+- the strength of motion: the mean length of the motion over the last 0.25 s (cumulative sums);
+- a hump: a sample whose strength is at least the trigger (1.1 g, or 0.3 × the median strength of
+  the last eight punches), the strongest of the last 0.35 s (a rolling maximum), and not beaten
+  before it is decided: 0.125 s later, or from 0.1 s once the strength fell below 0.9 of it;
+- a punch: a hump at least 0.3 s after the last punch, and not its retraction (within 1.5 s,
+  pointing back against it and weaker); its time 0.125 s before the hump, its peak the strongest
+  sample of the hump's window, its direction the motion there;
+- its kind: an uppercut when rise·|rise| + 6 × the stop's width + 0.5 × the bend is above 0.7,
+  else a jab (hooks need a gyroscope); its damage 4 × the peak, scaled by the player's usual peak.
+
+What it leaves out, which a generated trace does not have: gaps of more than 0.25 s (the detector
+starts afresh), other units or formats, a sample interval that the filter's fixed rate does not
+describe (the detector weighs each sample by its own interval; jitter moves the estimate a little).
 
 Usage:
-  reference_detector.py detect TRACE.csv        one JSON object a punch, as `hitthat detect --json`
-  reference_detector.py match A.jsonl B.jsonl   whether two punch lists agree (exit 1 if not)
+  reference_detector.py detect TRACE.csv        one JSON object a punch: t, type, damage, peak_g
+  reference_detector.py match A.jsonl B.jsonl   how far two punch lists agree (exit 1 if under 95 %)
 """
 
-import json
-import math
 import sys
-from array import array
 
 import numpy as np
 import pandas as pd
 
 # DetectorConfiguration's defaults.
-TRIGGER = 2.0
-MINIMUM_THRUST = 0.1
-STOP_ALIGNMENT = 0.5
-REFERENCE_WINDOW = 0.1
-STOP_SHARPNESS = 0.8
-THRUST_WINDOW = 0.5
-DIRECTION_WINDOW = 0.35
-CONFIRMATION_DELAY = 0.025
-RETRACTION_WINDOW = 0.8
-UPPERCUT_RISE = math.sin(math.radians(30))
-REPORTS_HOOKS = False  # `hitthat detect --hooks` turns it on; pass --hooks here too
-HOOK_STRAIGHTNESS = 0.8
-MAXIMUM_GAP = 0.25
-FALLBACK_UP = np.array([0.0, 1.0, 0.0])
-RIGHT_HAND = True
-RING_CAPACITY = 1024  # RecentMotion's: the thrust is looked for among the latest 1024 samples
-
-# GravityTracker's defaults.
-CALM_TIME_CONSTANT = 0.25
-MOVING_TIME_CONSTANT = 0.5
-MOTION_PATIENCE = 1.0
-CALM_DEVIATION = 0.5
-CALM_MAGNITUDE_DEVIATION = 0.15
+TRIGGER = 1.1
+RELATIVE_TRIGGER = 0.3
+STRENGTH_WINDOW = 0.25
+LOOK_BACK = 0.35
+CONFIRMATION = 0.1
+CONFIRMING_FALL = 0.9
+LONGEST_CONFIRMATION = 0.125
+MINIMUM_INTERVAL = 0.3
+RETRACTION_WINDOW = 1.5
+RETRACTION_ALIGNMENT = -0.2
+GRAVITY_TIME_CONSTANT = 0.6
+THRUST_WINDOW = 0.4
+FOLLOW_THROUGH = 0.1
+STOP_LEAD = 0.05
+STOP_WIDTH_WEIGHT = 6.0
+BEND_WEIGHT = 0.5
+UPPERCUT_SCORE = 0.7
+DAMAGE_PER_G = 4.0
+MAXIMUM_DAMAGE = 100
+USUAL_PEAK_G = 9.0  # PunchProfile.usualPeakG
+LEAST_USUAL_PEAK_G = 1.5  # UsualPunch.leastPeakG
+STANDARD_GRAVITY = 9.80665
 
 
 def load(path):
-    """Times (s) and readings (g) of the samples the detector takes, and the first time."""
-    frame = pd.read_csv(path, usecols=["t", "x", "y", "z"], dtype="float64")
+    """Times (s) and readings (g), without the readings that repeat the last one exactly (a
+    sensor's sample-and-hold, which the detector passes over)."""
+    frame = pd.read_csv(path, usecols=["t", "x", "y", "z"], dtype="float64", engine="c")
     time = frame["t"].to_numpy()
-    acceleration = frame[["x", "y", "z"]].to_numpy()
-    first_time = time[0]
-    # The detector passes over readings that repeat the last one exactly (sample-and-hold).
-    changed = np.empty(len(time), dtype=bool)
-    changed[0] = True
-    np.any(acceleration[1:] != acceleration[:-1], axis=1, out=changed[1:])
-    return time[changed], acceleration[changed], first_time
+    raw = frame[["x", "y", "z"]].to_numpy()
+    changed = np.ones(len(time), dtype=bool)
+    changed[1:] = (raw[1:] != raw[:-1]).any(axis=1)
+    return time[changed], raw[changed]
 
 
-def track_gravity(acceleration, interval):
-    """The gravity estimate before each sample's update, the last estimate after it, and whether
-    the source includes gravity."""
-    x, y, z = (acceleration[:, axis].tolist() for axis in range(3))
-    steps = interval.tolist()
-    estimates = array("d")
-    gx, gy, gz = x[0], y[0], z[0]  # seeded by the first reading
-    px, py, pz = gx, gy, gz  # the previous reading
-    estimates.extend((gx, gy, gz))
-    # Whether the source includes gravity: its first reading's, not the estimate's length, which
-    # a grip turned over drags through zero.
-    includes_gravity = gx * gx + gy * gy + gz * gz > 0.25
-    motion = 0.0
-    for i in range(1, len(x)):
-        estimates.extend((gx, gy, gz))
-        rx, ry, rz, dt = x[i], y[i], z[i], steps[i]
-        moved = math.sqrt((rx - px) ** 2 + (ry - py) ** 2 + (rz - pz) ** 2)
-        px, py, pz = rx, ry, rz
-        dx, dy, dz = rx - gx, ry - gy, rz - gz
-        magnitude = math.sqrt(rx * rx + ry * ry + rz * rz)
-        estimate_length = math.sqrt(gx * gx + gy * gy + gz * gz)
-        if (dx * dx + dy * dy + dz * dz < CALM_DEVIATION ** 2
-                and abs(magnitude - estimate_length) < CALM_MAGNITUDE_DEVIATION):
-            motion = 0.0
-            time_constant = CALM_TIME_CONSTANT
-        else:
-            motion += dt
-            # After long motion, readings of gravity's length that hardly move are the new grip's gravity.
-            expected = 1.0 if includes_gravity else 0.0
-            if not (motion > MOTION_PATIENCE and abs(magnitude - expected) < CALM_MAGNITUDE_DEVIATION
-                    and moved < CALM_MAGNITUDE_DEVIATION):
-                continue
-            time_constant = MOVING_TIME_CONSTANT
-        weight = min(1.0, dt / time_constant)
-        gx, gy, gz = gx + dx * weight, gy + dy * weight, gz + dz * weight
-    return np.frombuffer(estimates, dtype=np.float64).reshape(-1, 3), np.array([gx, gy, gz]), includes_gravity
+def windows(time, rows, span):
+    """For each of `rows`, the index of the first sample at most `span` seconds before it, and a
+    matrix of indices from there (clipped to the trace) wide enough for the widest window."""
+    low = np.searchsorted(time, time[rows] - span, side="left")
+    width = int((rows - low).max()) + 1 if len(rows) else 1
+    return low, np.minimum(low[:, None] + np.arange(width), len(time) - 1)
 
 
-def normalized(vector):
-    length = np.linalg.norm(vector)
-    return vector / length if length > 0 else np.zeros(3)
-
-
-class Detector:
-    def __init__(self, time, acceleration):
-        self.time = time
-        interval = np.diff(time, prepend=time[0])
-        self.gap = interval > MAXIMUM_GAP
-        interval[self.gap] = 0.0
-        self.interval = interval
-        self.before, last_estimate, self.includes_gravity = track_gravity(acceleration, interval)
-        # The estimate after each sample's update is the one before the next sample's.
-        self.after = np.vstack([self.before[1:], last_estimate])
-        self.linear = acceleration - self.before
-        self.magnitude = np.linalg.norm(self.linear, axis=1)
-        # A gap clears the detector's memory: the thrust is looked for since the last one.
-        self.segment_start = np.maximum.accumulate(np.where(self.gap, np.arange(len(time)), 0))
-        self.last_punch = None
-        self.thrust_start = -math.inf
-
-    def punches(self):
-        """Walks each stretch of at least the trigger, as PunchDetector.track does sample by sample."""
-        time, linear, magnitude, gap = self.time, self.linear, self.magnitude, self.gap
-        count = len(time)
-        # The first sample only seeds gravity; it is never tracked.
-        openings = np.flatnonzero(magnitude >= TRIGGER)
-        openings = openings[openings > 0]
-        found = []
-        position = 0
-        while position < len(openings):
-            peak_index = start_index = openings[position]
-            onset = linear[start_index]
-            onset_length = magnitude[start_index]
-            peak_magnitude = magnitude[peak_index]
-            decided = False
-            j = peak_index + 1
-            while j < count:
-                if gap[j]:
-                    break  # the stop is dropped undecided; sample j starts afresh
-                sample = linear[j]
-                # A turn of more than 60° from the stretch's onset starts a new stretch.
-                turned = float(sample @ onset) < 0.5 * magnitude[j] * onset_length
-                faded = magnitude[j] < TRIGGER / 2
-                if not decided:
-                    if not turned and magnitude[j] > peak_magnitude:
-                        peak_index, peak_magnitude = j, magnitude[j]
-                    elif (turned or faded or magnitude[j] < peak_magnitude / 2
-                          or time[j] - time[peak_index] >= CONFIRMATION_DELAY):
-                        decided = True
-                        self.decide(start_index, peak_index, j, found)
-                if turned or faded:
-                    break
-                j += 1
-            else:
-                if not decided:  # PunchDetector.finish()
-                    self.decide(start_index, peak_index, count - 1, found)
-                break
-            position = np.searchsorted(openings, j, side="left")
-        return found
-
-    def remembered(self, decision_index, after, before, inclusive):
-        """The sample indices the detector still remembers at `decision_index` with times in
-        (after, before), or [after, before) when `inclusive`."""
-        time = self.time
-        low = max(np.searchsorted(time, after, side="left" if inclusive else "right"),
-                  self.segment_start[decision_index], decision_index - RING_CAPACITY + 1, 1)
-        return low, max(low, np.searchsorted(time, before, side="left"))
-
-    def decide(self, start_index, peak_index, decision_index, found):
-        time = self.time
-        peak_time = time[peak_index]
-        peak = self.linear[peak_index]
-        peak_magnitude = self.magnitude[peak_index]
-        # The stop is measured against the mean acceleration just before the stretch began.
-        low, high = self.remembered(decision_index, time[start_index] - REFERENCE_WINDOW, time[start_index], True)
-        duration = self.interval[low:high].sum()
-        before = ((self.linear[low:high] * self.interval[low:high, None]).sum(axis=0) / duration
-                  if duration > 0 else np.zeros(3))
-        direction = normalized(peak - before)
-        direction_start = max(peak_time - DIRECTION_WINDOW, self.thrust_start)
-        low, high = self.remembered(decision_index, max(peak_time - THRUST_WINDOW, self.thrust_start), peak_time,
-                                    False)
-        window = self.linear[low:high]
-        steps = self.interval[low:high]
-        along = window @ direction
-        opposing = along < 0
-        pushed = np.where(opposing, -along * steps, 0.0)
-        speed = pushed.sum()
-        strongest_push = -along[opposing].min() if opposing.any() else 0.0
-        if speed < MINIMUM_THRUST or peak @ direction < STOP_SHARPNESS * strongest_push:
-            return
-        approach = (window * steps[:, None]).sum(axis=0)
-        if approach @ direction > -STOP_ALIGNMENT * np.linalg.norm(approach):
-            return
-        if (self.last_punch is not None and peak_time - self.last_punch[0] < RETRACTION_WINDOW
-                and direction @ self.last_punch[1] < -0.3):
-            return
-        self.last_punch = (peak_time, direction)
-        self.thrust_start = peak_time
-
-        thrust = window[opposing] * steps[opposing, None]
-        velocity = thrust.sum(axis=0)
-        path_length = (np.linalg.norm(window[opposing], axis=1) * steps[opposing]).sum()
-        onset = window[opposing][0] if opposing.any() else np.zeros(3)
-        # The first half of the thrust within the direction window, before the wrist turns and
-        # without the wind-up, gives its direction.
-        recent = opposing & (time[low:high] > direction_start)
-        recent_pushed = np.where(recent, pushed, 0.0)
-        early = recent & (np.cumsum(recent_pushed) - recent_pushed < recent_pushed.sum() / 2)
-        early_velocity = (window[early] * steps[early, None]).sum(axis=0)
-
-        estimate = self.after[decision_index]
-        up = normalized(estimate) if self.includes_gravity else normalized(FALLBACK_UP)
-        rise = normalized(early_velocity) @ up
-        straightness = np.linalg.norm(velocity) / path_length if path_length > 0 else 1.0
-        turn = np.cross(onset, -direction) @ up
-        curves_like_hook = turn > 0 if RIGHT_HAND else turn < 0
-        if rise >= UPPERCUT_RISE:
-            kind = "uppercut"
-        elif REPORTS_HOOKS and straightness < HOOK_STRAIGHTNESS and curves_like_hook:
-            kind = "hook"
-        else:
-            kind = "jab"
-        found.append((peak_time, kind, peak_magnitude))
+def upper_median(values):
+    """The median of each row, the upper of the middle two for an even count, as LastEight's."""
+    ordered = np.sort(values, axis=-1)
+    return ordered[..., values.shape[-1] // 2]
 
 
 def detect(path):
-    time, acceleration, first_time = load(path)
-    punches = Detector(time, acceleration).punches() if len(time) > 1 else []
-    out = sys.stdout
-    for peak_time, kind, peak_g in punches:
-        out.write(json.dumps({"t": round(peak_time - first_time, 4), "type": kind, "peak_g": round(peak_g, 3)},
-                             separators=(",", ":")) + "\n")
-    print(f"{path}: {len(punches)} punches in {len(time)} samples (reference)", file=sys.stderr)
+    time, raw = load(path)
+    count = len(time)
+    if count < 2:
+        return pd.DataFrame(columns=["t", "type", "damage", "peak_g"]), time
+
+    # Gravity: a first-order low-pass filter (an exponential moving average), seeded by the
+    # first reading.
+    weight = min(1.0, float(np.median(np.diff(time))) / GRAVITY_TIME_CONSTANT)
+    gravity = pd.DataFrame(raw).ewm(alpha=weight, adjust=False).mean().to_numpy()
+    linear = raw - gravity
+    magnitude = np.sqrt(np.einsum("ij,ij->i", linear, linear))
+    interval = np.diff(time, prepend=time[0])
+
+    # Strength of motion: the mean magnitude over the last 0.25 s.
+    sums = np.concatenate(([0.0], np.cumsum(magnitude)))
+    index = np.arange(count)
+    start = np.searchsorted(time, time - STRENGTH_WINDOW, side="left")
+    strength = (sums[index + 1] - sums[start]) / (index + 1 - start)
+
+    # Humps: at least the trigger's floor, the strongest of the last 0.35 s.
+    series = pd.Series(strength, index=pd.to_datetime(time, unit="s"))
+    strongest_before = series.rolling(pd.Timedelta(seconds=LOOK_BACK), closed="both").max().to_numpy()
+    humps = np.flatnonzero((strength >= TRIGGER) & (strength >= strongest_before))
+    humps = humps[humps > 0]  # the first sample only seeds gravity
+
+    # Each hump's decision: 0.125 s on, or from 0.1 s once its strength has fallen by a tenth;
+    # a stronger sample before then takes its place.
+    ahead = int(np.searchsorted(time, time[0] + 2 * LONGEST_CONFIRMATION)) + 2
+    later = np.minimum(humps[:, None] + np.arange(1, ahead), count - 1)
+    waited = time[later] - time[humps, None]
+    due = (waited >= LONGEST_CONFIRMATION) | (
+        (waited >= CONFIRMATION) & (strength[later] < CONFIRMING_FALL * strength[humps, None]))
+    due[:, -1] = True
+    decision = later[np.arange(len(humps)), due.argmax(axis=1)]
+    until = np.arange(1, ahead) <= (decision - humps)[:, None]
+    beaten = ((strength[later] > strength[humps, None]) & until).any(axis=1)
+    humps, decision = humps[~beaten], decision[~beaten]
+
+    # The stop's peak: the sample of greatest magnitude in the hump's window.
+    low, around = windows(time, humps, STRENGTH_WINDOW)
+    inside = around <= humps[:, None]
+    peaks = around[np.arange(len(humps)), np.where(inside, magnitude[around], -1.0).argmax(axis=1)]
+    direction = linear[peaks] / magnitude[peaks, None]
+
+    # Which humps are punches: a loop over the humps alone, as each depends on the last punch.
+    kept = []
+    last_time, last_direction, last_strength = -np.inf, None, 0.0
+    strengths = []
+    for n, hump in enumerate(humps.tolist()):
+        strong = strength[hump]
+        floor = TRIGGER if not strengths else max(TRIGGER, RELATIVE_TRIGGER * upper_median(np.array(strengths[-8:])))
+        if strong < floor:
+            continue
+        punch_time = time[hump] - STRENGTH_WINDOW / 2
+        since = punch_time - last_time
+        if since < MINIMUM_INTERVAL:
+            continue
+        if (since < RETRACTION_WINDOW and float(direction[n] @ last_direction) < RETRACTION_ALIGNMENT
+                and strong < last_strength):
+            continue
+        last_time, last_direction, last_strength = punch_time, direction[n], strong
+        strengths.append(strong)
+        kept.append(n)
+    kept = np.array(kept, dtype=int)
+    peaks, decision, humps = peaks[kept], decision[kept], humps[kept]
+
+    # The kind, from the motion 0.4 s before the peak to 0.1 s after, against the gravity before.
+    first, span = windows(time, peaks, THRUST_WINDOW)
+    before = gravity[first]
+    up = before / np.linalg.norm(before, axis=1, keepdims=True)
+    taken = (span > first[:, None]) & (time[span] <= time[peaks, None] + FOLLOW_THROUGH)
+    motion = np.where(taken[..., None], raw[span] - before[:, None, :], 0.0)
+    along = np.einsum("pkc,pc->pk", motion, up)
+    energy = np.einsum("pkc,pkc->p", motion, motion)
+    upward = (along * np.abs(along)).sum(axis=1)
+    share = np.divide(upward, energy, out=np.zeros_like(energy), where=energy > 0)
+    rise = np.sign(share) * np.sqrt(np.abs(share))
+    thrust = (motion * (time[span] <= time[peaks, None] - STOP_LEAD)[..., None]).sum(axis=1)
+    stop = raw[peaks] - before
+    bend = np.einsum("pc,pc->p", normalized(thrust), normalized(stop))
+    velocity = np.cumsum(motion * interval[span][..., None], axis=1)
+    speed = np.sqrt(np.einsum("pkc,pkc->pk", velocity, velocity).max(axis=1)) * STANDARD_GRAVITY
+
+    # The stop's width: how long the reading's length stays more than half as far from 1 g as at
+    # the peak, up to the sample that decided it.
+    departure = np.abs(np.linalg.norm(raw, axis=1) - 1.0)
+    half = departure[peaks] / 2
+    last, earliest = peaks.copy(), peaks.copy()
+    growing = np.ones(len(peaks), dtype=bool)
+    while growing.any():
+        growing &= (last + 1 <= decision) & (departure[np.minimum(last + 1, count - 1)] > half)
+        last += growing
+    growing[:] = True
+    while growing.any():
+        growing &= (earliest > 0) & (departure[earliest - 1] > half)
+        earliest -= growing
+    width = time[last] - time[earliest]
+
+    score = rise * np.abs(rise) + STOP_WIDTH_WEIGHT * width + BEND_WEIGHT * bend
+    kind = np.where(score > UPPERCUT_SCORE, "uppercut", "jab")
+
+    # Damage: the peak against the median of the last eight peaks, the usual one counted first.
+    peak_g = magnitude[peaks]
+    history = np.concatenate(([USUAL_PEAK_G] * 8, peak_g))
+    usual = upper_median(np.lib.stride_tricks.sliding_window_view(history, 8)[: len(peak_g)])
+    for n in range(min(7, len(peak_g))):  # fewer than eight seen so far
+        usual[n] = upper_median(history[7 - n: 8])
+    scaled = peak_g * USUAL_PEAK_G / np.maximum(usual, LEAST_USUAL_PEAK_G)
+    damage = np.clip(np.round(scaled * DAMAGE_PER_G), 1, MAXIMUM_DAMAGE).astype(int)
+
+    punches = pd.DataFrame({
+        "t": np.round(time[humps] - STRENGTH_WINDOW / 2 - time[0], 4), "type": kind, "damage": damage,
+        "peak_g": np.round(peak_g, 3), "speed_ms": np.round(speed, 2)})
+    return punches, time
 
 
-def match(path_a, path_b, tolerance=0.011):
-    """Pairs punches by time within `tolerance` seconds; the kinds of paired punches must agree."""
-    def read(path):
-        with open(path) as lines:
-            return [json.loads(line) for line in lines if line.strip()]
+def normalized(vectors):
+    length = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return np.divide(vectors, length, out=np.zeros_like(vectors), where=length > 0)
 
-    a, b = read(path_a), read(path_b)
-    times_b = np.array([p["t"] for p in b])
-    paired, kinds_differ, unmatched = 0, 0, 0
-    for punch in a:
-        nearest = int(np.argmin(np.abs(times_b - punch["t"]))) if len(b) else -1
-        if nearest >= 0 and abs(times_b[nearest] - punch["t"]) <= tolerance:
-            paired += 1
-            kinds_differ += b[nearest]["type"] != punch["type"]
-        else:
-            unmatched += 1
-    agree = len(a) == len(b) and unmatched == 0 and kinds_differ == 0
-    print(f"punches: {len(a)} vs {len(b)}; paired within {tolerance * 1000:.0f} ms: {paired}; "
-          f"unpaired: {unmatched}; paired with another kind: {kinds_differ} -> {'same' if agree else 'DIFFERENT'}")
-    return agree
+
+def match(path_a, path_b, tolerance=0.1):
+    """Pairs each punch of A with B's nearest within `tolerance` seconds (each of B's once, in
+    time order) and counts the kinds and damages that agree."""
+    a = pd.read_json(path_a, lines=True)
+    b = pd.read_json(path_b, lines=True)
+    if a.empty or b.empty:
+        print(f"punches: {len(a)} vs {len(b)}")
+        return len(a) == len(b)
+    paired = pd.merge_asof(a.sort_values("t"), b.sort_values("t").assign(tb=lambda f: f["t"]), on="t",
+                           direction="nearest", tolerance=tolerance, suffixes=("", "_b")).dropna(subset=["tb"])
+    paired = paired.drop_duplicates(subset="tb")
+    same_kind = int((paired["type"] == paired["type_b"]).sum())
+    same_damage = int((paired["damage"] == paired["damage_b"]).sum())
+    both = len(paired)
+    share = both / max(len(a), len(b))
+    print(f"punches: {len(a)} vs {len(b)}; found by both within {tolerance} s: {both} ({share:.1%} of the larger); "
+          f"of those, the same kind: {same_kind} ({same_kind / both:.1%}), the same damage: {same_damage} "
+          f"({same_damage / both:.1%}); time apart p50 {np.median(np.abs(paired['t'] - paired['tb'])) * 1000:.1f} ms")
+    return share >= 0.95 and same_kind >= 0.95 * both
 
 
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "detect":
-        detect(sys.argv[2])
+        found, samples = detect(sys.argv[2])
+        found[["t", "type", "damage", "peak_g"]].to_json(sys.stdout, orient="records", lines=True)
+        counts = found["type"].value_counts().to_dict()
+        print(f"{sys.argv[2]}: {len(found)} punches {counts} in {len(samples)} samples (reference)", file=sys.stderr)
     elif len(sys.argv) == 4 and sys.argv[1] == "match":
         sys.exit(0 if match(sys.argv[2], sys.argv[3]) else 1)
     else:

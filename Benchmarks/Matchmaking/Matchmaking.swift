@@ -33,13 +33,13 @@ func nearestUnseen(_ name: String, in fixture: Fixture) {
             var random = SplitMix(seed: 42)
             for _ in benchmark.scaledIterations {
                 let viewer = fixture.randomViewer(using: &random)
-                blackHole(orStop { try store.peekNextOpponent(for: viewer).get() })
+                blackHole(await orStop { try await store.peekNextOpponent(for: viewer).get() })
             }
         },
         setup: {
-            orStop {
+            await orStop {
                 try fixture.placeFighters()
-                try fixture.buildStore()
+                try await fixture.buildStore()
             }
         },
         teardown: { fixture.remove() }
@@ -76,6 +76,14 @@ let benchmarks: @Sendable () -> Void = {
 func orStop<Value>(_ body: () throws -> Value) -> Value {
     do {
         return try body()
+    } catch {
+        fatalError("\(error)")
+    }
+}
+
+func orStop<Value>(_ body: () async throws -> Value) async -> Value {
+    do {
+        return try await body()
     } catch {
         fatalError("\(error)")
     }
@@ -139,8 +147,8 @@ final class Fixture: @unchecked Sendable {  // touched only by the benchmark run
     }
 
     /// Fills a store with the fighters placed, and checks it against the scan.
-    func buildStore() throws {
-        if let postgres { return try buildPostgresStore(at: postgres) }
+    func buildStore() async throws {
+        if let postgres { return try await buildPostgresStore(at: postgres) }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "MatchmakingBenchmark-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -154,10 +162,10 @@ final class Fixture: @unchecked Sendable {  // touched only by the benchmark run
                         username: fighter.username.rawValue, displayName: fighter.displayName,
                         location: fighter.location))
             }
-            for outcome in try store.execute(commands, at: fighters[0].joinedAt) { _ = try outcome.get() }
+            for outcome in try await store.execute(commands, at: fighters[0].joinedAt) { _ = try outcome.get() }
         }
         self.store = store
-        try check(store)
+        try await check(store)
     }
 
     /// Fills a store on PostgreSQL, in a schema of its own kept between runs (filling it is the
@@ -167,15 +175,15 @@ final class Fixture: @unchecked Sendable {  // touched only by the benchmark run
     /// reads them through the store, so a row the store could not read stops the run. Then asks
     /// PostgreSQL for its plan, and stops unless it goes through the GiST index, without
     /// parallel workers (whose start cost the query 50 ms where it takes 0.3 ms).
-    func buildPostgresStore(at url: String) throws {
+    func buildPostgresStore(at url: String) async throws {
         guard case .postgres(var location) = try StoreLocation(parsing: url) else {
             fatalError("HITTHAT_POSTGRES_URL is not a postgres:// URL: \(url)")
         }
         let schema = "bench_nearest_\(count)"
         location.schema = schema
-        let store = try FightStore(location: .postgres(location), rules: rules)
+        let store = try await FightStore(location: .postgres(location), rules: rules)
         let last = fighters[count - 1]
-        if try store.fighter(last.id)?.location != last.location {
+        if try await store.fighter(last.id)?.location != last.location {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "MatchmakingBenchmark-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -200,8 +208,8 @@ final class Fixture: @unchecked Sendable {  // touched only by the benchmark run
                 "ANALYZE \(schema).fighter_locations")
         }
         self.store = store
-        try check(store)
-        let plan = try store.nearestUnseenPlan(for: fighters[0].id)
+        try await check(store)
+        let plan = try await store.nearestUnseenPlan(for: fighters[0].id)
         FileHandle.standardError.write(Data(("PostgreSQL's plan:\n" + plan.joined(separator: "\n") + "\n").utf8))
         guard plan.contains(where: { $0.contains("fighter_locations_by_box") }),
             !plan.contains(where: { $0.contains("Gather") })
@@ -228,12 +236,12 @@ final class Fixture: @unchecked Sendable {  // touched only by the benchmark run
 
     /// Stops the run unless the store names the same opponent as the scan for a hundred viewers
     /// (a trap, as in `orStop`).
-    private func check(_ store: FightStore) throws {
+    private func check(_ store: FightStore) async throws {
         func name(_ fighter: FighterID?) -> String { fighter.map { "fighter \($0.rawValue)" } ?? "nobody" }
         var random = SplitMix(seed: 7)
         for _ in 0..<100 {
             let viewer = randomViewer(using: &random)
-            let fromStore = try store.peekNextOpponent(for: viewer).get()?.opponent.id
+            let fromStore = try await store.peekNextOpponent(for: viewer).get()?.opponent.id
             let fromScan = try scan(for: viewer)?.opponent.id
             guard fromStore == fromScan else {
                 fatalError("\(name(viewer)): the store proposes \(name(fromStore)), the scan \(name(fromScan))")

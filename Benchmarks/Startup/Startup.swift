@@ -24,10 +24,10 @@ let benchmarks: @Sendable () -> Void = {
         closure: { benchmark in
             // What a start opens, then what a fighter's `hello` asks.
             let store = orStop { try FightStore(path: history.path, durability: .processCrash) }
-            blackHole(orStop { try store.fighter(FighterID(1)) })
-            blackHole(orStop { try store.openFights(of: FighterID(1)) })
+            blackHole(await orStop { try await store.fighter(FighterID(1)) })
+            blackHole(await orStop { try await store.openFights(of: FighterID(1)) })
         },
-        setup: { orStop { try history.buildIfMissing() } }
+        setup: { await orStop { try await history.buildIfMissing() } }
     )
     Benchmark(
         "Startup-server-health-1M-fights",
@@ -40,7 +40,7 @@ let benchmarks: @Sendable () -> Void = {
             benchmark.measurement(residentMB, residentMegabytes())
             await server.stop()
         },
-        setup: { orStop { try history.buildIfMissing() } }
+        setup: { await orStop { try await history.buildIfMissing() } }
     )
 }
 
@@ -89,16 +89,16 @@ struct History: Sendable {
 
     /// Builds the file unless one with as many fights is there (a build that stopped half way
     /// wrote nothing: it is one transaction).
-    func buildIfMissing() throws {
+    func buildIfMissing() async throws {
         if FileManager.default.fileExists(atPath: path),
-            try FightStore(path: path, durability: .processCrash).fight(FightID(Int64(fights))) != nil
+            try await FightStore(path: path, durability: .processCrash).fight(FightID(Int64(fights))) != nil
         {
             print("reusing \(path)")
             return
         }
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         let started = ContinuousClock.now
-        let contents = try HistoryFile.build(at: path, fighters: fighters, fights: fights)
+        let contents = try await HistoryFile.build(at: path, fighters: fighters, fights: fights)
         print(
             "built \(path): \(contents.fights) fights, \(contents.eventsPerFight) events each, in \(ContinuousClock.now - started)"
         )
@@ -117,7 +117,7 @@ struct RunningServer: Sendable {
         var logger = Logger(label: "benchmark.server")
         logger.logLevel = .warning
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let server = try FightServer(
+        let server = try await FightServer(
             configuration: ServerConfiguration(port: 0, databasePath: path), logger: logger
         ) { port in portContinuation.yield(port) }
         let running = Task { try await server.run() }

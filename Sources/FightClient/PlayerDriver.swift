@@ -36,6 +36,11 @@ public protocol MotionSource: Sendable {
     /// only samples made at `start` (the turn's start) or later. Waits until there are some (a
     /// recording paces itself); `nil` when the source has no more.
     func nextRows(since start: ContinuousClock.Instant) async -> [MotionRow]?
+    /// A live source's samples made in the `seconds` before `start`, which `nextRows(since:)`
+    /// hands out none of: the lead-in of a hold that begins at `start`, so that the server's
+    /// detector knows which way is up and what the arm was doing. None from a recording (what it
+    /// handed out before is the lead-in) or a source that keeps none.
+    func rows(before start: ContinuousClock.Instant, seconds: Double) -> [MotionRow]
     /// Why the source stopped, once it has, when it failed rather than ended: the error it
     /// threw, kept as it is until it is shown (the program that made the source can tell what
     /// it was).
@@ -43,6 +48,11 @@ public protocol MotionSource: Sendable {
     /// Waits until the source has stopped, and returns why when it failed; `nil` when it just
     /// ended. For one caller.
     func stopped() async -> (any Error)?
+}
+
+extension MotionSource {
+    /// None: a source that keeps no motion from before a hold.
+    public func rows(before start: ContinuousClock.Instant, seconds: Double) -> [MotionRow] { [] }
 }
 
 // MARK: - Connections
@@ -165,6 +175,8 @@ public actor PlayerDriver {
     /// has another number (or none), and its sleeping task, when it wakes, fires nothing.
     private var timers: [PlayerSession.Timer: Int] = [:]
     private var timersStarted = 0
+    /// The last hold given its lead-in: each hold's comes with its first samples only.
+    private var holdLedIn: Int?
 
     /// A session that plays as `credentials` at `address` when run, with `session` if one was
     /// signed in already (the password prompt's), rather than signing in again.
@@ -287,7 +299,7 @@ public actor PlayerDriver {
                 let rows = await motion.nextRows(since: since)
                 // A source that failed says so through `stopped()`; one cancelled says nothing.
                 if rows == nil, motion.failure != nil || Task.isCancelled { return }
-                await self.handle(.motionRead(rows, hold: hold, at: .now))
+                await self.handle(.motionRead(rows, hold: hold, at: .now, lead: self.leadIn(of: hold, since: since)))
             }
         case .status(let status):
             display.status(status)
@@ -303,6 +315,13 @@ public actor PlayerDriver {
             // `run()` closes the connection and ends the rest.
             workQueue.finish()
         }
+    }
+
+    /// The sensor's lead-in for hold `hold`, begun at `since`, the first time it is asked for.
+    private func leadIn(of hold: Int, since: ContinuousClock.Instant) -> [MotionRow] {
+        guard let motion, holdLedIn != hold else { return [] }
+        holdLedIn = hold
+        return motion.rows(before: since, seconds: MotionLimits.leadSeconds)
     }
 
     private func timerRanOut(_ timer: PlayerSession.Timer, number: Int) {

@@ -90,8 +90,10 @@ public struct PlayerSession: Sendable {
         /// Input ended: finish when the fights do.
         case inputEnded
         /// The sensor's next samples, asked for by `awaitMotion(hold:since:)` for hold `hold`, at
-        /// `at`; `nil` when it has no more and did not fail (a failure is `sensorFailed`).
-        case motionRead([MotionRow]?, hold: Int, at: Instant)
+        /// `at`; `nil` when it has no more and did not fail (a failure is `sensorFailed`). With
+        /// the hold's first samples, what a live sensor read in the moments before it (`lead`:
+        /// `MotionSource.rows(before:seconds:)`), sent as the hold's lead-in.
+        case motionRead([MotionRow]?, hold: Int, at: Instant, lead: [MotionRow] = [])
         /// The sensor failed.
         case sensorFailed(SensorFailure)
         /// A timer started by `startTimer` ran out, at `at`.
@@ -419,8 +421,8 @@ public struct PlayerSession: Sendable {
             }
         case .inputEnded:
             if case .reading = input { input = .ended }
-        case .motionRead(let rows, let hold, let at):
-            motionRead(rows, hold: hold, at: at, &effects)
+        case .motionRead(let rows, let hold, let at, let lead):
+            motionRead(rows, hold: hold, at: at, lead: lead, &effects)
         case .sensorFailed(let sensorFailure):
             failure = .sensor(sensorFailure)
             effects.append(.note(.sensorFailed(sensorFailure)))
@@ -895,7 +897,9 @@ public struct PlayerSession: Sendable {
     /// `MotionLimits.samplesPerBatch`, and asks for more; the batch that brings the hold to
     /// `holdRollover` seconds is its last (a batch in the same read after it is dropped: a source
     /// hands out a fraction of a second at a time). The sensor's end is the hold's last batch.
-    private mutating func motionRead(_ rows: [MotionRow]?, hold: Int, at: Instant, _ effects: inout [Effect]) {
+    private mutating func motionRead(
+        _ rows: [MotionRow]?, hold: Int, at: Instant, lead: [MotionRow], _ effects: inout [Effect]
+    ) {
         guard var holding, holding.number == hold, !holding.ending else { return }
         guard let rows else {
             sensorEnded = true
@@ -924,7 +928,10 @@ public struct PlayerSession: Sendable {
         if let newest = recentRows.last?.time, let first = rows.first?.time, first <= newest { recentRows = [] }
         if holding.first == nil, let pressed = rows.first?.time {
             holding.first = pressed
-            rest = (recentRows.filter {
+            // What was handed out before (a recording's) and what a live sensor read before the
+            // hold, in time order, on this clock.
+            let before = (recentRows + lead.filter { $0.time > recentRows.last?.time ?? -.infinity })
+            rest = (before.filter {
                 $0.time >= pressed - MotionLimits.leadSeconds && $0.time < pressed && $0.width == rows[0].width
             } + rows)[...]
         }

@@ -92,53 +92,11 @@ extension FightStore {
 
     /// The events of each fight in `sequences` after its sequence there, in sequence order, with
     /// the fight's corners: what a server following fights that other servers commit to has not
-    /// pushed yet, however many fights it hears of at once, in one statement for each
-    /// `largestBatch / 2` fights (through the log's index by fight and sequence). A fight with no
-    /// such event is missing.
-    public func events(after sequences: [FightID: Int]) throws -> [FightID: FightNews] {
-        var news: [FightID: FightNews] = [:]
-        for batch in sequences.sorted(by: { $0.key < $1.key }).chunked(Self.largestBatch / 2) {
-            let condition = Array(repeating: "(e.fight_id = ? AND e.sequence > ?)", count: batch.count)
-                .joined(separator: " OR ")
-            let rows = try database.readStatement { db in
-                try db.fetch(
-                    """
-                    SELECT e.id, e.body, f.challenger_id, f.opponent_id FROM events e JOIN fights f ON f.id = e.fight_id
-                    WHERE \(condition) ORDER BY e.fight_id, e.sequence
-                    """,
-                    batch.flatMap { fight, after -> SQLArguments in [fight.rawValue, after] })
-            }
-            for row in rows {
-                let event = try JSON.decode(Event.self, from: row.get("body"), table: "events", rowID: row.get("id"))
-                guard case .fight(let fightEvent) = event else { continue }
-                let corners = Both(FighterID(try row.get("challenger_id")), FighterID(try row.get("opponent_id")))
-                news[fightEvent.fight, default: FightNews(corners: corners, events: [])].events.append(fightEvent)
-            }
-        }
-        return news
-    }
-
-    /// The announcements of what `events` changed: one per fight, one per fighter event.
-    static func changes(of events: [Event]) -> [StoreChange] {
-        var changes: [StoreChange] = []
-        var fights: [FightID: (first: Int, last: Int)] = [:]
-        var order: [FightID] = []
-        for event in events {
-            switch event {
-            case .fight(let event):
-                if let known = fights[event.fight] {
-                    fights[event.fight] = (min(known.first, event.sequence), max(known.last, event.sequence))
-                } else {
-                    fights[event.fight] = (event.sequence, event.sequence)
-                    order.append(event.fight)
-                }
-            case .fighter(let event):
-                // A new fighter has no connection anywhere yet: nobody to tell.
-                if case .registered = event.change { continue }
-                changes.append(.fighter(event))
-            }
-        }
-        return order.compactMap { id in fights[id].map { .fight(id, first: $0.first, last: $0.last) } } + changes
+    /// pushed yet, however many fights it hears of at once: on PostgreSQL one statement, the
+    /// fights and their sequences given as two arrays; on SQLite one a fight, in one snapshot
+    /// (through the log's index by fight and sequence). A fight with no such event is missing.
+    public func events(after sequences: [FightID: Int]) async throws -> [FightID: FightNews] {
+        try await database.events(after: sequences)
     }
 
     // MARK: Leases
@@ -161,29 +119,9 @@ extension FightStore {
     public func startServing(
         as server: String, named name: String? = nil, at now: Timestamp, leaseUntil expiry: Timestamp,
         replacing stale: ServerLease? = nil
-    ) throws -> ServingStart {
-        try database.write { db in
-            guard database.isShared else {
-                return .alone(resumed: try apply(.resumeTurns, at: now, in: db).get())
-            }
-            try db.execute("DELETE FROM server_leases WHERE expires_at <= ?", [now.secondsSince1970])
-            if let name, let held = try Self.lease(named: name, besides: server, in: db) {
-                guard held == stale else { return .nameHeld(held) }
-                // Its renewal and this transaction take no lock in common: delete it only as seen.
-                let gone = try db.fetch(
-                    "DELETE FROM server_leases WHERE server_id = ? AND expires_at = ? RETURNING server_id",
-                    [held.server, held.expiresAt.secondsSince1970])
-                if gone.isEmpty, let renewed = try Self.lease(named: name, besides: server, in: db) {
-                    return .nameHeld(renewed)
-                }
-            }
-            let others =
-                try db.fetchValue(
-                    "SELECT count(*) FROM server_leases WHERE server_id <> ?", [server], as: Int64.self) ?? 0
-            try Self.lease(server, named: name, until: expiry, in: db)
-            guard others == 0 else { return .joined(liveServers: Int(others)) }
-            return .alone(resumed: try apply(.resumeTurns, at: now, in: db).get())
-        }
+    ) async throws -> ServingStart {
+        try await database.startServing(
+            as: server, named: name, at: now, leaseUntil: expiry, replacing: stale, referee: referee)
     }
 
     /// Keeps `server`'s lease until `expiry` (taking it again if another's start found it expired).
@@ -192,65 +130,21 @@ extension FightStore {
     ///   (this run's name went to a newer run of it, or to another server given the same name):
     ///   no lease is kept.
     @discardableResult
-    public func renewLease(of server: String, named name: String? = nil, until expiry: Timestamp) throws -> Bool {
-        guard database.isShared else { return true }
-        return try database.writeApart { db in
-            guard let name else {
-                try Self.lease(server, named: nil, until: expiry, in: db)
-                return true
-            }
-            return !(try db.fetch(
-                """
-                INSERT INTO server_leases (server_id, name, expires_at)
-                SELECT CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT)
-                WHERE NOT EXISTS (SELECT 1 FROM server_leases WHERE name = ? AND server_id <> ?)
-                ON CONFLICT (server_id) DO UPDATE SET expires_at = excluded.expires_at
-                RETURNING server_id
-                """,
-                [server, name, expiry.secondsSince1970, name, server]
-            ).isEmpty)
-        }
+    public func renewLease(of server: String, named name: String? = nil, until expiry: Timestamp) async throws
+        -> Bool
+    {
+        try await database.renewLease(of: server, named: name, until: expiry)
     }
 
     /// Gives up `server`'s lease: it stopped serving, and a server starting after the last one
     /// stopped resumes every turn.
-    public func endLease(of server: String) throws {
-        guard database.isShared else { return }
-        _ = try database.writeApart { db in
-            try db.execute("DELETE FROM server_leases WHERE server_id = ?", [server])
-        }
+    public func endLease(of server: String) async throws {
+        try await database.endLease(of: server)
     }
 
     /// The servers whose lease is live at `now` (this one among them, once started).
-    public func liveServers(at now: Timestamp) throws -> [String] {
-        try database.readStatement { db in
-            try db.fetch(
-                "SELECT server_id FROM server_leases WHERE expires_at > ? ORDER BY server_id",
-                [now.secondsSince1970]
-            ).map { try $0.get("server_id") }
-        }
-    }
-
-    private static func lease(_ server: String, named name: String?, until expiry: Timestamp, in db: any SQLSession)
-        throws
-    {
-        try db.execute(
-            """
-            INSERT INTO server_leases (server_id, name, expires_at) VALUES (?, ?, ?)
-            ON CONFLICT (server_id) DO UPDATE SET expires_at = excluded.expires_at
-            """,
-            [server, name, expiry.secondsSince1970])
-    }
-
-    /// The lease of another run than `server` carrying `name`, if one is left (live or not).
-    private static func lease(named name: String, besides server: String, in db: any SQLSession) throws
-        -> ServerLease?
-    {
-        try db.fetch(
-            "SELECT server_id, expires_at FROM server_leases WHERE name = ? AND server_id <> ?", [name, server]
-        ).first.map {
-            ServerLease(server: try $0.get("server_id"), expiresAt: Timestamp(secondsSince1970: try $0.get("expires_at")))
-        }
+    public func liveServers(at now: Timestamp) async throws -> [String] {
+        try await database.liveServers(at: now)
     }
 
     // MARK: Presence
@@ -266,74 +160,15 @@ extension FightStore {
     /// server shares.
     /// - Returns: for each fighter of `changes` connected to another server whose lease is live,
     ///   the earliest time they connected there. Those not in it are connected nowhere else.
-    public func notePresence(_ changes: [PresenceChange], on server: String) throws -> [FighterID: Timestamp] {
-        guard database.isShared, let now = changes.map(\.at).max() else { return [:] }
-        return try database.write(.presence) { db in
-            var elsewhere: [FighterID: Timestamp] = [:]
-            for batch in changes.chunked(Self.largestBatch) {
-                let came = batch.filter(\.connected), went = batch.filter { !$0.connected }
-                if !came.isEmpty {
-                    try db.send(
-                        """
-                        INSERT INTO presence (fighter_id, server_id, since)
-                        VALUES \(Self.placeholders(came.count, each: 3))
-                        ON CONFLICT (fighter_id, server_id) DO UPDATE SET since = excluded.since
-                        """,
-                        came.flatMap { [$0.fighter.rawValue, server, $0.at.secondsSince1970] as SQLArguments })
-                }
-                if !went.isEmpty {
-                    try db.send(
-                        "DELETE FROM presence WHERE server_id = ? AND fighter_id IN (\(Self.placeholders(went.count)))",
-                        [server] + went.map(\.fighter.rawValue))
-                }
-                elsewhere.merge(
-                    try Self.presence(of: batch.map(\.fighter), besides: server, at: now, in: db)) { $1 }
-            }
-            try database.announce(
-                changes.filter { elsewhere[$0.fighter] == nil }.map {
-                    .presence($0.fighter, connected: $0.connected, since: $0.at)
-                }, in: db)
-            return elsewhere
-        }
+    public func notePresence(_ changes: [PresenceChange], on server: String) async throws -> [FighterID: Timestamp] {
+        guard !changes.isEmpty else { return [:] }
+        return try await database.notePresence(changes, on: server)
     }
 
     /// When `fighter` connected to a server other than `server` whose lease is live at `now` (the
     /// earliest, if several), or `nil` when they are on none.
-    public func presence(of fighter: FighterID, besides server: String, at now: Timestamp) throws -> Timestamp? {
-        guard database.isShared else { return nil }
-        return try database.readStatement { db in
-            try Self.presence(of: [fighter], besides: server, at: now, in: db)[fighter]
-        }
-    }
-
-    /// The most fighters one statement names: PostgreSQL takes at most 65,535 parameters, and
-    /// SQLite 32,766.
-    static let largestBatch = 1_000
-
-    /// For each of `fighters` (at most `largestBatch`) connected to a server other than `server`
-    /// whose lease is live at `now`, the earliest time they connected to one.
-    private static func presence(
-        of fighters: some Collection<FighterID>, besides server: String, at now: Timestamp, in db: any SQLSession
-    ) throws -> [FighterID: Timestamp] {
-        guard !fighters.isEmpty else { return [:] }
-        let rows = try db.fetch(
-            """
-            SELECT p.fighter_id, min(p.since) AS since FROM presence p
-            JOIN server_leases l ON l.server_id = p.server_id
-            WHERE p.fighter_id IN (\(placeholders(fighters.count))) AND p.server_id <> ? AND l.expires_at > ?
-            GROUP BY p.fighter_id
-            """,
-            fighters.map(\.rawValue) + [server, now.secondsSince1970])
-        return Dictionary(
-            uniqueKeysWithValues: try rows.map {
-                (FighterID(try $0.get("fighter_id")), Timestamp(secondsSince1970: try $0.get("since")))
-            })
-    }
-
-    /// `count` placeholders, or `count` rows of `each` placeholders, separated by commas.
-    private static func placeholders(_ count: Int, each: Int? = nil) -> String {
-        let one = each.map { "(" + Array(repeating: "?", count: $0).joined(separator: ", ") + ")" } ?? "?"
-        return Array(repeating: one, count: count).joined(separator: ", ")
+    public func presence(of fighter: FighterID, besides server: String, at now: Timestamp) async throws -> Timestamp? {
+        try await database.presence(of: fighter, besides: server, at: now)
     }
 
     /// Forgets the servers whose lease has lapsed by `now` (killed, or cut off from the database)
@@ -341,22 +176,8 @@ extension FightStore {
     /// and the other servers are told. Called by every server now and then; the first to call
     /// after a lease lapses tells, the others find nothing left to forget.
     /// - Returns: the fighters gone, for the caller's own connections to be told.
-    public func sweepLapsedServers(at now: Timestamp) throws -> [FighterID] {
-        guard database.isShared else { return [] }
-        return try database.write(.presence) { db in
-            let live = "SELECT server_id FROM server_leases WHERE expires_at > ?"
-            let orphaned = try db.fetch(
-                "DELETE FROM presence WHERE server_id NOT IN (\(live)) RETURNING fighter_id", [now.secondsSince1970]
-            ).map { FighterID(try $0.get("fighter_id", as: Int64.self)) }
-            try db.send("DELETE FROM server_leases WHERE expires_at <= ?", [now.secondsSince1970])
-            var gone: [FighterID] = []
-            for batch in Set(orphaned).sorted().chunked(Self.largestBatch) {
-                let elsewhere = try Self.presence(of: batch, besides: "", at: now, in: db)
-                gone += batch.filter { elsewhere[$0] == nil }
-            }
-            try database.announce(gone.map { .presence($0, connected: false, since: now) }, in: db)
-            return gone
-        }
+    public func sweepLapsedServers(at now: Timestamp) async throws -> [FighterID] {
+        try await database.sweepLapsedServers(at: now)
     }
 
     // MARK: Allowances
@@ -375,40 +196,11 @@ extension FightStore {
     public func takeAllowance(
         _ kind: String, of fighter: FighterID, wanting want: Int, atLeast: Int, perSecond: Int, burst: Int,
         at now: Duration
-    ) throws -> Int {
+    ) async throws -> Int {
         let milliseconds = now.components.seconds * 1000 + now.components.attoseconds / 1_000_000_000_000_000
-        return try database.writeApart { db in
-            let (larger, smaller) = db.dialect == .sqlite ? ("max", "min") : ("greatest", "least")
-            // ?3 burst, ?4 now (ms), ?5 want, ?6 per second, ?7 at least.
-            func taken(from held: String) -> String {
-                // The whole tokens held (SQLite has no floor() unless built with its maths).
-                let whole = db.dialect == .sqlite ? "CAST(\(held) AS INTEGER)" : "floor(\(held))"
-                return "CASE WHEN \(held) >= ?5 THEN ?5 WHEN \(whole) >= ?7 THEN \(whole) ELSE 0 END"
-            }
-            // What the bucket holds now, refilled.
-            let refilled = "\(smaller)(?3, b.tokens + \(larger)(0, ?4 - b.refilled_at) * ?6 / 1000.0)"
-            let full = "CAST(?3 AS \(db.dialect == .sqlite ? "REAL" : "DOUBLE PRECISION"))"
-            let granted = try db.fetchValue(
-                """
-                INSERT INTO rate_buckets AS b (fighter_id, kind, tokens, refilled_at, allowed, granted)
-                VALUES (?1, ?2, ?3 - \(taken(from: full)), ?4, \(taken(from: full)) > 0, \(taken(from: full)))
-                ON CONFLICT (fighter_id, kind) DO UPDATE SET
-                    tokens = \(refilled) - \(taken(from: refilled)),
-                    refilled_at = \(larger)(b.refilled_at, ?4),
-                    allowed = \(taken(from: refilled)) > 0,
-                    granted = \(taken(from: refilled))
-                RETURNING granted
-                """,
-                [fighter.rawValue, kind, Double(burst), milliseconds, Double(want), Double(perSecond), Double(atLeast)],
-                as: Double.self) ?? 0
-            return Int(granted)
-        }
-    }
-}
-
-extension Array {
-    /// The elements in runs of `size` (the last one shorter), in order.
-    func chunked(_ size: Int) -> [ArraySlice<Element>] {
-        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
+        return try await database.takeAllowance(
+            AllowanceRequest(
+                fighter: fighter, kind: kind, want: Double(want), atLeast: Double(atLeast), perSecond: Double(perSecond),
+                burst: Double(burst), now: milliseconds))
     }
 }

@@ -160,14 +160,16 @@ extension FightStore {
     /// each commit is flushed to its disk before it returns, as with `powerLoss`).
     /// - Throws: `PostgresNotBuiltIn` for a PostgreSQL location in a build without it; the
     ///   database's failures otherwise.
-    public convenience init(location: StoreLocation, rules: Rules = Rules(), durability: Durability = .powerLoss) throws
-    {
+    public convenience init(
+        location: StoreLocation, rules: Rules = Rules(), durability: Durability = .powerLoss
+    ) async throws {
         switch location {
         case .sqlite(let path):
             try self.init(path: path, rules: rules, durability: durability)
         case .postgres(let server):
             #if PostgreSQL
-                self.init(database: try PostgresStoreDatabase(server), rules: rules)
+                let (database, running) = try await PostgresDatabase.open(server)
+                self.init(database: database, rules: rules, running: running)
             #else
                 _ = server
                 throw PostgresNotBuiltIn()

@@ -42,13 +42,15 @@ package struct Detect: ParsableCommand {
                 // Nothing would say why the terminal waits.
                 printError("detect: reading a trace from standard input (Ctrl-D ends it); give a FILE to read one")
             }
-            var output = PunchPrinter(json: json, showsFeatures: features)
-            var tally = PunchTally()
             var source = try openTrace(trace, options: traceOptions)
+            var output = PunchPrinter(json: json, showsFeatures: features, holdsLines: source.isRecording)
+            var tally = PunchTally()
             // A pipe may never end: Ctrl-C ends it as its end would, with the summary.
             let interrupt: InterruptFlag? = trace == "-" ? InterruptFlag.install() : nil
             if let interrupt { source.stopsOnInterrupt = { interrupt.isRaised } }
             try reportingTraceErrors {
+                // Before an error is said, so that the punches found up to it come first.
+                defer { output.flush() }
                 try source.punches(configuration: try detectorOptions.configuration(), seeing: { tally.see($0) }) { punch in
                     tally.count(punch)
                     output.write(punch, since: tally.firstTime)

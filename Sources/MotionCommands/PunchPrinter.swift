@@ -4,26 +4,42 @@ import PunchKit
 // MARK: - PunchPrinter
 
 /// Writes punches to standard output as a table or as JSON lines, flushing each one at once so
-/// that a pipe sees it while the trace is still streaming.
+/// that a pipe sees it while the trace is still streaming; or, for a recording read as fast as
+/// it can be, gathering them into writes of `heldBytes`, where a write a line cost more than
+/// the rest of writing it.
 package struct PunchPrinter {
     let json: Bool
     /// Whether the table has `listen`'s latency column.
     let showsLatency: Bool
     /// Whether a JSON line carries the punch's features.
     let showsFeatures: Bool
+    /// Whether lines are held until `heldBytes` of them, or `flush()`, rather than written at once.
+    let holdsLines: Bool
     private var wroteHeader = false
+    private var held = ""
 
-    init(json: Bool, showsLatency: Bool = false, showsFeatures: Bool = false) {
+    /// How many bytes of lines are held before they are written.
+    static let heldBytes = 1 << 16
+
+    init(json: Bool, showsLatency: Bool = false, showsFeatures: Bool = false, holdsLines: Bool = false) {
         self.json = json
         self.showsLatency = showsLatency
         self.showsFeatures = showsFeatures
+        self.holdsLines = holdsLines
+    }
+
+    /// Writes the lines held.
+    mutating func flush() {
+        guard !held.isEmpty else { return }
+        writeAll(held, to: STDOUT_FILENO)
+        held.removeAll(keepingCapacity: true)
     }
 
     /// Writes one punch; `origin` is the time of the trace's first sample, `latencyMs` `listen`'s
     /// latency.
     mutating func write(_ punch: Punch, since origin: Double, latencyMs: Double? = nil) {
         if json {
-            emit(jsonText(PunchLine(punch, since: origin, latencyMs: latencyMs, features: showsFeatures)))
+            emit(PunchLine(punch, since: origin, latencyMs: latencyMs, features: showsFeatures).jsonLine)
             return
         }
         if !wroteHeader {
@@ -39,8 +55,11 @@ package struct PunchPrinter {
         emit(row)
     }
 
-    private func emit(_ line: String) {
-        writeLine(line, to: STDOUT_FILENO)
+    private mutating func emit(_ line: String) {
+        guard holdsLines else { return writeLine(line, to: STDOUT_FILENO) }
+        held += line
+        held += "\n"
+        if held.utf8.count >= Self.heldBytes { flush() }
     }
 }
 

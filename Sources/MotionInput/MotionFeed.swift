@@ -132,6 +132,12 @@ public final class MotionFeed: Sendable {
         }
     }
 
+    /// A live source's samples that arrived in the `seconds` before `start` (none from a
+    /// recording): what `next(since:)` leaves out, a hold's lead-in.
+    public func samples(before start: ContinuousClock.Instant, seconds: Double) -> [MotionSample] {
+        isLive ? state.samples(before: start, seconds: seconds, pace: pace) : []
+    }
+
     /// Why the source stopped, once it has, when it failed rather than ended.
     public var failure: (any Error)? { failed.get() }
 
@@ -159,6 +165,11 @@ public final class MotionFeed: Sendable {
         private var lastHanded: Double?
         /// A live source's samples not handed out yet, with when each arrived, oldest first.
         private var arrived: [(sample: MotionSample, at: ContinuousClock.Instant)] = []
+        /// A live source's samples that arrived before a turn asked for motion: never handed
+        /// out, but a hold's lead-in.
+        private var before: [(sample: MotionSample, at: ContinuousClock.Instant)] = []
+        /// When a live source's samples were last handed out.
+        private var lastTaken: ContinuousClock.Instant?
         private var ended = false
         /// Until when a punch may be under way in a live source's samples.
         private var underWayUntil: ContinuousClock.Instant?
@@ -211,13 +222,40 @@ public final class MotionFeed: Sendable {
 
         func takeLive(since start: ContinuousClock.Instant, pace: Pace) -> Taken {
             lock.withLock {
-                arrived.removeAll { $0.at < start }
+                keepBefore(start)
                 guard !arrived.isEmpty else { return ended ? .ended : .none }
                 // A sensor streams at its rate; what came at once (a node that was blocked, a pipe
-                // written in a burst) goes out at the pace's most.
-                let count = min(arrived.count, pace.samplesPerBatch)
+                // written in a burst) goes out at the pace's most rate, however often it is asked.
+                let now = ContinuousClock.now
+                let due = lastTaken.map { max(1, Int(pace.maximumRate * seconds($0.duration(to: now)))) }
+                let count = min(arrived.count, pace.samplesPerBatch, due ?? pace.samplesPerBatch)
+                lastTaken = now
                 defer { arrived.removeFirst(count) }
                 return .samples(arrived.prefix(count).map(\.sample))
+            }
+        }
+
+        /// Moves the samples that arrived before `start` (out of turn: never handed out) to
+        /// `before`, where a hold's lead-in is looked for; a few seconds of them at most.
+        private func keepBefore(_ start: ContinuousClock.Instant) {
+            let early = arrived.prefix { $0.at < start }
+            guard !early.isEmpty else { return }
+            before += early
+            arrived.removeFirst(early.count)
+            if before.count > MotionFeed.liveBacklog { before.removeFirst(before.count - MotionFeed.liveBacklog) }
+        }
+
+        func samples(before start: ContinuousClock.Instant, seconds: Double, pace: Pace) -> [MotionSample] {
+            lock.withLock {
+                keepBefore(start)
+                let since = start - .seconds(seconds)
+                // Thinned to the pace's most rate, as a recording is.
+                var kept: [MotionSample] = []
+                for (sample, at) in before where at >= since && at < start {
+                    if let last = kept.last, sample.time - last.time < 0.95 / pace.maximumRate { continue }
+                    kept.append(sample)
+                }
+                return kept
             }
         }
 

@@ -34,7 +34,7 @@ extension SampleSource {
         var detector = PunchDetector(configuration: configuration)
         try forEachSample { sample in
             try seeing(sample)
-            if let punch = detector.process(sample) { try found(punch) }
+            try detector.process(sample, found: found)
         }
         if let punch = detector.finish() { try found(punch) }
     }

@@ -13,7 +13,7 @@ import PunchKit
 /// recording as its app exports it (a folder or a `.zip`: see ``MotionExport``), read in chunks
 /// so that memory stays flat however long it is.
 ///
-/// A regular file is read in large chunks, half of each on a second core; a pipe as it comes,
+/// A regular file is read in large chunks, most of each on a second core; a pipe as it comes,
 /// so that each punch is out as soon as the sample that decides it is in. An export's gyroscope
 /// is read alongside its acceleration, a chunk at a time, and its rotation rate interpolated to
 /// each acceleration sample's time.

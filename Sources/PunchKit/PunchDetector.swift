@@ -90,16 +90,25 @@ public struct PunchDetector: ~Copyable, Sendable {
     /// Samples that are not finite, that go back in time, or that repeat the previous reading
     /// exactly (sample-and-hold: no new motion) are passed over. A held reading does not decide a
     /// punch either: the motion it hides may yet be the stronger.
-    @inline(__always)
     public mutating func process(_ sample: MotionSample) -> Punch? {
-        guard sample.isFinite else { return nil }
+        var decided: Punch?
+        process(sample) { decided = $0 }
+        return decided
+    }
+
+    /// Takes the next sample, as `process(_:)`, and calls `found` with the punch it decided, if
+    /// any. For a loop over many samples: a `Punch?` is large, and returned it is copied out of
+    /// every call, decision or not.
+    @inline(__always)
+    public mutating func process(_ sample: MotionSample, found: (Punch) throws -> Void) rethrows {
+        guard sample.isFinite else { return }
         // An absurd but finite reading must not overflow the sums: no sensor reads 1,000 g.
         let reading = sample.acceleration.clamped(to: 1000)
         guard let previous = previousSample else {
             take(time: sample.time, reading: reading, rotationRate: sample.rotationRate, interval: 0)
-            return nil
+            return
         }
-        guard sample.time >= previous.time else { return nil }
+        guard sample.time >= previous.time else { return }
         let interval = sample.time - previous.time
         if interval > configuration.maximumGap {
             // A silence that long (or a reading held that long) is no part of what comes after:
@@ -107,11 +116,12 @@ public struct PunchDetector: ~Copyable, Sendable {
             let punch = candidate.flatMap { decide($0, at: previous.time) }
             restart()
             take(time: sample.time, reading: reading, rotationRate: sample.rotationRate, interval: 0)
-            return punch
+            if let punch { try found(punch) }
+            return
         }
-        guard reading != previous.acceleration else { return nil }
+        guard reading != previous.acceleration else { return }
         take(time: sample.time, reading: reading, rotationRate: sample.rotationRate, interval: interval)
-        return follow()
+        if let punch = follow() { try found(punch) }
     }
 
     /// Takes a sample in: gravity and, with a gyroscope, up; then its entry in the recent motion.
@@ -142,9 +152,7 @@ public struct PunchDetector: ~Copyable, Sendable {
     /// Takes samples in order and calls `found` with each punch they decide, as `process(_:)` on
     /// each sample in turn.
     public mutating func process(_ samples: UnsafeBufferPointer<MotionSample>, found: (Punch) -> Void) {
-        for sample in samples {
-            if let punch = process(sample) { found(punch) }
-        }
+        for sample in samples { process(sample, found: found) }
     }
 
     /// Decides a punch still waiting for its confirmation at the end of the stream.
@@ -191,6 +199,10 @@ public struct PunchDetector: ~Copyable, Sendable {
     // MARK: - Humps
 
     /// Takes the newest entry into the hump being followed, and decides it when it is due.
+    ///
+    /// Inlined, with `decideIfDue`, into `process(_:found:)`: a `Punch?` is large, and returned through
+    /// a call it was copied at each return, every sample, decision or not.
+    @inline(__always)
     private mutating func follow() -> Punch? {
         let newestIndex = recent.endIndex - 1
         let newest = recent.newest
@@ -204,20 +216,16 @@ public struct PunchDetector: ~Copyable, Sendable {
             adaptiveTrigger = configuration.relativeTrigger * recentStrengths.median
         }
         if candidate.map({ newest.strength > recent[$0].strength }) ?? true, newest.strength >= threshold,
-            isStrongest(newest.strength, since: newest.time - configuration.lookBack)
+            recent.isStrongest(newest.strength, since: newest.time - configuration.lookBack)
         {
             candidate = newestIndex
         }
         return decideAtStop() ?? decideIfDue(at: newest.time)
     }
 
-    /// Whether no entry since `time` was stronger than `strength`.
-    private func isStrongest(_ strength: Double, since time: Double) -> Bool {
-        recent.indices(since: time).allSatisfy { recent[$0].strength <= strength }
-    }
-
     /// Decides the candidate if its strength has stayed the highest long enough by `time`, the
     /// newest entry's, and has fallen since, or if it has waited as long as it may.
+    @inline(__always)
     private mutating func decideIfDue(at time: Double) -> Punch? {
         guard let index = candidate else { return nil }
         let waited = time - recent[index].time

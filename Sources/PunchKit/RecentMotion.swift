@@ -71,4 +71,21 @@ struct RecentMotion: Sendable {
         while first > startIndex && self[first - 1].time >= time { first -= 1 }
         return first..<endIndex
     }
+
+    /// Whether no entry held from the first at or after `time` to the newest is stronger than
+    /// `strength`: the entries of `indices(since:)`, walked back from the newest and left at the
+    /// first stronger one, reading only their times and strengths.
+    func isStrongest(_ strength: Double, since time: Double) -> Bool {
+        let start = startIndex
+        return entries.withUnsafeBufferPointer { entries in
+            var index = endIndex
+            while index > start {
+                index -= 1
+                let entry = entries[index & (Self.capacity - 1)]
+                guard entry.time >= time else { return true }
+                if entry.strength > strength { return false }
+            }
+            return true
+        }
+    }
 }

@@ -26,10 +26,10 @@ struct Audit: ParsableCommand {
     var json = false
 
     func run() throws {
-        try reportingFailures { try audit() }
+        try reportingFailures { try runBlocking { try await audit() } }
     }
 
-    private func audit() throws {
+    private func audit() async throws {
         let location: StoreLocation
         do { location = try StoreLocation(parsing: database) } catch {
             printError("\(error)")
@@ -42,7 +42,7 @@ struct Audit: ParsableCommand {
         }
         let audit: LogAudit
         do {
-            audit = try FightStore(location: location, rules: Rules(startingStamina: startingStamina)).audit()
+            audit = try await FightStore(location: location, rules: Rules(startingStamina: startingStamina)).audit()
         } catch {
             printError("\(location): cannot read: \(error)")
             throw Reported(status: .dataError)

@@ -25,6 +25,10 @@ struct SensorMotion: MotionSource {
         await feed.next(since: start)?.map(MotionRow.init)
     }
 
+    func rows(before start: ContinuousClock.Instant, seconds: Double) -> [MotionRow] {
+        feed.samples(before: start, seconds: seconds).map(MotionRow.init)
+    }
+
     var failure: (any Error)? { feed.failure }
 
     func stopped() async -> (any Error)? { await feed.stopped() }

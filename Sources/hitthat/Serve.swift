@@ -123,7 +123,7 @@ struct Serve: ParsableCommand {
         let named = (try? StoreLocation(parsing: database))?.description ?? database
         let server: FightServer
         do {
-            server = try FightServer(configuration: configuration, logger: logger) { [logger, host] port in
+            server = try await FightServer(configuration: configuration, logger: logger) { [logger, host] port in
                 logger.notice(
                     "serving",
                     metadata: [

@@ -517,6 +517,30 @@ import Testing
         }
     }
 
+    /// A live sensor's motion from before the hold (read out of turn, never sent as the turn's)
+    /// comes with the hold's first rows and goes as its lead-in, the last 2 s of it; later reads'
+    /// is ignored.
+    @Test func aLiveSensorsMotionBeforeTheHoldIsItsLeadIn() throws {
+        var player = try Player(inTurn: true, sensor: true)
+        _ = try player.connectAndWelcome()
+        let before = Self.rows(180, from: 7)
+        let pressed = 7 + 180.0 / 60
+        let rows = Self.rows(30, from: pressed)
+        let first = Player.sent(player.handle(.motionRead(rows, hold: 1, at: player.t0, lead: before)))
+        let batches = first.compactMap { if case .motion(let batch) = $0.request { batch } else { nil } }
+        let lead = before.filter { $0.time >= pressed - MotionLimits.leadSeconds }
+        #expect(lead.count == 120)
+        #expect(batches.flatMap(\.samples) == lead + rows)
+        #expect(batches.allSatisfy { $0.pressed == pressed })
+        let more = Self.rows(30, from: pressed + 0.5)
+        let next = Player.sent(player.handle(.motionRead(more, hold: 1, at: player.t0, lead: before)))
+        let nextRows = next.flatMap { sent -> [MotionRow] in
+            if case .motion(let batch) = sent.request { return batch.samples }
+            return []
+        }
+        #expect(nextRows == more)
+    }
+
     /// The sensor's end is the hold's end: its last batch goes, empty, so that the server decides
     /// what its detector still waits on; no hold begins after.
     @Test func theSensorsEndSendsTheHoldsLastBatch() throws {

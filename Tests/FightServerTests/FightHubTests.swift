@@ -18,24 +18,22 @@ import Testing
         let clock = TestClock()
         let gate = Gate()
         private let loop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        private let threads: DatabaseThreads
         private let folder: URL
         private let inboxes = NIOLockedValueBox<[Inbox]>([])
 
-        init() throws {
+        init() async throws {
             folder = FileManager.default.temporaryDirectory.appendingPathComponent("FightHubTests-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let store = try FightStore(
+            let store = try await FightStore(
                 location: try StoreLocation(parsing: folder.appendingPathComponent("fights.sqlite").path),
                 durability: .processCrash)
-            threads = DatabaseThreads(afterEach: { [gate] in gate.pass() })
             var logger = Logger(label: "test.hub")
             logger.logLevel = .warning
             hub = FightHub(
                 store: store, clock: clock.serverClock, logger: logger, eventLoop: loop.next(),
                 motionSamples: FighterAllowance(
                     "motion", perSecond: 250, burst: 500, store: store, clock: clock.serverClock),
-                serverName: "test", databaseThreads: threads, rules: StatedRules(store.referee.rules))
+                serverName: "test", rules: StatedRules(store.referee.rules), afterSaving: { [gate] in await gate.pass() })
         }
 
         /// A fighter registered and connected once: their id, what their connection receives, and
@@ -49,7 +47,6 @@ import Testing
 
         func stop() async throws {
             for inbox in inboxes.withLockedValue({ $0 }) { inbox.outbox.finish() }
-            try await threads.shutdown()
             try await loop.shutdownGracefully()
             try? FileManager.default.removeItem(at: folder)
         }
@@ -89,43 +86,45 @@ import Testing
         }
     }
 
-    /// Holds the database call armed for, on its thread, after its work (a command saved) and
-    /// before its answer, until released.
+    /// Holds the command armed for after it is saved (its events and what pushing them needs
+    /// read) and before the hub pushes and answers it (`FightHub.afterSaving`), until released.
     final class Gate: Sendable {
-        private enum State { case open, armed, holding, released }
+        private enum State { case open, armed, holding(CheckedContinuation<Void, Never>?), released }
         private let state = NIOLockedValueBox(State.open)
-        private let condition = ConditionLock(value: 0)
 
         func arm() { state.withLockedValue { $0 = .armed } }
 
-        /// Whether a call is held now.
-        var isHolding: Bool { state.withLockedValue { $0 == .holding } }
+        /// Whether a command is held now.
+        var isHolding: Bool { state.withLockedValue { if case .holding = $0 { true } else { false } } }
 
         func release() {
-            state.withLockedValue { $0 = .released }
-            condition.lock()
-            condition.unlock(withValue: 1)
+            let held = state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
+                defer { state = .released }
+                if case .holding(let continuation) = state { return continuation }
+                return nil
+            }
+            held?.resume()
         }
 
-        /// Called after every call's work: holds the first after `arm()`.
-        func pass() {
-            let hold = state.withLockedValue { state -> Bool in
-                guard state == .armed else { return false }
-                state = .holding
-                return true
+        /// Awaited after every command is saved: holds the first after `arm()`.
+        func pass() async {
+            await withCheckedContinuation { continuation in
+                let hold = state.withLockedValue { state -> Bool in
+                    guard case .armed = state else { return false }
+                    state = .holding(continuation)
+                    return true
+                }
+                if !hold { continuation.resume() }
             }
-            guard hold else { return }
-            condition.lock(whenValue: 1)
-            condition.unlock()
         }
     }
 
     /// Alice opens a quick-match room, and bob's quick match joins it while her command, saved,
-    /// has not been answered yet (held on its database thread): she must still hear of her room
+    /// has not been answered yet (held once saved): she must still hear of her room
     /// before the match into it. Pushed the other way round, a load run found owners sure they
     /// were still waiting in rooms they had been matched out of (the rooms' requests take turns).
     @Test func theRoomIsPushedBeforeTheMatchIntoIt() async throws {
-        let harness = try Harness()
+        let harness = try await Harness()
         let (alice, aliceInbox, aliceConnection) = try await harness.fighter("alice")
         let (bob, bobInbox, bobConnection) = try await harness.fighter("bob")
         let hub = harness.hub
@@ -153,7 +152,7 @@ import Testing
     /// Alice's punch sent twice at once on one wind-up (a client resending it): it lands once, and
     /// bob hears of it once; the other is refused.
     @Test func aPunchSentTwiceLandsOnce() async throws {
-        let harness = try Harness()
+        let harness = try await Harness()
         let (alice, aliceInbox, aliceConnection) = try await harness.fighter("alice")
         let (bob, bobInbox, _) = try await harness.fighter("bob")
         let hub = harness.hub
@@ -186,7 +185,7 @@ import Testing
     /// connection's task ended), throws `CancellationError` and leaves its place: the next one
     /// runs when the first is done.
     @Test func aRequestCancelledWhileWaitingItsTurnLeavesItsPlace() async throws {
-        let harness = try Harness()
+        let harness = try await Harness()
         let hub = harness.hub
         let (released, release) = AsyncStream<Void>.makeStream()
         let (started, start) = AsyncStream<Void>.makeStream()

@@ -34,12 +34,12 @@ import Testing
     /// were read with it (after 2, what was pushed as it was sent) and go first, each once, though
     /// 3 was pushed meanwhile from that server's announcement (the hub took other work during
     /// the await).
-    @Test func aCommandsEventsGoAfterTheOtherServersEventsReadWithThem() throws {
+    @Test func aCommandsEventsGoAfterTheOtherServersEventsReadWithThem() async throws {
         var state = connected(alice)
         state.follow(fight, corners: corners, from: 2)
         let needs = state.pushNeeds(for: fight)
         var logsRead: [Int] = []
-        let saved = try needs.read(
+        let saved = try await needs.read(
             [.fight(event(5))], corners: { _ in throw TestFailure("the corners are known") },
             log: { _, after in
                 logsRead.append(after)
@@ -55,10 +55,10 @@ import Testing
     }
 
     /// Nothing behind (the command's own event follows what was pushed): the log is not read.
-    @Test func aCommandRightAfterWhatWasPushedReadsNothingMore() throws {
+    @Test func aCommandRightAfterWhatWasPushedReadsNothingMore() async throws {
         var state = connected(alice)
         state.follow(fight, corners: corners, from: 2)
-        let saved = try state.pushNeeds(for: fight).read(
+        let saved = try await state.pushNeeds(for: fight).read(
             [.fight(event(3)), .fight(event(4))], corners: { _ in throw TestFailure("the corners are known") },
             log: { _, _ in throw TestFailure("nothing to catch up") })
         #expect(sequences(state.publish(saved)) == [3, 4])
@@ -68,12 +68,12 @@ import Testing
     /// those not followed here and not named by their event are read with it, off the hub's
     /// thread, and a fight followed here whose event another server saved before is caught up
     /// first; a fighter here who came meanwhile gets theirs.
-    @Test func theDeadlinesReadWhatTheirFightsNeedToBePushed() throws {
+    @Test func theDeadlinesReadWhatTheirFightsNeedToBePushed() async throws {
         var state = connected(alice)
         state.follow(fight, corners: corners, from: 2)
         var asked: [FightID] = [], logsRead: [FightID] = []
         let elsewhere = FightID(8), carols = FightID(9)
-        let saved = try state.pushNeeds(for: nil).read(
+        let saved = try await state.pushNeeds(for: nil).read(
             [.fight(event(4)), .fight(event(1, in: elsewhere)), .fight(event(2, in: elsewhere)), .fight(event(4, in: carols))],
             corners: { fight in
                 asked.append(fight)

@@ -87,7 +87,7 @@ struct TestServer {
             accountRequestBurst: accountRequestBurst, clock: clock.serverClock, reconnect: reconnect)
         configuration.rules = rules
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let server = try FightServer(configuration: configuration, logger: logger) { port in
+        let server = try await FightServer(configuration: configuration, logger: logger) { port in
             portContinuation.yield(port)
         }
         let running = Task { try await server.run() }

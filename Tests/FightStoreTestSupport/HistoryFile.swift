@@ -32,13 +32,13 @@ public enum HistoryFile {
     /// and `fights` finished fights between them, fight `n` between fighter `n mod fighters + 1`
     /// and another that changes as `n` grows, so that pairs and records are spread out.
     @discardableResult
-    public static func build(at path: String, fighters: Int, fights: Int) throws -> Contents {
+    public static func build(at path: String, fighters: Int, fights: Int) async throws -> Contents {
         guard fighters >= 2, fights >= 0 else {
             throw HistoryFileError("expected 2 or more fighters and 0 or more fights, got \(fighters) and \(fights)")
         }
         do {
             let store = try FightStore(path: path, durability: .processCrash)
-            guard try store.fighter(FighterID(1)) == nil else {
+            guard try await store.fighter(FighterID(1)) == nil else {
                 throw HistoryFileError("\(path) already holds fighters")
             }
             // One transaction per 10,000 fighters, as an import would.
@@ -46,12 +46,12 @@ public enum HistoryFile {
                 let commands = (batch...min(batch + 9_999, fighters)).map { n in
                     Command.register(Registration(username: "fighter\(n)", displayName: "Fighter \(n)"))
                 }
-                for outcome in try store.execute(commands, at: start) { _ = try outcome.get() }
+                for outcome in try await store.execute(commands, at: start) { _ = try outcome.get() }
             }
         }  // the store's pool is closed here: the copies are written through a connection of their own
         let template = try Template.played()
         let queue = try DatabaseQueue(path: path)
-        try queue.write { db in
+        try await queue.write { [template] db in
             try copy(template, fights: fights, fighters: fighters, in: db)
         }
         return Contents(fighters: fighters, fights: fights, eventsPerFight: template.events.count)

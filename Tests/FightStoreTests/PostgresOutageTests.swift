@@ -29,26 +29,26 @@ import Testing
         .enabled(
             if: StoreBackend.available.contains(.postgres),
             "HITTHAT_POSTGRES_URL is not set: PostgreSQL's binaries may not be here either"))
-    func aStoreThatLosesItsServerFailsClearlyAndResumesWhenItIsBack() throws {
+    func aStoreThatLosesItsServerFailsClearlyAndResumesWhenItIsBack() async throws {
         let url = try Self.server("start")
         let folder = String(url[try #require(url.range(of: "host=")).upperBound...])
         defer { _ = try? Self.server("stop", folder) }
-        let store = try FightStore(location: StoreLocation(parsing: url))
-        let a = try store.register("alice"), b = try store.register("bob")
-        try store.run(.challenge(a, opponent: b))
-        try store.run(.accept(FightID(1), by: b))
+        let store = try await FightStore(location: StoreLocation(parsing: url))
+        let a = try await store.register("alice"), b = try await store.register("bob")
+        try await store.run(.challenge(a, opponent: b))
+        try await store.run(.accept(FightID(1), by: b))
 
         _ = try Self.server("pause", folder)
-        #expect(throws: PostgresFailure.self) { try store.checkReachable() }
-        #expect(throws: PostgresFailure.self) {
-            try store.execute(.punch(FightID(1), by: a, after: 2, kind: .jab, damage: 10), at: start + 1)
+        await #expect(throws: PostgresFailure.self) { try await store.checkReachable() }
+        await #expect(throws: PostgresFailure.self) {
+            try await store.execute(.punch(FightID(1), by: a, after: 2, kind: .jab, damage: 10), at: start + 1)
         }
 
         _ = try Self.server("resume", folder)
-        try store.checkReachable()
-        #expect(try store.fight(FightID(1))?.stamina == Both(100, 100), "the punch refused while down never landed")
-        try store.run(.punch(FightID(1), by: a, after: try store.seen(FightID(1)), kind: .jab, damage: 10), at: start + 2)
-        #expect(try store.events(ofFight: FightID(1)).map(\.sequence) == [1, 2, 3])
-        #expect(try store.audit().problems == [])
+        try await store.checkReachable()
+        #expect(try await store.fight(FightID(1))?.stamina == Both(100, 100), "the punch refused while down never landed")
+        try await store.run(.punch(FightID(1), by: a, after: try await store.seen(FightID(1)), kind: .jab, damage: 10), at: start + 2)
+        #expect(try await store.events(ofFight: FightID(1)).map(\.sequence) == [1, 2, 3])
+        #expect(try await store.audit().problems == [])
     }
 }

@@ -36,33 +36,33 @@ import Testing
     }
 
     @Test(arguments: Backend.available, [UInt64(21), 22])
-    func storeAgreesWithTheEngineAndStatisticsRebuildEqual(backend: Backend, seed: UInt64) throws {
+    func storeAgreesWithTheEngineAndStatisticsRebuildEqual(backend: Backend, seed: UInt64) async throws {
         let database = try TestDatabase(backend)
-        var store = try database.open()
+        var store = try await database.open()
         let referee = Referee()
         var state = FightState()
         var random = SeededRandom(seed: seed)
         var now = start
         let fighters: Int64 = 7
         var log: [Event] = []
-        func apply(_ command: Command) throws {
+        func apply(_ command: Command) async throws {
             let expected = referee.reduce(state, command, at: now)
-            let actual = try store.execute(command, at: now)
+            let actual = try await store.execute(command, at: now)
             #expect(actual == expected.map(\.events), "\(command) at \(now.secondsSince1970)")
             if case .success(let transition) = expected {
                 state = transition.state
                 log += transition.events
             }
         }
-        for n in 1...fighters { try apply(.register(Registration(username: "fighter\(n)", displayName: "F\(n)"))) }
+        for n in 1...fighters { try await apply(.register(Registration(username: "fighter\(n)", displayName: "F\(n)"))) }
         for step in 0..<1500 {
             // Mostly seconds apart; sometimes long enough for turns to lapse or challenges to expire.
             now =
                 now
                 + (Int.random(in: 0..<20, using: &random) == 0
                     ? Int64.random(in: 60...100_000, using: &random) : Int64.random(in: 0...20, using: &random))
-            try apply(randomCommand(state, fighters: fighters, using: &random))
-            if step == 700 { store = try database.open() }  // reopening changes nothing
+            try await apply(randomCommand(state, fighters: fighters, using: &random))
+            if step == 700 { store = try await database.open() }  // reopening changes nothing
         }
 
         let ended = log.filter { if case .fight(let event) = $0, case .ended = event.change { true } else { false } }
@@ -70,29 +70,29 @@ import Testing
 
         // Each fight's log is numbered 1, 2, 3, … and ends at most once.
         for fight in state.fights.values {
-            let sequences = try store.events(ofFight: fight.id).map(\.sequence)
+            let sequences = try await store.events(ofFight: fight.id).map(\.sequence)
             #expect(sequences == Array(1...fight.lastSequence))
         }
-        #expect(try store.events() == log)
+        #expect(try await store.events() == log)
 
         // Incremental, rebuilt in the store, and rebuilt by the engine from the log: all equal.
-        let incremental = try store.statistics()
-        let rebuilt = try store.rebuildStatistics()
+        let incremental = try await store.statistics()
+        let rebuilt = try await store.rebuildStatistics()
         #expect(incremental == rebuilt)
         #expect(rebuilt == Statistics(rebuiltFrom: log))
-        #expect(try store.statistics() == incremental)
+        #expect(try await store.statistics() == incremental)
 
         // Records (changed by the engine as fights end) agree with statistics (counted from the log).
         for n in 1...fighters {
             let id = FighterID(n)
-            let record = try #require(try store.fighter(id)).record
+            let record = try #require(try await store.fighter(id)).record
             #expect(record == state.fighters[id]?.record)
             #expect(incremental[.fighter(id)].qtyBattles == record.fights)
             #expect(incremental[.fighter(id)].qtyWins == record.wins)
         }
         #expect(incremental[.overall].qtyBattles == ended.count)
 
-        let audit = try store.audit()
+        let audit = try await store.audit()
         #expect(audit.problems == [])
         #expect(audit.fights == state.fights.count)
     }

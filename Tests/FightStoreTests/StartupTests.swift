@@ -16,53 +16,54 @@ import Testing
     /// the schema) and of a constant row. Any other scan reads something that grows with history.
     static let small = ["SCAN rooms", "SCAN grdb_migrations", "SCAN sqlite_", "SCAN CONSTANT ROW"]
 
-    @Test func aCopiedHistoryIsWhatTheEngineWouldHaveSaved() throws {
+    @Test func aCopiedHistoryIsWhatTheEngineWouldHaveSaved() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("history.sqlite")
-        let contents = try HistoryFile.build(at: path, fighters: 5, fights: 41)
-        let store = try FightStore(path: path)
-        let audit = try store.audit()
+        let contents = try await HistoryFile.build(at: path, fighters: 5, fights: 41)
+        let store = try await FightStore(path: path)
+        let audit = try await store.audit()
         #expect(audit.problems == [])
         #expect(audit.fights == 41)
         #expect(audit.events == 5 + 41 * contents.eventsPerFight)  // the registrations, then the fights
-        let everyones = try (1...5).map { try store.fights(of: FighterID(Int64($0))).count }
-        #expect(everyones.reduce(0, +) == 2 * 41)
-        #expect(try store.fights(of: FighterID(1)).allSatisfy { !$0.isOpen && $0.corner(of: FighterID(1)) != nil })
+        var everyones = 0
+        for n in 1...5 { everyones += try await store.fights(of: FighterID(Int64(n))).count }
+        #expect(everyones == 2 * 41)
+        #expect(try await store.fights(of: FighterID(1)).allSatisfy { !$0.isOpen && $0.corner(of: FighterID(1)) != nil })
     }
 
     /// The queries that replaced the server's indexes built from the log answer as the log does.
-    @Test func aFightersFightsAndLinesAreFoundByIndex() throws {
+    @Test func aFightersFightsAndLinesAreFoundByIndex() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("history.sqlite")
-        try HistoryFile.build(at: path, fighters: 4, fights: 12)
-        let store = try FightStore(path: path)
+        try await HistoryFile.build(at: path, fighters: 4, fights: 12)
+        let store = try await FightStore(path: path)
         let me = FighterID(1)
-        try store.run(.challenge(me, opponent: FighterID(2)), at: HistoryFile.start + 100)
-        try store.run(.challenge(FighterID(3), opponent: me), at: HistoryFile.start + 101)
-        try store.run(.challenge(FighterID(2), opponent: FighterID(3)), at: HistoryFile.start + 102)
-        try store.run(.decline(FightID(13), by: FighterID(2)), at: HistoryFile.start + 103)
+        try await store.run(.challenge(me, opponent: FighterID(2)), at: HistoryFile.start + 100)
+        try await store.run(.challenge(FighterID(3), opponent: me), at: HistoryFile.start + 101)
+        try await store.run(.challenge(FighterID(2), opponent: FighterID(3)), at: HistoryFile.start + 102)
+        try await store.run(.decline(FightID(13), by: FighterID(2)), at: HistoryFile.start + 103)
 
         var mine: [FightID] = []
-        for case .fight(let event) in try store.events() {
+        for case .fight(let event) in try await store.events() {
             if case .challenged(let a, let b, _) = event.change, a == me || b == me { mine.append(event.fight) }
         }
-        #expect(try store.fights(of: me).map(\.id) == mine.reversed())
-        #expect(try store.openFights(of: me).map(\.id) == [FightID(14)])
-        #expect(try store.corners(ofFight: FightID(14)) == Both(FighterID(3), me))
-        #expect(try store.corners(ofFight: FightID(99)) == nil)
-        let all = try store.statistics()
+        #expect(try await store.fights(of: me).map(\.id) == mine.reversed())
+        #expect(try await store.openFights(of: me).map(\.id) == [FightID(14)])
+        #expect(try await store.corners(ofFight: FightID(14)) == Both(FighterID(3), me))
+        #expect(try await store.corners(ofFight: FightID(99)) == nil)
+        let all = try await store.statistics()
         let scopes: [StatScope] = [.fighter(me), .overall, .pair(me, versus: FighterID(2)), .pair(me, versus: me)]
-        let some = try store.statistics(scopes)
+        let some = try await store.statistics(scopes)
         for scope in scopes { #expect(some[scope] == all[scope], "\(scope)") }
         #expect(some[.fighter(me)].qtyBattles > 0)
     }
 
-    @Test func openingAndServingAFighterScansNothingThatGrows() throws {
+    @Test func openingAndServingAFighterScansNothingThatGrows() async throws {
         let directory = try TemporaryDirectory()
         var statementsFor: [Int: [String]] = [:]
         for fights in [10, 10_000] {
             let path = directory.path("history-\(fights).sqlite")
-            try HistoryFile.build(at: path, fighters: 20, fights: fights)
+            try await HistoryFile.build(at: path, fighters: 20, fights: fights)
             let log = StatementLog()
             var configuration = Durability.processCrash.configuration
             configuration.prepareDatabase { db in
@@ -71,25 +72,25 @@ import Testing
                 }
             }
             // What the server does on starting, then for a fighter saying hello, looking back and acting.
-            let store = try FightStore(path: path, rules: Rules(), configuration: configuration)
+            let store = try await FightStore(path: path, rules: Rules(), configuration: configuration)
             let me = FighterID(1), other = FighterID(2)
-            _ = try store.fighter(me)
-            _ = try store.openFights(of: me)
-            _ = try store.fights(of: me)
-            _ = try store.statistics([.fighter(me), .overall, .pair(me, versus: other)])
-            _ = try store.fight(FightID(1))
-            _ = try store.events(ofFight: FightID(1))
-            _ = try store.nextDeadline()
-            _ = try store.session(key: "a token's hash")
-            try store.forgetSessions(unusedSince: HistoryFile.start)
-            let events = try store.execute(.challenge(me, opponent: other), at: HistoryFile.start + 3_600).get()
+            _ = try await store.fighter(me)
+            _ = try await store.openFights(of: me)
+            _ = try await store.fights(of: me)
+            _ = try await store.statistics([.fighter(me), .overall, .pair(me, versus: other)])
+            _ = try await store.fight(FightID(1))
+            _ = try await store.events(ofFight: FightID(1))
+            _ = try await store.nextDeadline()
+            _ = try await store.session(key: "a token's hash")
+            try await store.forgetSessions(unusedSince: HistoryFile.start)
+            let events = try await store.execute(.challenge(me, opponent: other), at: HistoryFile.start + 3_600).get()
             guard case .fight(let challenged) = try #require(events.first) else {
                 Issue.record("a challenge caused \(events)")
                 return
             }
-            _ = try store.corners(ofFight: challenged.fight)
-            _ = try store.execute(.accept(challenged.fight, by: other), at: HistoryFile.start + 3_601).get()
-            _ = try store.execute(.settleDeadlines, at: HistoryFile.start + 7_200).get()
+            _ = try await store.corners(ofFight: challenged.fight)
+            _ = try await store.execute(.accept(challenged.fight, by: other), at: HistoryFile.start + 3_601).get()
+            _ = try await store.execute(.settleDeadlines, at: HistoryFile.start + 7_200).get()
             statementsFor[fights] = log.statements
 
             let plans = try DatabaseQueue(path: path)
@@ -98,7 +99,7 @@ import Testing
                 ["SELECT", "INSERT", "UPDATE", "DELETE", "WITH"].contains { sql.uppercased().hasPrefix($0) }
             }
             for sql in queries {
-                let steps = try plans.read { db in
+                let steps = try await plans.read { db in
                     let explain = try db.makeStatement(sql: "EXPLAIN QUERY PLAN \(sql)")
                     explain.setUncheckedArguments([])  // the plan does not depend on the values
                     return try Row.fetchAll(explain).map { $0["detail"] as String }

@@ -17,17 +17,15 @@ import Testing
     /// A write that moves more lines than one statement reads (a deadline's tick ending many fights
     /// at once) moves each from what was saved: none of them is taken for a line never saved.
     @Test(arguments: Backend.available)
-    func manyLinesMovedInOneWriteEachMoveOnFromTheSavedLine(backend: Backend) throws {
+    func manyLinesMovedInOneWriteEachMoveOnFromTheSavedLine(backend: Backend) async throws {
         let database = try TestDatabase(backend)
-        let store = try database.open()
+        let store = try await database.open()
         let first = fightsEnded(30, from: 1, at: Timestamp(secondsSince1970: 1_000))
         let again = fightsEnded(30, from: 1, at: Timestamp(secondsSince1970: 2_000))
-        // Overall, two fighters and two pairs a fight: more than one statement's worth.
-        #expect(1 + 4 * 30 > StatisticsRows.largestRead)
         for events in [first, again] {
-            try store.database.write { db in try StatisticsRows.record(events, in: db) }
+            try await store.database.perform(CommandPlan.statistics(of: events).map { .statistics($0.scope, $0.line) })
         }
-        let saved = try store.statistics()
+        let saved = try await store.statistics()
         #expect(saved == Statistics(rebuiltFrom: first + again))
         #expect(saved[.overall].qtyBattles == 60)
         #expect(saved[.fighter(FighterID(59))].qtyWins == 2)

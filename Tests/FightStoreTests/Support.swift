@@ -42,13 +42,13 @@ final class TestDatabase: Sendable {
     }
 
     /// Opens the store (the first time creating it).
-    func open(rules: Rules = Rules()) throws -> FightStore {
-        try FightStore(location: location, rules: rules, durability: .processCrash)
+    func open(rules: Rules = Rules()) async throws -> FightStore {
+        try await FightStore(location: location, rules: rules, durability: .processCrash)
     }
 
     /// Runs `sql` on `store`'s database outside any command: a change behind the engine's back.
-    func tamper(_ store: FightStore, _ sql: String) throws {
-        try store.database.write { db in try db.executeScript(sql) }
+    func tamper(_ store: FightStore, _ sql: String) async throws {
+        _ = try await store.sql(sql)
     }
 }
 
@@ -72,19 +72,31 @@ struct SeededRandom: RandomNumberGenerator {
 let start = Timestamp(secondsSince1970: 1_800_000_000)
 
 extension FightStore {
+    /// The rows of the last of `sql`'s statements (each ending a line with a semicolon), run in
+    /// one write transaction behind the engine's back.
+    func sql(_ sql: String) async throws -> [SQLRow] {
+        try await database.runScript(sql, beforeCommit: {})
+    }
+
+    /// The first column of the first row of `sql`, read as `T`.
+    func value<T: SQLReadable>(_ sql: String, as type: T.Type = T.self) async throws -> T? {
+        guard let row = try await self.sql(sql).first, let name = row.names.first else { return nil }
+        return try row.get(name, as: T.self)
+    }
+
     /// Applies a command the test expects to be accepted.
     @discardableResult
-    func run(_ command: Command, at now: Timestamp = start) throws -> [Event] {
-        try execute(command, at: now).get()
+    func run(_ command: Command, at now: Timestamp = start) async throws -> [Event] {
+        try await execute(command, at: now).get()
     }
 
     /// Fight `id`'s last sequence as saved: what a punch thrown now is thrown at (unless a
     /// deadline passed since, unsettled).
-    func seen(_ id: FightID) throws -> Int { try fight(id)?.lastSequence ?? 0 }
+    func seen(_ id: FightID) async throws -> Int { try await fight(id)?.lastSequence ?? 0 }
 
     /// Registers a fighter the test expects to be accepted and returns their identifier.
-    func register(_ username: String, at location: Coordinate? = nil, now: Timestamp = start) throws -> FighterID {
-        try run(.register(Registration(username: username, displayName: username, location: location)), at: now)
-        return try #require(try fighter(named: username)).id
+    func register(_ username: String, at location: Coordinate? = nil, now: Timestamp = start) async throws -> FighterID {
+        try await run(.register(Registration(username: username, displayName: username, location: location)), at: now)
+        return try #require(try await fighter(named: username)).id
     }
 }

@@ -49,6 +49,38 @@ import Testing
         #expect(object["type"] as? String == "jab")
     }
 
+    /// The line written by hand is the encoder's, byte for byte: whole numbers, negative zero,
+    /// the rounding's edges, the optional fields, and the numbers it hands to the encoder.
+    @Test func theHandWrittenLineIsTheEncoders() {
+        var generator = SystemRandomNumberGenerator()
+        func number() -> Double {
+            switch Int.random(in: 0..<8, using: &generator) {
+            case 0: [0, -0.0, 1, -3, 0.00005, -0.00004, 0.0005, 1e13, -2.5e14, 1e20][Int.random(in: 0..<10, using: &generator)]
+            case 1: [Double.nan, .infinity, -.infinity, .greatestFiniteMagnitude][Int.random(in: 0..<4, using: &generator)]
+            case 2: Double(Int.random(in: -1000...1000, using: &generator)) / 8000
+            default:
+                Double.random(in: -1...1, using: &generator)
+                    * pow(10, Double(Int.random(in: -6...8, using: &generator)))
+            }
+        }
+        for _ in 0..<20_000 {
+            var punch = Punch(
+                time: number().magnitude, kind: PunchKind.allCases.randomElement(using: &generator)!,
+                damage: Int.random(in: 1...100, using: &generator), peakG: number(), speed: number(),
+                rise: number(), clipped: Bool.random(using: &generator), decidedAt: 0)
+            if Bool.random(using: &generator) {
+                punch.turn = number()
+                punch.turnAxisFromVertical = number()
+            }
+            if Bool.random(using: &generator) { punch.confidence = number() }
+            let latency: Double? = Bool.random(using: &generator) ? number() : nil
+            let line = PunchLine(punch, since: number(), latencyMs: latency)
+            #expect(line.jsonLine == jsonText(line))
+        }
+        let withFeatures = PunchLine(Self.example, since: 10, features: true)
+        #expect(withFeatures.jsonLine == jsonText(withFeatures))
+    }
+
     // MARK: - The README
 
     private static func readme() throws -> String {

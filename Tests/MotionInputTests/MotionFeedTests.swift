@@ -127,6 +127,10 @@ final class GatedSamples: SampleSource, @unchecked Sendable {
         await gated.batchRead()
         let first = await feed.next(since: turn)
         #expect(first == Array(rest.prefix(30)))
+        // What came before the turn is no motion of the turn's, but its lead-in: up to 2 s of it.
+        let lead = feed.samples(before: turn, seconds: 60)
+        #expect(lead == early)
+        #expect(feed.samples(before: turn, seconds: 0).isEmpty)
         gated.release(Array(rest.dropFirst(30).prefix(100)))
         await gated.batchRead()
         let second = await feed.next(since: turn)

@@ -145,14 +145,16 @@ private func agreesWithStandardLibrary(_ text: String) -> Bool {
 
     @Test(arguments: ["/", ":", " ", "a", "é", "\u{0}", "\u{7F}"])
     func rejectsAnyOddByteInsideALongRunOfDigits(_ odd: String) {
-        // The digits are read eight at a time: a byte just outside '0'...'9' in any place of
-        // the word must still stop the number.
-        let digits = Array("1234567890123456")
-        for position in digits.indices {
-            var text = digits
-            text[position] = Character(odd)
-            let written = "0." + String(text)
-            #expect(parse(written) == nil, "\(written)")
+        // The digits are read eight and four at a time: a byte just outside '0'...'9' in any
+        // place of the word must still stop the number, before the point or after it.
+        for digits in [Array("1234567890123456"), Array("1234567"), Array("12345")] {
+            for position in digits.indices {
+                var text = digits
+                text[position] = Character(odd)
+                for written in ["0." + String(text), String(text) + ".5"] {
+                    #expect(parse(written) == nil, "\(written)")
+                }
+            }
         }
     }
 

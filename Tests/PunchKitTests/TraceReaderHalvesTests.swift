@@ -83,7 +83,8 @@ private func trace(_ rows: [String]) -> [UInt8] { Array(("t,x,y,z\n" + rows.join
         // The rows of the first 20 KB decide the units; the rest is one chunk of whole lines.
         let cut = try #require(bytes[20_000...].firstIndex(of: UInt8(ascii: "\n"))) + 1
         let rest = Array(bytes[cut...])
-        let middle = try #require(rest[((rest.count - 1) / 2)...].firstIndex(of: UInt8(ascii: "\n")))
+        let middle = try #require(
+            rest[TraceReader.splitPoint(from: 0, to: rest.count - 1)...].firstIndex(of: UInt8(ascii: "\n")))
         let borderRow = bytes[..<(cut + middle + 1)].filter { $0 == UInt8(ascii: "\n") }.count - 1
         rows[borderRow] = time(ofRow: borderRow - 3) + rows[borderRow].dropFirst(time(ofRow: borderRow).count)
         if lastRowBeforeIsBroken { rows[borderRow - 1] = "\(time(ofRow: borderRow - 1)),0.1,oops,0.2" }

@@ -32,43 +32,45 @@ public final class Accounts: Sendable {
     }
 
     /// Whether `fighter` has a password.
-    public func hasAccount(_ fighter: FighterID) throws -> Bool {
-        try store.hasAccount(fighter)
+    public func hasAccount(_ fighter: FighterID) async throws -> Bool {
+        try await store.hasAccount(fighter)
     }
 
     /// Stores `hash` as `fighter`'s password, unless the fighter already has one.
     /// - Returns: whether it was stored.
-    public func create(_ fighter: FighterID, hash: PasswordHash, at now: Timestamp) throws -> Bool {
-        try store.createAccount(fighter, passwordHash: hash.stored, at: now)
+    public func create(_ fighter: FighterID, hash: PasswordHash, at now: Timestamp) async throws -> Bool {
+        try await store.createAccount(fighter, passwordHash: hash.stored, at: now)
     }
 
     /// `fighter`'s password hash, if they have an account.
-    public func passwordHash(of fighter: FighterID) throws -> PasswordHash? {
-        try store.passwordHash(of: fighter).flatMap(PasswordHash.init(stored:))
+    public func passwordHash(of fighter: FighterID) async throws -> PasswordHash? {
+        try await store.passwordHash(of: fighter).flatMap(PasswordHash.init(stored:))
     }
 
     /// A new session token for `fighter`: 32 random bytes as 64 hexadecimal digits.
     ///
     /// Sessions unused for twice the lifetime are forgotten meanwhile: a lapsed token is told
     /// apart from one never issued for a lifetime, and the table does not grow with every login ever.
-    public func openSession(for fighter: FighterID, at now: Timestamp) throws -> String {
+    public func openSession(for fighter: FighterID, at now: Timestamp) async throws -> String {
         var generator = SystemRandomNumberGenerator()
         let token = (0..<32).map { _ in Self.hex(UInt8.random(in: .min ... .max, using: &generator)) }.joined()
         let session = SavedSession(key: Self.key(token), fighter: fighter, createdAt: now)
-        try store.forgetSessions(unusedSince: now + -2 * sessionLifetime)
-        try store.openSession(session)
+        try await store.forgetSessions(unusedSince: now + -2 * sessionLifetime)
+        try await store.openSession(session)
         sessions.withLockedValue { $0.keep(session, at: now) }
         return token
     }
 
     /// What `token` is worth at `now`. A use of a live session is noted (at most once an hour).
-    public func check(_ token: String, at now: Timestamp) throws -> TokenStatus {
+    /// The database is asked only when it must: for a session not seen here since the start, or
+    /// a use to note. Any other message costs a hash and a lookup.
+    public func check(_ token: String, at now: Timestamp) async throws -> TokenStatus {
         guard token.utf8.count == 64 else { return .unknown }
         let key = Self.key(token)
-        guard var session = try cachedOrSaved(key, at: now) else { return .unknown }
+        guard var session = try await cachedOrSaved(key, at: now) else { return .unknown }
         guard now - session.lastUsedAt < sessionLifetime else { return .lapsed }
         if now - session.lastUsedAt >= Self.useNotedEvery {
-            try store.noteUse(ofSession: key, at: now)
+            try await store.noteUse(ofSession: key, at: now)
             session.lastUsedAt = now
             sessions.withLockedValue { $0.update(session) }
         }
@@ -78,11 +80,11 @@ public final class Accounts: Sendable {
     /// Session `key` as kept here, or as saved (then kept here): nil when there is none. A
     /// session read from the file while any session ended is read again, so that a logout that
     /// came in between wins, whichever session it ended.
-    private func cachedOrSaved(_ key: String, at now: Timestamp) throws -> SavedSession? {
+    private func cachedOrSaved(_ key: String, at now: Timestamp) async throws -> SavedSession? {
         while true {
             let (cached, endedBefore) = sessions.withLockedValue { ($0.live[key], $0.ended) }
             if let cached { return cached }
-            guard let saved = try store.session(key: key) else { return nil }
+            guard let saved = try await store.session(key: key) else { return nil }
             let kept = sessions.withLockedValue { sessions in
                 guard sessions.ended == endedBefore else { return false }
                 sessions.keep(saved, at: now)
@@ -92,18 +94,6 @@ public final class Accounts: Sendable {
         }
     }
 
-    /// `check`, waiting for the database on `threads` only when it must: for a session not seen
-    /// here since the start, or a use to note (once an hour). Any other message costs a hash and a
-    /// lookup on the calling thread.
-    func check(_ token: String, at now: Timestamp, waitingOn threads: DatabaseThreads) async throws -> TokenStatus {
-        if token.utf8.count == 64, let session = sessions.withLockedValue({ $0.live[Self.key(token)] }),
-            now - session.lastUsedAt < min(sessionLifetime, Self.useNotedEvery)
-        {
-            return .valid(session)
-        }
-        return try await threads.run { try self.check(token, at: now) }
-    }
-
     /// Ends `session`: its token is refused from now on.
     ///
     /// Deleted from the file first, then forgotten in memory: a delete that fails throws with the
@@ -111,8 +101,8 @@ public final class Accounts: Sendable {
     /// again. (Forgotten in memory first, a failed logout would look done until a restart brought
     /// the token back.) A check that read the session just before the delete reads it again
     /// (`cachedOrSaved`), and finds none.
-    public func logout(_ session: SavedSession) throws {
-        try store.closeSession(key: session.key, of: session.fighter)
+    public func logout(_ session: SavedSession) async throws {
+        try await store.closeSession(key: session.key, of: session.fighter)
         sessions.withLockedValue { $0.end(session.key) }
     }
 

@@ -1,7 +1,6 @@
 import FightEngine
 import FightProtocol
 import FightStore
-import NIOPosix
 
 // MARK: - Gatekeeper
 
@@ -14,9 +13,6 @@ struct Gatekeeper: Sendable {
     /// PBKDF2 rounds for new passwords.
     let passwordRounds: Int
     let hashing: PasswordHashing
-    /// Where the accounts and sessions are read and written: not on Swift's few threads, which
-    /// decode every client's messages.
-    let database: DatabaseThreads
 
     /// Creates the fighter and their account, and opens a session.
     func register(_ credentials: Credentials) async throws -> Session {
@@ -28,46 +24,39 @@ struct Gatekeeper: Sendable {
         let registration = Registration(
             username: credentials.username, displayName: credentials.displayName ?? credentials.username)
         let registered = try await hub.register(registration)
-        let (store, accounts, clock) = (store, accounts, clock)
-        return try await database.run {
-            let fighter: Fighter
-            switch registered {
-            case .success(let registered):
-                fighter = registered
-            case .failure(.usernameTaken):
-                // A fighter without an account is left when the server stopped between the two
-                // writes; the name is still free to claim. Anyone else's name is taken.
-                guard let orphan = try store.fighter(named: credentials.username), try !accounts.hasAccount(orphan.id)
-                else {
-                    throw ProtocolError(.conflict, "username: \(credentials.username) is taken", field: "username")
-                }
-                fighter = orphan
-            case .failure(let refusal):
-                throw ProtocolError(refusal)
-            }
-            guard try accounts.create(fighter.id, hash: hash, at: clock.now()) else {
+        let fighter: Fighter
+        switch registered {
+        case .success(let registered):
+            fighter = registered
+        case .failure(.usernameTaken):
+            // A fighter without an account is left when the server stopped between the two
+            // writes; the name is still free to claim. Anyone else's name is taken.
+            guard let orphan = try await store.fighter(named: credentials.username),
+                try await !accounts.hasAccount(orphan.id)
+            else {
                 throw ProtocolError(.conflict, "username: \(credentials.username) is taken", field: "username")
             }
-            return Session(
-                token: try accounts.openSession(for: fighter.id, at: clock.now()),
-                fighter: FighterCard(fighter, showingLocation: true))
+            fighter = orphan
+        case .failure(let refusal):
+            throw ProtocolError(refusal)
         }
+        guard try await accounts.create(fighter.id, hash: hash, at: clock.now()) else {
+            throw ProtocolError(.conflict, "username: \(credentials.username) is taken", field: "username")
+        }
+        return Session(
+            token: try await accounts.openSession(for: fighter.id, at: clock.now()),
+            fighter: FighterCard(fighter, showingLocation: true))
     }
 
     /// Checks the password and opens a session.
     func login(_ credentials: Credentials) async throws -> Session {
         let refused = ProtocolError(.unauthorized, "username or password does not match", field: "password")
-        let (store, accounts, clock) = (store, accounts, clock)
-        let found = try await database.run { () throws -> (Fighter, PasswordHash)? in
-            guard let fighter = try store.fighter(named: credentials.username),
-                let hash = try accounts.passwordHash(of: fighter.id)
-            else { return nil }
-            return (fighter, hash)
-        }
-        guard let (fighter, hash) = found else { throw refused }
+        guard let fighter = try await store.fighter(named: credentials.username),
+            let hash = try await accounts.passwordHash(of: fighter.id)
+        else { throw refused }
         let matches = try await hashing.run { try hash.matches(credentials.password) }
         guard matches else { throw refused }
-        let token = try await database.run { try accounts.openSession(for: fighter.id, at: clock.now()) }
+        let token = try await accounts.openSession(for: fighter.id, at: clock.now())
         return Session(token: token, fighter: FighterCard(fighter, showingLocation: true))
     }
 

@@ -7,7 +7,7 @@ import { send } from './connection.js';
 import { notice, swingStatus, buzz, thump } from './feedback.js';
 import { describe, reach } from './words.js';
 import { meter } from './meter.js';
-import { endHold, holdEnded } from './motion.js';
+import { endHold, holdEnded, noteLanded } from './motion.js';
 import { taught, learned, stopLesson, lessonFailed } from './lesson.js';
 import { signOut } from './account.js';
 
@@ -154,7 +154,7 @@ function live(id, event) {
       const toppedOut = event.clipped ? ' Harder than your sensor can measure!' : '';
       swingStatus(mine ? `Landed: ${event.punch} for ${event.damage}.${toppedOut}` : '');
       // The server reads no more of a hold once its punch landed.
-      if (mine) endHold();
+      if (mine) { endHold(); noteLanded(event.sequence); }
       break;
     }
     case 'turnPassed': swingStatus(''); break;

@@ -16,6 +16,8 @@ export const motion = {
   heard: false,
   lastT: -Infinity,  // the newest sample's time, s
   lead: [],          // the samples of the lead-in the server takes, while no hold is under way
+  landed: null,      // this player's newest punch: { sequence, received, drawn } (performance.now(), ms:
+                     // its event came, the frame that shows it began), for swing-to-screen timing
   render: () => {},  // redraws the page when the sensor's state changes
 };
 
@@ -167,6 +169,13 @@ export function releaseHold() {
   motion.hold = null;
   swingStatus('Judging the swing…');
   motion.render();
+}
+
+/// Notes when this player's punch's event came and when the frame that shows it began.
+export function noteLanded(sequence) {
+  const landed = { sequence, received: performance.now(), drawn: null };
+  motion.landed = landed;
+  requestAnimationFrame(() => { landed.drawn = performance.now(); });
 }
 
 /// Drops a hold without a final batch (the connection went, the fight moved on).

@@ -67,7 +67,7 @@ struct ClientSession {
         }
         let session: SavedSession
         do {
-            switch try await accounts.check(message.token, at: clock.now(), waitingOn: hub.databaseThreads) {
+            switch try await accounts.check(message.token, at: clock.now()) {
             case .valid(let valid):
                 session = valid
             case .unknown:
@@ -91,7 +91,7 @@ struct ClientSession {
         let fighter = session.fighter
         let allowed: Bool
         do {
-            allowed = try await fighterLimits.allowWithoutBlocking(fighter, waitingOn: hub.databaseThreads)
+            allowed = try await fighterLimits.allow(fighter)
         } catch {
             return failed("rate lookup", error, answering: message.ref, "could not count the message; try again")
         }
@@ -135,7 +135,7 @@ struct ClientSession {
     /// and this one, told, closes.
     private func logout(_ session: SavedSession, ref: Int?) async -> Next {
         do {
-            try await hub.databaseThreads.run { [accounts] in try accounts.logout(session) }
+            try await accounts.logout(session)
         } catch {
             return failed("logout", error, answering: ref, "could not log out; try again")
         }

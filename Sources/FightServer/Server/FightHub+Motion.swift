@@ -30,7 +30,7 @@ extension FightHub {
             if let reading {
                 fight = reading.fight
             } else {
-                fight = try await blocking { [self] in try self.fight(batch.fight, of: me) }
+                fight = try await self.fight(batch.fight, of: me)
             }
             // Refused early, before the samples are read: the punch found is judged again by the
             // engine on the fight as saved.
@@ -79,7 +79,7 @@ extension FightHub {
     /// Takes `count` samples from `me`'s motion allowance (over all their connections, on every
     /// server sharing the database), or refuses the batch as `rateLimited`.
     func takeMotionSamples(_ count: Int, of me: FighterID) async throws {
-        guard try await motionSamples.allowWithoutBlocking(me, cost: count, waitingOn: databaseThreads) else {
+        guard try await motionSamples.allow(me, cost: count) else {
             throw ProtocolError(
                 .rateLimited,
                 "samples: more than \(motionSamples.perSecond) motion samples a second from fighter \(me.rawValue); stream the sensor as it comes",

@@ -23,11 +23,14 @@ extension FightHub {
         while let changes = state.takePresenceToNote(), !changes.isEmpty {
             let elsewhere: [FighterID: Timestamp]
             do {
-                elsewhere = try await blocking { [store, serverName] in try store.notePresence(changes, on: serverName) }
+                elsewhere = try await store.notePresence(changes, on: serverName)
             } catch {
-                logger.error(
-                    "noting who came and went failed; trying again on the next tick",
-                    metadata: ["fighters": "\(changes.count)", "error": "\(error)"])
+                // Cancelled, the server is stopping: its lease and presence go with it.
+                if !(error is CancellationError) {
+                    logger.error(
+                        "noting who came and went failed; trying again on the next tick",
+                        metadata: ["fighters": "\(changes.count)", "error": "\(error)"])
+                }
                 state.presenceNotNoted(changes)
                 return
             }
@@ -75,9 +78,7 @@ extension FightHub {
         if !state.isConnected(fighter), store.isShared {
             do {
                 let now = clock.now()
-                let elsewhere = try await blocking { [store, serverName] in
-                    try store.presence(of: fighter, besides: serverName, at: now)
-                }
+                let elsewhere = try await store.presence(of: fighter, besides: serverName, at: now)
                 if let elsewhere { return (.connected, elsewhere) }
             } catch {
                 logger.error(
@@ -92,7 +93,9 @@ extension FightHub {
     /// cannot say.
     func openFights(of fighters: [FighterID]) async -> [Fight] {
         do {
-            return try await blocking { [store] in try store.openFights(of: fighters) }
+            return try await store.openFights(of: fighters)
+        } catch is CancellationError {
+            return []
         } catch {
             logger.error(
                 "could not read fighters' open fights",

@@ -85,8 +85,7 @@ extension FightHub {
 
     /// Acts on the changes heard each time `rings` rings, as the state answers them
     /// (`HubState.act(on:)`): at once on those that need no reading, then pushes the fights' new
-    /// events, read in one go on the threads for waiting on the database. Commands run
-    /// meanwhile: what they push first is not pushed again.
+    /// events, read in one go. Commands run meanwhile: what they push first is not pushed again.
     func actOnHeard(rung rings: AsyncStream<Void>) async {
         for await _ in rings {
             var sequences: [FightID: Int] = [:]
@@ -103,7 +102,7 @@ extension FightHub {
             }
             guard !sequences.isEmpty else { continue }
             do {
-                let news = try await databaseThreads.run { [store, sequences] in try store.events(after: sequences) }
+                let news = try await store.events(after: sequences)
                 deliver(state.publish(news), ref: nil, sender: nil)
                 await tellWhoIsThere()
             } catch {

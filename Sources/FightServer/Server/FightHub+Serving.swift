@@ -37,11 +37,9 @@ extension FightHub {
             let stale = watched.flatMap { now - $0.expiresAt >= Self.leaseUnrenewed - Self.lease.seconds ? $0 : nil }
             let start: ServingStart
             do {
-                start = try await blocking { [store, serverName, serverIdentity] in
-                    try store.startServing(
-                        as: serverName, named: serverIdentity, at: now, leaseUntil: now + Self.lease.seconds,
-                        replacing: stale)
-                }
+                start = try await store.startServing(
+                    as: serverName, named: serverIdentity, at: now, leaseUntil: now + Self.lease.seconds,
+                    replacing: stale)
             } catch {
                 // Served anyway, as one that joined: the first renewal takes the lease.
                 logger.error("starting to serve failed", metadata: ["error": "\(error)"])
@@ -84,9 +82,7 @@ extension FightHub {
             case .due(let lapsed) = state.leaseRenewal(at: now, every: Self.lease.renewedEvery, lasting: Self.lease.seconds)
         else { return }
         do {
-            let held = try await blocking { [store, serverName, serverIdentity] in
-                try store.renewLease(of: serverName, named: serverIdentity, until: now + Self.lease.seconds)
-            }
+            let held = try await store.renewLease(of: serverName, named: serverIdentity, until: now + Self.lease.seconds)
             guard held else {
                 // Cut off for a lease's length, and meanwhile a run with this server's name started:
                 // this one's restart by a supervisor that believed it dead, or a twin. Tried again a
@@ -103,7 +99,9 @@ extension FightHub {
                 // the next batch, as if each fighter here had just come.
                 if state.leaseLapsed(at: now) { ringPresence.yield() }
             }
-            await tellGone(try await blocking { [store] in try store.sweepLapsedServers(at: now) }, at: now)
+            await tellGone(try await store.sweepLapsedServers(at: now), at: now)
+        } catch is CancellationError {
+            // The server is stopping: its lease is given up (`stopServing`).
         } catch {
             logger.error("renewing the lease failed", metadata: ["error": "\(error)"])
         }
@@ -115,10 +113,8 @@ extension FightHub {
     func stopServing() async {
         do {
             let now = clock.now()
-            let gone = try await blocking { [store, serverName] in
-                try store.endLease(of: serverName)
-                return try store.sweepLapsedServers(at: now)
-            }
+            try await store.endLease(of: serverName)
+            let gone = try await store.sweepLapsedServers(at: now)
             await tellGone(gone, at: now)
         } catch {
             logger.error("giving up the lease failed", metadata: ["error": "\(error)"])
@@ -161,10 +157,12 @@ extension FightHub {
     /// that caused. Called by the deadline service on each tick.
     func settleDeadlines() async {
         do {
-            guard let next = try await blocking({ [store] in try store.nextDeadline() }), next <= clock.now() else {
+            guard let next = (try await store.nextDeadline()), next <= clock.now() else {
                 return
             }
             try await execute(.settleDeadlines, ref: nil, sender: nil)
+        } catch is CancellationError {
+            // The server is stopping: the next start settles them.
         } catch {
             logger.error("settling deadlines failed", metadata: ["error": "\(error)"])
         }

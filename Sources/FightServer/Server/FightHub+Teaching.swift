@@ -19,7 +19,7 @@ extension FightHub {
         case .teachDone:
             return try await learn(for: me)
         case .forgetPunchProfile:
-            _ = try await blocking { [store] in try store.forgetPunchProfile(of: me) }
+            _ = try await store.forgetPunchProfile(of: me)
             teacher.note(nil, of: me)
             return .punchProfile(PunchProfileReply(profile: nil))
         default:
@@ -70,7 +70,7 @@ extension FightHub {
         }
         let json = profile.json
         let now = clock.now()
-        try await blocking { [store] in try store.savePunchProfile(json, of: me, at: now) }
+        try await store.savePunchProfile(json, of: me, at: now)
         teacher.note(profile, of: me)
         // A teaching begun again meanwhile (on another connection) is that one's own.
         if teacher.teachings[me]?.connection == teaching.connection { teacher.end(me) }
@@ -100,7 +100,7 @@ extension FightHub {
     /// `me`'s profile as the store has it, read off the hub's thread; one that cannot be read is
     /// logged and taken as none (the fighter teaches again).
     nonisolated func storedProfile(of me: FighterID) async throws -> PunchProfile? {
-        guard let json = try await blocking({ [store] in try store.punchProfile(of: me) }) else { return nil }
+        guard let json = (try await store.punchProfile(of: me)) else { return nil }
         do {
             return try PunchProfile.stored(json, of: me)
         } catch {

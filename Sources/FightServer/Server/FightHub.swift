@@ -13,8 +13,8 @@ import PunchKit
 /// event that comes out is pushed to each connection of the fighters it concerns.
 ///
 /// The hub's state lives on a thread of its own (an event loop of its own, so that neither the
-/// network nor Swift's shared threads wait for it); it waits for the store on `DatabaseThreads`,
-/// taking other requests meanwhile. A fight's requests take turns (`handle`), so that what the hub
+/// network nor Swift's shared threads wait for it); it awaits the store, whose calls run off that
+/// thread on the database driver's own, taking other requests meanwhile. A fight's requests take turns (`handle`), so that what the hub
 /// keeps of a fight (a wind-up, a hold) follows its requests in order. "The punch was thrown at
 /// sequence N" is the engine's to check, inside the store's transaction (`Command.punch`'s
 /// `after`): no other server, deadline or request can land a punch twice between a check here and
@@ -23,9 +23,9 @@ import PunchKit
 /// What it keeps of the fighters connected here and the fights it pushes is `HubState`, a value
 /// with no I/O: the hub feeds it what happens (a connection, a store's answer back from an
 /// `await`, an event saved, another server's change, a tick) and does what it answers (what to
-/// deliver to whom, what to read, whom to tell). Every store call is made off the hub's thread,
-/// what pushing needs included: read with the command that saved the events
-/// (`HubState.PushNeeds`). By concern: requests here, `+Motion`,
+/// deliver to whom, what to read, whom to tell). Every store call is awaited, the hub taking other
+/// work meanwhile, what pushing needs included: read with the command that saved the events,
+/// before the state decides the pushes (`HubState.PushNeeds`). By concern: requests here, `+Motion`,
 /// `+Pushing` (and other servers' changes), `+Presence`, `+Serving` (the lease, deadlines, turns
 /// owed after a restart), `+Reading`, `+Teaching`.
 actor FightHub {
@@ -48,8 +48,9 @@ actor FightHub {
     /// The server's own name, the same over its restarts (`ServerConfiguration.name`), which tells
     /// its previous run's lease from another server's; `nil` when it has none.
     let serverIdentity: String?
-    /// Where the hub waits for the store (`blocking`), as do the requests that only read.
-    let databaseThreads: DatabaseThreads
+    /// Awaited once a command's events and what pushing them needs are read, before they are
+    /// pushed: where a test holds a command saved and not yet answered, to interleave another.
+    let afterSaving: @Sendable () async -> Void
     /// What has a request under way here, and the requests waiting for it to end, in the order
     /// they came (`takingTurns(over:)`).
     /// Locked, not only the actor's: a waiting request whose task is cancelled leaves its place
@@ -82,7 +83,7 @@ actor FightHub {
     init(
         store: FightStore, clock: ServerClock, logger: Logger, eventLoop: any EventLoop,
         motionSamples: FighterAllowance, serverName: String, serverIdentity: String? = nil,
-        databaseThreads: DatabaseThreads, rules: StatedRules
+        rules: StatedRules, afterSaving: @escaping @Sendable () async -> Void = {}
     ) {
         self.rules = rules
         self.store = store
@@ -92,7 +93,7 @@ actor FightHub {
         self.motionSamples = motionSamples
         self.serverName = serverName
         self.serverIdentity = serverIdentity
-        self.databaseThreads = databaseThreads
+        self.afterSaving = afterSaving
         (presenceChanged, ringPresence) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
@@ -147,7 +148,7 @@ actor FightHub {
     /// - Returns: the reply for the sender; `nil` when the request's events were pushed instead
     ///   (the sender's copies carry `ref`).
     ///
-    /// The hub waits for the store off its thread (`blocking`), taking other requests meanwhile:
+    /// The hub awaits the store off its thread, taking other requests meanwhile:
     /// a thread that waited for each round trip to the database in turn held every push behind
     /// the slowest command. Requests in one fight still take turns (`takingTurns(over:)`): a
     /// wind-up is noted, and a hold read, on the fight as the requests before left it. So do
@@ -192,7 +193,7 @@ actor FightHub {
             throw ProtocolError(.internalError, "a request that only reads reached the hub")
         case .nextOpponent, .backDown:
             let now = clock.now()
-            let matchup = try await blocking { [store] in try store.nextOpponent(for: me, at: now) }
+            let matchup = try await store.nextOpponent(for: me, at: now)
                 .mapError { ProtocolError($0) }.get()
             return .opponent(OpponentReply(matchup: matchup.map(WireMatchup.init)))
         case .updateProfile(let update):
@@ -212,7 +213,7 @@ actor FightHub {
             throw ProtocolError(.internalError, "logout reached the hub")
         case .windUp(let request):
             // Nothing is saved: the fight is read to refuse a wind-up that no punch could follow.
-            let fight = try await blocking { [self] in try self.fight(request.fight, of: me) }
+            let fight = try await self.fight(request.fight, of: me)
             try Self.awaitingPunch(by: me, at: request.after, in: fight)
             // Not kept if the fighter left while the fight was read: their meter ended with them.
             _ = state.woundUp(me, HubState.WindUp(fight: fight.id, after: request.after, at: clock.elapsed()))
@@ -223,7 +224,7 @@ actor FightHub {
             // One punch a wind-up, whatever the engine says of it.
             guard let windUp = state.stopWindUp(of: me, in: punch.fight, after: punch.after) else {
                 // Stale or out of turn is the reason to give, not the wind-up that could not have come.
-                let fight = try await blocking { [self] in try self.fight(punch.fight, of: me) }
+                let fight = try await self.fight(punch.fight, of: me)
                 try Self.awaitingPunch(by: me, at: punch.after, in: fight)
                 throw ProtocolError(
                     .refused, "no windUp came first at sequence \(punch.after); send windUp, then punch",
@@ -238,7 +239,7 @@ actor FightHub {
             return try await teaching(request, by: me, connection: connection)
         case .raiseGuard(let request):
             try await execute(.raiseGuard(request.fight, by: me, request.guard), ref: ref, sender: connection)
-            let fight = try await blocking { [self] in try self.fight(request.fight, of: me) }
+            let fight = try await self.fight(request.fight, of: me)
             return .fight(FightReply(fight: FightView(fight, seenBy: me)))
         }
         try await execute(command, ref: ref, sender: connection)
@@ -249,16 +250,12 @@ actor FightHub {
     @discardableResult
     func execute(_ command: Command, ref: Int?, sender: Int?) async throws -> [Event] {
         let now = clock.now()
-        // What pushing the events needs of the store is read with them, off the hub's thread.
+        // What pushing the events needs of the store is read with them, before the state decides
+        // the pushes (`HubState.publish`): those decisions never wait on the store.
         let needs = state.pushNeeds(for: command.fight)
-        let saved = try await blocking { [store] () throws -> Result<HubState.Saved, Refusal> in
-            switch try store.execute(command, at: now) {
-            case .failure(let refusal): return .failure(refusal)
-            case .success(let events):
-                return .success(
-                    try needs.read(events, corners: store.corners(ofFight:), log: store.events(ofFight:after:)))
-            }
-        }.mapError { ProtocolError($0) }.get()
+        let events = try await store.execute(command, at: now).mapError { ProtocolError($0) }.get()
+        let saved = try await needs.read(events, corners: store.corners(ofFight:), log: store.events(ofFight:after:))
+        await afterSaving()
         publish(saved, ref: ref, sender: sender)
         await tellWhoIsThere()
         return saved.events
@@ -299,7 +296,7 @@ actor FightHub {
     /// Registers a fighter (the account is the gatekeeper's business).
     func register(_ registration: Registration) async throws -> Result<Fighter, Refusal> {
         let now = clock.now()
-        switch try await blocking({ [store] in try store.execute(.register(registration), at: now) }) {
+        switch (try await store.execute(.register(registration), at: now)) {
         case .failure(let refusal):
             return .failure(refusal)
         case .success(let events):
@@ -322,14 +319,14 @@ actor FightHub {
         do { _ = try fight.cornerAwaitingPunch(by: me, after: after) } catch { throw ProtocolError(error) }
     }
 
-    nonisolated func fighter(_ id: FighterID) throws -> Fighter {
-        guard let fighter = try store.fighter(id) else { throw ProtocolError(Refusal.unknownFighter(id)) }
+    nonisolated func fighter(_ id: FighterID) async throws -> Fighter {
+        guard let fighter = try await store.fighter(id) else { throw ProtocolError(Refusal.unknownFighter(id)) }
         return fighter
     }
 
     /// Fight `id`, if `me` is in it; the same refusal as the engine's otherwise.
-    nonisolated func fight(_ id: FightID, of me: FighterID) throws -> Fight {
-        guard let fight = try store.fight(id) else { throw ProtocolError(Refusal.unknownFight(id)) }
+    nonisolated func fight(_ id: FightID, of me: FighterID) async throws -> Fight {
+        guard let fight = try await store.fight(id) else { throw ProtocolError(Refusal.unknownFight(id)) }
         guard fight.corner(of: me) != nil else { throw ProtocolError(Refusal.notInFight(me, id)) }
         return fight
     }

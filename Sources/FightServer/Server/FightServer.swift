@@ -154,7 +154,6 @@ public final class FightServer: Sendable {
     private let hub: FightHub
     private let hubLoop: MultiThreadedEventLoopGroup
     private let passwordHashing: PasswordHashing
-    private let databaseThreads: DatabaseThreads
 
     /// Reads the TLS files and the page, opens the database and prepares the server; `run()`
     /// starts it.
@@ -164,23 +163,20 @@ public final class FightServer: Sendable {
     public init(
         configuration: ServerConfiguration, logger: Logger,
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
-    ) throws {
+    ) async throws {
         let tlsConfiguration = try configuration.tls?.configuration()
         let page = try PageFiles.bundled()
-        let store = try FightStore(
+        let store = try await FightStore(
             location: try StoreLocation(parsing: configuration.databasePath), rules: configuration.rules,
             durability: configuration.durability)
         let accounts = Accounts(store: store, sessionLifetime: configuration.sessionLifetime)
         let hubLoop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let databaseThreads = DatabaseThreads()
-        self.databaseThreads = databaseThreads
         let hub = FightHub(
             store: store, clock: configuration.clock, logger: logger, eventLoop: hubLoop.next(),
             motionSamples: FighterAllowance(
                 "motion", perSecond: configuration.motionSamplesPerSecond, burst: configuration.motionSampleBurst,
                 store: store, clock: configuration.clock),
             serverName: Self.serverName(), serverIdentity: Self.identity(of: configuration),
-            databaseThreads: databaseThreads,
             // What the referee enforces, stated to every client as it says hello.
             rules: StatedRules(store.referee.rules, reconnect: configuration.reconnect))
         self.hub = hub
@@ -188,14 +184,12 @@ public final class FightServer: Sendable {
         passwordHashing = PasswordHashing()
         let gatekeeper = Gatekeeper(
             hub: hub, store: store, accounts: accounts, clock: configuration.clock,
-            passwordRounds: configuration.passwordRounds, hashing: passwordHashing, database: databaseThreads)
+            passwordRounds: configuration.passwordRounds, hashing: passwordHashing)
 
         let router = Router(context: AddressedRequestContext.self)
         page.route(on: router)
         router.get("health") { _, _ in
-            // On the threads for waiting on the database: a PostgreSQL server that does not answer
-            // holds one of them (until the connection times out), not one of Swift's few.
-            let reachable = (try? await databaseThreads.run { try store.checkReachable() }) != nil
+            let reachable = (try? await store.checkReachable()) != nil
             return Self.response(
                 reachable ? .ok : .serviceUnavailable,
                 ServerMessage(
@@ -310,7 +304,6 @@ public final class FightServer: Sendable {
 
     private func stopThreads() async throws {
         try await passwordHashing.shutdown()
-        try await databaseThreads.shutdown()
         try await hubLoop.shutdownGracefully()
     }
 

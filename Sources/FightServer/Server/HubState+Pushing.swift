@@ -71,8 +71,8 @@ extension HubState {
 
 // MARK: - Pushing
 
-/// What to push, decided with no I/O: the hub reads what a push needs off its thread, with the
-/// command that saved the events (`Saved`), and sends each `Delivery` the state answers, in order.
+/// What to push, decided with no I/O: the hub awaits what a push needs with the command that
+/// saved the events (`Saved`), and sends each `Delivery` the state answers, in order.
 extension HubState {
     /// An event to send to every connection here of `recipients`, in this order (a request's
     /// sender gets its copy with the request's `ref`).
@@ -81,9 +81,8 @@ extension HubState {
         let recipients: [FighterID]
     }
 
-    /// Events a command saved, with what pushing them needs of the store, read with them on the
-    /// threads for waiting on the database (`needs(for:)` says what): so that the hub's thread
-    /// never waits for the store to push.
+    /// Events a command saved, with what pushing them needs of the store, read with them
+    /// (`pushNeeds(for:)` says what): so that deciding the pushes never waits for the store.
     struct Saved: Sendable {
         /// The command's events, in order.
         var events: [Event]
@@ -104,20 +103,20 @@ extension HubState {
         /// corners of each fight not followed that no event names, and each followed fight's
         /// events between the last pushed and the command's first.
         func read(
-            _ events: [Event], corners: (FightID) throws -> Both<FighterID>?,
-            log: (FightID, Int) throws -> [FightEvent]
-        ) throws -> Saved {
+            _ events: [Event], corners: (FightID) async throws -> Both<FighterID>?,
+            log: (FightID, Int) async throws -> [FightEvent]
+        ) async throws -> Saved {
             var saved = Saved(events: events)
             var first: [FightID: Int] = [:]
             for case .fight(let event) in events {
                 first[event.fight] = min(first[event.fight] ?? .max, event.sequence)
                 if event.change.corners == nil, pushedUpTo[event.fight] == nil, saved.corners[event.fight] == nil {
-                    saved.corners[event.fight] = try corners(event.fight)
+                    saved.corners[event.fight] = try await corners(event.fight)
                 }
             }
             for (fight, first) in first.sorted(by: { $0.key < $1.key }) {
                 guard let pushed = pushedUpTo[fight], first > pushed + 1 else { continue }
-                saved.before[fight] = try log(fight, pushed).filter { $0.sequence < first }
+                saved.before[fight] = try await log(fight, pushed).filter { $0.sequence < first }
             }
             return saved
         }

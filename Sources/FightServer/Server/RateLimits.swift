@@ -133,10 +133,10 @@ final class FighterAllowance: Sendable {
             : .inMemory(NIOLockedValueBox(RateLimits(perSecond: perSecond, burst: burst)))
     }
 
-    /// Takes `cost` of `fighter`'s allowance now if there is that much; on a shared database the
-    /// calling thread may wait for it (the hub's does, as for any command).
+    /// Takes `cost` of `fighter`'s allowance now if there is that much; on a shared database it
+    /// may await the database, unless the reserve pays for it.
     /// - Throws: the database's failure.
-    func allow(_ fighter: FighterID, cost: Int = 1) throws -> Bool {
+    func allow(_ fighter: FighterID, cost: Int = 1) async throws -> Bool {
         switch keeper {
         case .inMemory(let buckets):
             let now = clock.elapsed()
@@ -145,7 +145,7 @@ final class FighterAllowance: Sendable {
             let now = clock.elapsed()
             guard let held = spend(cost, of: fighter, from: reserves, at: now) else { return true }
             let missing = cost - held
-            let taken = try store.takeAllowance(
+            let taken = try await store.takeAllowance(
                 kind, of: fighter, wanting: max(missing, takenAhead), atLeast: missing, perSecond: perSecond,
                 burst: burst, at: clock.sinceEpoch())
             // The reserve as it is now (another connection of the fighter's may have moved it),
@@ -174,15 +174,5 @@ final class FighterAllowance: Sendable {
             reserves.held[fighter] = (held - cost, now)
             return nil
         }
-    }
-
-    /// `allow`, with the database's wait on `threads` rather than on one of Swift's few: for a
-    /// connection's task. A message the reserve pays for waits for no thread.
-    func allowWithoutBlocking(_ fighter: FighterID, cost: Int = 1, waitingOn threads: DatabaseThreads) async throws
-        -> Bool
-    {
-        guard case .inDatabase(_, let reserves) = keeper else { return try allow(fighter, cost: cost) }
-        if spend(cost, of: fighter, from: reserves, at: clock.elapsed()) == nil { return true }
-        return try await threads.run { try self.allow(fighter, cost: cost) }
     }
 }
