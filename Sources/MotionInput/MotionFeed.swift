@@ -109,10 +109,11 @@ public final class MotionFeed: Sendable {
         }
     }
 
-    /// The next batch, after the pace's interval: from a recording, the next samples where it
-    /// left off (`batchInterval` × `speed` of it, at most `maximumRate`); from a live source, the
-    /// samples that arrived at `start` or later and were not handed out yet (at most `maximumRate`
-    /// too), waiting until there is one. `nil` when the source has no more, or the wait was cancelled.
+    /// The next batch, after the pace's interval (its urgent one while a punch may be under way,
+    /// within `batchesPerSecond`): from a recording, the next samples where it left off (the
+    /// interval × `speed` of it, at most `maximumRate`); from a live source, the samples that
+    /// arrived at `start` or later and were not handed out yet (at most `maximumRate` too),
+    /// waiting until there is one. `nil` when the source has no more, or the wait was cancelled.
     public func next(since start: ContinuousClock.Instant) async -> [MotionSample]? {
         while true {
             let interval =

@@ -48,6 +48,9 @@ public struct PunchDetector: ~Copyable, Sendable {
     /// The candidate's stop: the entry of the strongest reading in its window (`peak`), for the
     /// candidate it was found for, and whether that reading slowed the fist (worked out once).
     private var stop: (candidate: Int, peak: Int, slowing: Bool?)?
+    /// Whether the last punch was decided at its stop and its hump has not fallen since (below
+    /// `confirmingFall` of the strength it reached): the rest of that hump is the same punch.
+    private var humpDecidedAtStop = false
     private var lastPunch: (time: Double, direction: Vector3, strength: Double)?
     /// The motion and level velocity of each sample of a hook's window, kept for a second look
     /// once the top speed is known: as long as the ring, made once, so deciding allocates nothing.
@@ -194,6 +197,7 @@ public struct PunchDetector: ~Copyable, Sendable {
         windowSum = 0
         candidate = nil
         stop = nil
+        humpDecidedAtStop = false
     }
 
     // MARK: - Humps
@@ -215,8 +219,11 @@ public struct PunchDetector: ~Copyable, Sendable {
             recentStrengths.raiseNewest(to: newest.strength)
             adaptiveTrigger = configuration.relativeTrigger * recentStrengths.median
         }
-        if candidate.map({ newest.strength > recent[$0].strength }) ?? true, newest.strength >= threshold,
-            recent.isStrongest(newest.strength, since: newest.time - configuration.lookBack)
+        if humpDecidedAtStop, let last = lastPunch, newest.strength < configuration.confirmingFall * last.strength {
+            humpDecidedAtStop = false
+        }
+        if !humpDecidedAtStop, candidate.map({ newest.strength > recent[$0].strength }) ?? true,
+            newest.strength >= threshold, recent.isStrongest(newest.strength, since: newest.time - configuration.lookBack)
         {
             candidate = newestIndex
         }
@@ -244,9 +251,11 @@ public struct PunchDetector: ~Copyable, Sendable {
         let peak = stopPeak(of: index)
         let newest = recent.newest
         guard newest.time - recent[peak].time >= configuration.stopSettle,
-            newest.magnitude < configuration.stopFall * recent[peak].magnitude, slows(at: peak)
+            newest.magnitude < configuration.stopFall * recent[peak].magnitude, slows(at: peak),
+            let punch = decide(index, at: newest.time)
         else { return nil }
-        return decide(index, at: newest.time)
+        humpDecidedAtStop = true
+        return punch
     }
 
     /// The strongest reading in the strength window of the candidate at `index` (the stop's

@@ -526,6 +526,24 @@ func summary(_ punches: [Punch]) -> [String] {
         #expect(punch.turn.map { abs($0 - turned) < 3 } == true, "\(String(describing: punch.turn)), not \(turned)")
     }
 
+    /// A hump decided at its stop that goes on rising (a bag's rattle after the stop, here 0.6 s
+    /// of it) is one punch, however long it lasts: the next can form only once it has fallen.
+    @Test func theRestOfAHumpDecidedAtItsStopIsTheSamePunch() {
+        var detector = PunchDetector()
+        var punches: [Punch] = []
+        for index in 0..<600 {
+            let t = Double(index) / 200
+            var a = Vector3(0, 0, index % 2 == 0 ? 1.001 : 0.999)
+            if t > 1.0 && t < 1.15 { a.x += 4 * sinSeries(Double.pi * (t - 1.0) / 0.15) }
+            if t > 1.15 && t < 1.2 { a.x -= 10 * sinSeries(Double.pi * (t - 1.15) / 0.05) }
+            if t > 1.25 && t < 1.85 { a.x += 6 * sinSeries(2 * Double.pi * 20 * (t - 1.25)) }
+            if let punch = detector.process(MotionSample(time: t, acceleration: a)) { punches.append(punch) }
+        }
+        if let punch = detector.finish() { punches.append(punch) }
+        #expect(punches.count == 1, "\(punches.map(\.time))")
+        #expect(punches.first.map { $0.decidedAt < 1.25 } == true, "decided at its stop")
+    }
+
     /// A punch is decided a blink after its stop (the stop's peak here at 1.175 s), not at the
     /// thrust's fall before it (its peak at 1.075 s, as strong), nor a confirmation later.
     @Test func aPunchIsDecidedOnceItsStopIsCertain() throws {
