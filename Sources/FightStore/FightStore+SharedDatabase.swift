@@ -57,6 +57,25 @@ public enum ServingStart: Hashable, Sendable {
     case alone(resumed: [Event])
     /// Other servers are serving the fights; their turns run on, untouched.
     case joined(liveServers: Int)
+    /// Another run's live lease carries this server's name: this server's previous run, killed
+    /// before it gave its lease up, or another server given the same name and serving. Nothing was
+    /// changed: which one it is shows in whether that lease is renewed (`startServing`'s
+    /// `replacing`).
+    case nameHeld(ServerLease)
+}
+
+/// One run's lease on a server's name, as `FightStore.startServing` found it.
+public struct ServerLease: Hashable, Sendable {
+    /// The run's own identifier (`startServing`'s `server`).
+    public var server: String
+    /// Until when the lease is live, as its run last renewed it.
+    public var expiresAt: Timestamp
+
+    /// Names a lease.
+    public init(server: String, expiresAt: Timestamp) {
+        self.server = server
+        self.expiresAt = expiresAt
+    }
 }
 
 extension FightStore {
@@ -82,24 +101,39 @@ extension FightStore {
 
     // MARK: Leases
 
-    /// Starts serving as `server` (a name unique to this run of it), holding a lease until
+    /// Starts serving as `server` (an identifier unique to this run of it), holding a lease until
     /// `expiry` that `renewLease` keeps alive: when no other server's lease is live at `now`,
     /// the whole cluster was down, and every turn under way starts afresh (`Command.resumeTurns`);
     /// otherwise the others are serving the fights and their turns are left alone. Decided and
     /// leased in one transaction under the writers' lock, so that of two servers starting at once
     /// one resumes and the other joins. Leases expired are deleted.
     ///
+    /// A lease says who else is alive, not whether this server was down: `name`, the server's own
+    /// over its restarts, tells its previous run's lease from another server's. A live lease of
+    /// another run with this name is answered `.nameHeld`, changing nothing; given again as
+    /// `replacing` once that run would have renewed it, and still as it was, it is that dead
+    /// run's, and is replaced (a lone server restarted within its old lease resumes). One renewed
+    /// meanwhile is another server's, serving under the same name: `.nameHeld` again.
+    ///
     /// On a database no other server shares (SQLite), the server is alone: it resumes.
-    public func startServing(as server: String, at now: Timestamp, leaseUntil expiry: Timestamp) async throws
-        -> ServingStart
-    {
-        try await database.startServing(as: server, at: now, leaseUntil: expiry, referee: referee)
+    public func startServing(
+        as server: String, named name: String? = nil, at now: Timestamp, leaseUntil expiry: Timestamp,
+        replacing stale: ServerLease? = nil
+    ) async throws -> ServingStart {
+        try await database.startServing(
+            as: server, named: name, at: now, leaseUntil: expiry, replacing: stale, referee: referee)
     }
 
     /// Keeps `server`'s lease until `expiry` (taking it again if another's start found it expired).
     /// Nothing on a database no other server shares.
-    public func renewLease(of server: String, until expiry: Timestamp) async throws {
-        try await database.renewLease(of: server, until: expiry)
+    /// - Returns: `false` when the lease had lapsed and another run has taken its `name` since
+    ///   (this run's name went to a newer run of it, or to another server given the same name):
+    ///   no lease is kept.
+    @discardableResult
+    public func renewLease(of server: String, named name: String? = nil, until expiry: Timestamp) async throws
+        -> Bool
+    {
+        try await database.renewLease(of: server, named: name, until: expiry)
     }
 
     /// Gives up `server`'s lease: it stopped serving, and a server starting after the last one

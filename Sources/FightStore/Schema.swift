@@ -210,6 +210,15 @@ enum Schema {
                 );
                 """)
         },
+        Migration(identifier: "v10: the name each server keeps over its restarts") { _ in
+            // A lease is still one run's (`server_id`); its name says which server that run was, so
+            // that a server restarted within its last run's lease knows that lease for its own
+            // (FightStore.startServing). Two live leases never share a name.
+            Schema.statements("""
+                ALTER TABLE server_leases ADD COLUMN name TEXT;
+                CREATE UNIQUE INDEX server_leases_by_name ON server_leases(name) WHERE name IS NOT NULL;
+                """)
+        },
     ]
 }
 

@@ -93,9 +93,11 @@ protocol StoreDatabase: Sendable {
     /// What the other servers commit, as they commit it; `nil` where no other server can share it.
     func changes() -> AsyncStream<StoreChange>?
     func events(after sequences: [FightID: Int]) async throws -> [FightID: FightNews]
-    func startServing(as server: String, at now: Timestamp, leaseUntil expiry: Timestamp, referee: Referee)
-        async throws -> ServingStart
-    func renewLease(of server: String, until expiry: Timestamp) async throws
+    func startServing(
+        as server: String, named name: String?, at now: Timestamp, leaseUntil expiry: Timestamp,
+        replacing stale: ServerLease?, referee: Referee
+    ) async throws -> ServingStart
+    func renewLease(of server: String, named name: String?, until expiry: Timestamp) async throws -> Bool
     func endLease(of server: String) async throws
     func liveServers(at now: Timestamp) async throws -> [String]
     func notePresence(_ changes: [PresenceChange], on server: String) async throws -> [FighterID: Timestamp]

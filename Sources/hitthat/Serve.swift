@@ -59,6 +59,12 @@ struct Serve: ParsableCommand {
     )
     var motionRate = ServerConfiguration().motionSamplesPerSecond
 
+    @Option(
+        help:
+            "This server's name among those sharing a PostgreSQL database, kept over its restarts so that one restarted alone resumes the turns; unique to each (default: this machine's name and --port; none with --port 0)."
+    )
+    var name: String?
+
     @Option(help: ArgumentHelp("A PEM certificate (chain) to serve HTTPS and WSS with; needs --tls-key.", valueName: "file"))
     var tlsCert: String?
 
@@ -89,6 +95,9 @@ struct Serve: ParsableCommand {
         guard (1...36_500).contains(sessionDays) else {
             throw ValidationError("--session-days: expected 1 to 36500 days, got \(sessionDays)")
         }
+        if let name, name.isEmpty || name.count > 200 || name.contains(where: \.isWhitespace) {
+            throw ValidationError("--name: expected 1 to 200 characters and no spaces, got \"\(name)\"")
+        }
         do { _ = try StoreLocation(parsing: database) } catch { throw ValidationError("--database: \(error)") }
     }
 
@@ -107,6 +116,7 @@ struct Serve: ParsableCommand {
         configuration.accountRequestsPerSecond = accountRate
         configuration.motionSamplesPerSecond = motionRate
         configuration.motionSampleBurst = 2 * motionRate
+        configuration.name = name
         if let tlsCert, let tlsKey { configuration.tls = TLSFiles(certificateChain: tlsCert, privateKey: tlsKey) }
         let secure = configuration.tls != nil
         // Named without a password a URL may hold, since it is logged.
@@ -133,12 +143,18 @@ struct Serve: ParsableCommand {
         } catch let error as IOError where [EADDRINUSE, EACCES, EADDRNOTAVAIL].contains(error.errnoCode) {
             printError("\(host):\(port): cannot listen there: " + Self.listenFailure(error.errnoCode))
             throw Reported(status: error.errnoCode == EACCES ? .noPermission : .unavailable)
+        } catch let error as ServerNameInUse {
+            printError(error.description)
+            throw Reported(status: Self.nameInUse)
         }
         logger.notice("stopped")
     }
 }
 
 extension Serve {
+    /// The exit status of a server whose name another is serving under (EX_CONFIG).
+    static let nameInUse = ExitCode(78)
+
     /// Why a server cannot listen at its address, and what to do, for the errors a person meets.
     static func listenFailure(_ code: CInt) -> String {
         switch code {

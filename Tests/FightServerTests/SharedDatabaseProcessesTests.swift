@@ -149,6 +149,49 @@ struct SharedDatabaseProcessesTests {
         #expect(audit.errorOutput.last?.hasSuffix("consistent") == true)
     }
 
+    /// A lone server on PostgreSQL killed (SIGKILL) in alice's turn and started again at once
+    /// under its own name, within the 15 s lease its first run left: the start knows that lease
+    /// for its own, waits until the dead run would have renewed it, and is alone, so the turn
+    /// starts afresh. Nobody is charged a missed turn (PROTOCOL.md: a server that was down costs
+    /// nobody a turn), and alice's jab lands. A server then started under the same name, while
+    /// this one serves, is refused (exit status 78) and changes nothing.
+    @Test func aLoneServerKilledAndRestartedWithinItsLeaseCostsNobodyATurn() async throws {
+        let database = try TestServer.temporaryDatabase(.postgres)
+        let named = ["--name", "solo"]
+        let (first, port) = try await ScriptClientTests.serve(database: database, named)
+        defer { first.kill(SIGKILL) }
+        let onFirst = ServerAddress(host: "127.0.0.1", port: port)
+        let alice = try await Player.join("alice", at: onFirst), bob = try await Player.join("bob", at: onFirst)
+        let fight = try #require(try await alice.command(.challenge(OpponentRef(opponent: bob.id))).event?.fight)
+        try #require(try await bob.command(.accept(FightRef(fight: fight))).error == nil)
+        #expect(try await alice.event(.accepted, fight: fight).turn == alice.id)
+
+        first.kill(SIGKILL)
+        _ = try await first.exitStatus(seconds: 10)
+        let (second, secondPort) = try await ScriptClientTests.serve(database: database, named)
+        defer { second.kill(SIGKILL) }
+        let onSecond = ServerAddress(host: "127.0.0.1", port: secondPort)
+        let aliceBack = try await Player.connect(alice.client.session, to: onSecond)
+        // The turn the start began afresh is hers again as she comes back (owed to her), pushed.
+        let owed = try await aliceBack.event(.turnPassed, fight: fight)
+        #expect(owed.turn == alice.id && owed.missedTurns == 0)
+        let landed = try await Self.jab(by: aliceBack, in: fight, after: try #require(owed.sequence))
+        #expect(landed.damage ?? 0 > 0)
+        let log = try #require(try await aliceBack.request(.replay(ReplayRequest(fight: fight, after: 0))).events)
+        let passed = log.filter { $0.kind == .turnPassed }
+        #expect(passed.count == 2, "the start's resumption and the turn owed to alice: \(log.map(\.kind))")
+        #expect(passed.allSatisfy { $0.missedTurns == 0 && $0.turn == alice.id }, "a turn charged: \(passed)")
+
+        let twin = try RunningCommand(
+            ["serve", "--port", "0", "--database", database, "--password-rounds", "1000"] + named)
+        defer { twin.kill(SIGKILL) }
+        #expect(try await twin.exitStatus(seconds: 60) == 78)
+        #expect(twin.errorOutput.contains { $0.contains("solo: another server is serving under this name") })
+        #expect(try await aliceBack.request(.fight(FightRef(fight: fight))).error == nil, "the first still serves")
+        second.kill(SIGTERM)
+        #expect(second.process.terminationStatus == 0)
+    }
+
     /// A jab off the power meter stopped about half a second after the wind-up (near the jab's
     /// sweet spot, by the server's own clock): the punch as it landed.
     static func jab(by player: Player, in fight: FightID, after: Int) async throws -> WireEvent {

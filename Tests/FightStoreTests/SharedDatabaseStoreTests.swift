@@ -6,8 +6,8 @@ import Testing
 @testable import FightStore
 
 /// What several servers' stores on one database share besides the log (issue 30): the changes
-/// each commits, told to the others; leases, which decide whose start resumes turns; fighters'
-/// allowances.
+/// each commits, told to the others; presence; fighters' allowances. Leases, which decide whose
+/// start resumes turns, are `ServerLeaseStoreTests`'.
 @Suite struct SharedDatabaseStoreTests {
     static let postgres = Testing.ConditionTrait.enabled(
         if: Backend.available.contains(.postgres), "HITTHAT_POSTGRES_URL is not set: no PostgreSQL to share")
@@ -89,38 +89,6 @@ import Testing
         defer { kill(frozen[0], SIGCONT) }
         try await heard.wait("listening again") { $0 == [.resynchronize, .resynchronize] }
         #expect(try await a.listenerProcesses().contains { !frozen.contains($0) })
-    }
-
-    @Test(postgres) func aStartResumesTurnsOnlyWhenNoOtherServerIsServing() async throws {
-        let database = try TestDatabase(.postgres)
-        let store = try await database.open()
-        let alice = try await store.register("alice"), bob = try await store.register("bob")
-        try await store.run(.challenge(alice, opponent: bob))
-        try await store.run(.accept(FightID(1), by: bob))
-        let lease: Int64 = 15
-
-        // The first server: nobody else serves, every turn under way starts afresh.
-        guard case .alone(let resumed) = try await store.startServing(as: "a", at: start + 10, leaseUntil: start + 10 + lease)
-        else { throw StoreBackendError("the first server joined nobody") }
-        #expect(resumed.count == 1 && store.isShared)
-        // A second while the first's lease is live joins, leaving the turn as it was.
-        #expect(try await store.startServing(as: "b", at: start + 11, leaseUntil: start + 11 + lease) == .joined(liveServers: 1))
-        #expect(try await store.fight(FightID(1))?.lastSequence == 3)
-        #expect(try await store.liveServers(at: start + 11) == ["a", "b"])
-        // "a" stops renewing (killed); "b" renews: "a" is gone once its lease has run out.
-        try await store.renewLease(of: "b", until: start + 30 + lease)
-        #expect(try await store.startServing(as: "c", at: start + 30, leaseUntil: start + 30 + lease) == .joined(liveServers: 1))
-        #expect(try await store.liveServers(at: start + 30) == ["b", "c"])
-        // Both stop; a server started then finds the cluster was down, and resumes.
-        try await store.endLease(of: "b")
-        try await store.endLease(of: "c")
-        guard case .alone(let again) = try await store.startServing(as: "d", at: start + 31, leaseUntil: start + 31 + lease)
-        else { throw StoreBackendError("joined servers that stopped") }
-        #expect(again.count == 1)
-        #expect(try await store.fight(FightID(1))?.lastSequence == 4)
-        // Leases that ran out are as good as ended: every server crashed, and one starts later.
-        guard case .alone = try await store.startServing(as: "e", at: start + 31 + lease, leaseUntil: start + 31 + 2 * lease)
-        else { throw StoreBackendError("joined a server whose lease ran out") }
     }
 
     /// A fighter is connected while some server with a live lease has a connection of theirs:

@@ -18,4 +18,20 @@ import Testing
         #expect(try Serve.parse(["--account-burst", "400", "--account-rate", "5"]).accountRate == 5)
         #expect(throws: (any Error).self) { try Serve.parse(["--account-rate", "0"]) }
     }
+
+    /// A server's name over its restarts: given, or none (the machine's and the port's then, or
+    /// none with port 0); empty, spaced or too long, refused.
+    @Test func serveTakesANameKeptOverRestarts() throws {
+        #expect(try Serve.parse([]).name == nil)
+        #expect(try Serve.parse(["--name", "east-1"]).name == "east-1")
+        for bad in ["", "two words", String(repeating: "x", count: 201)] {
+            #expect(throws: (any Error).self) { try Serve.parse(["--name", bad]) }
+        }
+        var configuration = ServerConfiguration(port: 8080)
+        #expect(FightServer.identity(of: configuration)?.hasSuffix(":8080") == true)
+        configuration.port = 0
+        #expect(FightServer.identity(of: configuration) == nil, "each run a server of its own")
+        configuration.name = "east-1"
+        #expect(FightServer.identity(of: configuration) == "east-1")
+    }
 }

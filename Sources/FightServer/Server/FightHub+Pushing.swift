@@ -9,55 +9,25 @@ import PunchKit
 // MARK: - Pushing events
 
 extension FightHub {
-    /// Pushes `events`, already saved, to every connection of the fighters each one concerns.
-    /// The store is awaited only for a fight neither followed here nor told by its event, and for
-    /// the events of another server's that came first: what was pushed meanwhile is not pushed again.
-    func publish(_ events: [Event], ref: Int?, sender: Int?) async {
-        // One command's events are mostly of one fight (a knockout's `punched` and `ended`, the
-        // turns a restart settles): its corners are looked up once.
-        var cornersOf: [FightID: Both<FighterID>] = [:]
-        for event in events {
-            switch event {
-            case .fight(let fightEvent):
-                var corners =
-                    cornersOf[fightEvent.fight] ?? state.followed[fightEvent.fight]?.corners ?? fightEvent.change.corners
-                do {
-                    // A fight followed here knows its corners; the store is asked only of the others.
-                    if corners == nil { corners = try await store.corners(ofFight: fightEvent.fight) }
-                } catch {
-                    // The command is saved and stays so; its fighters find the event by `replay`.
-                    logger.error(
-                        "could not find whom to push to",
-                        metadata: ["fight": "\(fightEvent.fight.rawValue)", "error": "\(error)"])
-                    continue
-                }
-                guard let corners else { continue }
-                cornersOf[fightEvent.fight] = corners
-                guard case .now(let behind) = state.pushing(fightEvent) else { continue }
-                // Another server's events came first and are not pushed yet (its announcement is
-                // on its way): they go first.
-                if let behind {
-                    await catchUp(fightEvent.fight, corners: corners, after: behind, before: fightEvent.sequence)
-                    // Pushed meanwhile, by another server's news read while this one waited.
-                    guard case .now = state.pushing(fightEvent) else { continue }
-                }
-                push(fightEvent, to: corners, ref: ref, sender: sender)
-            case .fighter(let fighterEvent):
-                deliver(.fighter(fighterEvent), to: [fighterEvent.fighter], ref: ref, sender: sender)
-            }
-        }
+    /// Pushes `saved`, a command's events with what pushing them needs, read with them off the
+    /// hub's thread (`HubState.PushNeeds`), to every connection of the fighters each concerns.
+    func publish(_ saved: HubState.Saved, ref: Int?, sender: Int?) {
+        deliver(state.publish(saved), ref: ref, sender: sender)
     }
 
-    /// Pushes one fight event to both corners' connections here, and notes it pushed.
-    func push(_ event: FightEvent, to corners: Both<FighterID>, ref: Int?, sender: Int?) {
-        state.pushed(event, to: corners)
-        logger.info(
-            "fight event",
-            metadata: [
-                "fight": "\(event.fight.rawValue)", "sequence": "\(event.sequence)",
-                "event": "\(WireEvent(.fight(event)).kind)",
-            ])
-        deliver(.fight(event), to: [corners.challenger, corners.opponent], ref: ref, sender: sender)
+    /// Sends each of `deliveries`, in order; the sender's copies carry `ref`.
+    func deliver(_ deliveries: [HubState.Delivery], ref: Int?, sender: Int?) {
+        for delivery in deliveries {
+            if case .fight(let event) = delivery.event {
+                logger.info(
+                    "fight event",
+                    metadata: [
+                        "fight": "\(event.fight.rawValue)", "sequence": "\(event.sequence)",
+                        "event": "\(WireEvent(delivery.event).kind)",
+                    ])
+            }
+            deliver(delivery.event, to: delivery.recipients, ref: ref, sender: sender)
+        }
     }
 
     /// Tells each fighter of each fight begun since the last call (`HubState.takeFightsBegun`)
@@ -84,22 +54,6 @@ extension FightHub {
         }
     }
 
-    /// Pushes fight `fight`'s events after sequence `after` (and before `before`, if given), read
-    /// from the log.
-    func catchUp(_ fight: FightID, corners: Both<FighterID>, after: Int, before: Int? = nil) async {
-        do {
-            for event in try await store.events(ofFight: fight, after: after) {
-                if let before, event.sequence >= before { break }
-                guard case .now = state.pushing(event) else { continue }
-                push(event, to: corners, ref: nil, sender: nil)
-            }
-        } catch {
-            // Its fighters find the events by `replay`; the next change to the fight tries again.
-            logger.error(
-                "could not read the events to push", metadata: ["fight": "\(fight.rawValue)", "error": "\(error)"])
-        }
-    }
-
     // MARK: - Other servers' changes
 
     /// Hears `changes` until the stream ends: `first` sees each as it comes, and the hub acts on
@@ -123,23 +77,33 @@ extension FightHub {
     ) async {
         for await change in changes {
             first(change)
-            heard.append(change)
+            state.hear(change)
             ring.yield()
         }
         ring.finish()
     }
 
-    /// Acts on the changes heard each time `rings` rings: at once on those that need no reading,
-    /// then pushes the fights' new events, read in one go. Commands run meanwhile: what they push first is not pushed again.
+    /// Acts on the changes heard each time `rings` rings, as the state answers them
+    /// (`HubState.act(on:)`): at once on those that need no reading, then pushes the fights' new
+    /// events, read in one go. Commands run meanwhile: what they push first is not pushed again.
     func actOnHeard(rung rings: AsyncStream<Void>) async {
         for await _ in rings {
-            let batch = heard
-            heard = []
-            let sequences = await act(on: batch)
+            var sequences: [FightID: Int] = [:]
+            for action in state.act(on: state.takeHeard()) {
+                switch action {
+                case .deliver(let delivery): deliver([delivery], ref: nil, sender: nil)
+                case .endSession(let key, let fighter): endSession(key, of: fighter, except: nil)
+                case .tellPresence(let fighter): await tellPresence(of: [fighter])
+                case .followOpenFights(let reading):
+                    let open = await openFights(of: Array(state.fighters.keys))
+                    sequences = state.followOpenFights(open.map { ($0.id, Both($0.challenger, $0.opponent)) }, reading: reading)
+                case .readNews(let reading): sequences = reading
+                }
+            }
             guard !sequences.isEmpty else { continue }
             do {
                 let news = try await store.events(after: sequences)
-                push(news)
+                deliver(state.publish(news), ref: nil, sender: nil)
                 await tellWhoIsThere()
             } catch {
                 // Their fighters find the events by `replay`; the next change to a fight tries again.
@@ -148,49 +112,9 @@ extension FightHub {
         }
     }
 
-    /// Acts on what other servers sharing the database committed, and returns the fights whose
-    /// new events to read, each after the sequence pushed here: a fighter event goes to that
-    /// fighter's connections, a logout closes the session's connections, a presence is told; a
-    /// fight followed here is read after its last event pushed, one not followed (maybe new, a
-    /// challenge made on another server) from the first event announced, its corners to say
-    /// whether anyone here follows it; after a gap in listening, every fight followed is.
-    func act(on changes: [StoreChange]) async -> [FightID: Int] {
-        var sequences: [FightID: Int] = [:]
-        for change in changes {
-            switch change {
-            case .fight(let id, let first, let last):
-                guard let after = state.readAfter(id, first: first, last: last) else { continue }
-                sequences[id] = min(sequences[id] ?? .max, after)
-            case .fighter(let event):
-                deliver(.fighter(event), to: [event.fighter], ref: nil, sender: nil)
-            case .sessionEnded(let key, let fighter):
-                endSession(key, of: fighter, except: nil)
-            case .presence(let fighter, _, let since):
-                // Connected here, the fighter is here whatever another server saw.
-                if state.heardPresence(of: fighter, since: since) { await tellPresence(of: [fighter]) }
-            case .resynchronize:
-                // Fights begun while not listening are pushed whole; those followed, from where they were.
-                for fight in await openFights(of: Array(state.fighters.keys)) { follow(fight, from: 0) }
-                sequences.merge(state.followedSequences) { _, followed in followed }
-            }
-        }
-        return sequences
-    }
-
     /// Follows `fight` from sequence `sequence` on, unless it is followed already or (the store was
     /// read while the hub did other work) neither of its fighters is connected here any more.
     func follow(_ fight: Fight, from sequence: Int) {
         state.follow(fight.id, corners: Both(fight.challenger, fight.opponent), from: sequence)
-    }
-
-    /// Pushes each fight's events in `news` not pushed here yet, in order, to its fighters
-    /// connected here.
-    func push(_ news: [FightID: FightNews]) {
-        for (id, fight) in news.sorted(by: { $0.key < $1.key }) {
-            guard let pushedUpTo = state.pushFromLog(id, corners: fight.corners) else { continue }
-            for event in fight.events where event.sequence > pushedUpTo {
-                push(event, to: fight.corners, ref: nil, sender: nil)
-            }
-        }
     }
 }

@@ -13,29 +13,60 @@ extension FightHub {
     /// clock: a server gone (killed, cut off) counts as serving for at most this long.
     static let lease: (seconds: Int64, renewedEvery: Int64) = (15, 5)
 
+    /// How long after its run last renewed it a lease of this server's name must still be as it
+    /// was, for that run to count as gone: a renewal's interval, and a late renewal's margin.
+    static let leaseUnrenewed: Int64 = lease.renewedEvery + 2
+
     /// Starts serving: called once as the server starts, before the first deadline is settled, and
     /// before it listens. When no other server sharing the database is serving (or none can share
     /// it: SQLite), every turn under way starts afresh, so that the time all were down costs
     /// nobody a turn, and every fighter given a turn then is owed it again when they connect.
     /// When others are serving, their fights' turns run on: restarting them would hand whoever
     /// has the turn a new one whenever a server starts.
-    func startServing() async {
-        let now = clock.now()
-        do {
-            switch try await store.startServing(as: serverName, at: now, leaseUntil: now + Self.lease.seconds) {
-            case .alone(let resumed):
-                await publish(resumed, ref: nil, sender: nil)
-                for case .fight(let event) in resumed {
-                    guard case .turnPassed(_, let turn) = event.change else { continue }
-                    owedTurns[turn.fighter, default: [:]][event.fight] = event.sequence
+    ///
+    /// A lease says who else is alive, not whether this server was down: a live lease of this
+    /// server's name (`serverIdentity`) is its previous run's, killed, or another server's given
+    /// the same name. It is watched (each tick) until its run would have renewed it: still as it
+    /// was, it is replaced, and this start is alone if nobody else is serving; renewed, the
+    /// name is in use, and the server refuses to start (`ServerNameInUse`). Cancelled while it
+    /// watches, it throws `CancellationError`.
+    func startServing() async throws {
+        var watched: ServerLease?
+        while true {
+            let now = clock.now()
+            let stale = watched.flatMap { now - $0.expiresAt >= Self.leaseUnrenewed - Self.lease.seconds ? $0 : nil }
+            let start: ServingStart
+            do {
+                start = try await store.startServing(
+                    as: serverName, named: serverIdentity, at: now, leaseUntil: now + Self.lease.seconds,
+                    replacing: stale)
+            } catch {
+                // Served anyway, as one that joined: the first renewal takes the lease.
+                logger.error("starting to serve failed", metadata: ["error": "\(error)"])
+                return
+            }
+            switch start {
+            case .nameHeld(let held):
+                if let watched, held != watched {
+                    throw ServerNameInUse(name: serverIdentity ?? serverName, renewedUntil: held.expiresAt)
                 }
+                if watched == nil {
+                    logger.notice(
+                        "a live lease has this server's name: waiting to see whether its run is gone",
+                        metadata: ["name": "\(serverIdentity ?? "")", "until": "\(held.expiresAt.secondsSince1970)"])
+                }
+                watched = held
+                try await Task.sleep(for: clock.tick)
+                continue
+            case .alone(let resumed):
+                // Nobody is connected yet: nothing is pushed, but each turn is owed to its fighter.
+                state.startedServing(at: now, resumed: resumed)
             case .joined(let others):
+                state.startedServing(at: now, resumed: [])
                 logger.notice(
                     "joining servers already serving; their turns run on", metadata: ["servers": "\(others)"])
             }
-            leaseRenewedAt = now
-        } catch {
-            logger.error("starting to serve failed", metadata: ["error": "\(error)"])
+            return
         }
     }
 
@@ -47,11 +78,22 @@ extension FightHub {
     /// after another, so no other renewal runs meanwhile.
     func renewLease() async {
         let now = clock.now()
-        guard store.isShared, leaseRenewedAt.map({ now - $0 >= Self.lease.renewedEvery }) ?? true else { return }
+        guard store.isShared,
+            case .due(let lapsed) = state.leaseRenewal(at: now, every: Self.lease.renewedEvery, lasting: Self.lease.seconds)
+        else { return }
         do {
-            let lapsed = leaseRenewedAt.map { now - $0 >= Self.lease.seconds } ?? false
-            try await store.renewLease(of: serverName, until: now + Self.lease.seconds)
-            leaseRenewedAt = now
+            let held = try await store.renewLease(of: serverName, named: serverIdentity, until: now + Self.lease.seconds)
+            guard held else {
+                // Cut off for a lease's length, and meanwhile a run with this server's name started:
+                // this one's restart by a supervisor that believed it dead, or a twin. Tried again a
+                // renewal later, in case the other stops; meanwhile this server counts as gone.
+                state.leaseRenewed(at: now)
+                logger.critical(
+                    "another server took this server's name while its lease had lapsed: stop one of them, or give each its own --name",
+                    metadata: ["name": "\(serverIdentity ?? "")"])
+                return
+            }
+            state.leaseRenewed(at: now)
             if lapsed {
                 // Another server may have forgotten every row of this one's: all noted again, with
                 // the next batch, as if each fighter here had just come.
@@ -98,8 +140,7 @@ extension FightHub {
     /// is `welcome`, which a client waits for before it punches, so the turn it is given comes
     /// after it, when the client can act on it.
     func resumeOwedTurns(of fighter: FighterID) async {
-        guard let owed = owedTurns.removeValue(forKey: fighter) else { return }
-        for (fight, sequence) in owed.sorted(by: { $0.key < $1.key }) {
+        for (fight, sequence) in state.takeOwedTurns(of: fighter) {
             do {
                 // The engine starts it afresh only if the fight is still at that sequence, checked
                 // inside the transaction: a punch or a lapse since, on any server, leaves it be.
@@ -125,5 +166,19 @@ extension FightHub {
         } catch {
             logger.error("settling deadlines failed", metadata: ["error": "\(error)"])
         }
+    }
+}
+
+/// Another server is serving under this one's name (`ServerConfiguration.name`): its lease was
+/// renewed while this one waited to see whether it was a previous run's, killed.
+public struct ServerNameInUse: Error, CustomStringConvertible {
+    /// The name both were given.
+    public var name: String
+    /// Until when the other server's lease is live, as it renewed it.
+    public var renewedUntil: Timestamp
+
+    /// `NAME: …`, as the command line reports it.
+    public var description: String {
+        "\(name): another server is serving under this name (its lease was renewed while this one waited); give each server its own --name"
     }
 }

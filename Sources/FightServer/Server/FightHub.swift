@@ -3,6 +3,7 @@ import FightProtocol
 import FightStore
 import Logging
 import MotionInput
+import NIOConcurrencyHelpers
 import NIOCore
 import PunchKit
 
@@ -21,7 +22,10 @@ import PunchKit
 ///
 /// What it keeps of the fighters connected here and the fights it pushes is `HubState`, a value
 /// with no I/O: the hub feeds it what happens (a connection, a store's answer back from an
-/// `await`, an event pushed) and does what it answers. By concern: requests here, `+Motion`,
+/// `await`, an event saved, another server's change, a tick) and does what it answers (what to
+/// deliver to whom, what to read, whom to tell). Every store call is awaited, the hub taking other
+/// work meanwhile, what pushing needs included: read with the command that saved the events,
+/// before the state decides the pushes (`HubState.PushNeeds`). By concern: requests here, `+Motion`,
 /// `+Pushing` (and other servers' changes), `+Presence`, `+Serving` (the lease, deadlines, turns
 /// owed after a restart), `+Reading`, `+Teaching`.
 actor FightHub {
@@ -39,15 +43,21 @@ actor FightHub {
     /// Each fighter's motion samples, by the server's clock: over all their connections, on
     /// every server sharing the database.
     let motionSamples: FighterAllowance
-    /// This server's name in the table of leases, for this run.
+    /// This run's identifier in the table of leases (and of presence).
     let serverName: String
+    /// The server's own name, the same over its restarts (`ServerConfiguration.name`), which tells
+    /// its previous run's lease from another server's; `nil` when it has none.
+    let serverIdentity: String?
+    /// Awaited once a command's events and what pushing them needs are read, before they are
+    /// pushed: where a test holds a command saved and not yet answered, to interleave another.
+    let afterSaving: @Sendable () async -> Void
     /// What has a request under way here, and the requests waiting for it to end, in the order
     /// they came (`takingTurns(over:)`).
-    var turns = TurnQueue<CheckedContinuation<Void, Never>>()
-    /// What the other servers committed, heard and not yet acted on (`hear`).
-    var heard: [StoreChange] = []
-    /// When this server last renewed its lease, by its clock.
-    var leaseRenewedAt: Timestamp?
+    /// Locked, not only the actor's: a waiting request whose task is cancelled leaves its place
+    /// from the thread that cancels it.
+    nonisolated let turns = NIOLockedValueBox(TurnQueue<TurnWaiter>())
+    /// The number of the last request that waited for its turn.
+    var lastWaiter = 0
 
     /// The rules `welcome` states: the referee's, the protocol's motion limits, the backoff.
     nonisolated let rules: StatedRules
@@ -61,9 +71,6 @@ actor FightHub {
     /// few batches, not one by one while the punches wait behind them.
     nonisolated let presenceChanged: AsyncStream<Void>
     let ringPresence: AsyncStream<Void>.Continuation
-    /// The turns the start began afresh (`resumeTurns`), for fighters not connected since: by
-    /// fighter, each fight with the sequence the start left it at. See `resumeOwedTurns(of:)`.
-    var owedTurns: [FighterID: [FightID: Int]] = [:]
 
     /// A connection's way out: messages as JSON text, written by the connection's own task.
     /// Finishing it closes the connection.
@@ -75,7 +82,8 @@ actor FightHub {
     /// store's indexed queries, so that starting does not read the history, however long.
     init(
         store: FightStore, clock: ServerClock, logger: Logger, eventLoop: any EventLoop,
-        motionSamples: FighterAllowance, serverName: String, rules: StatedRules
+        motionSamples: FighterAllowance, serverName: String, serverIdentity: String? = nil,
+        rules: StatedRules, afterSaving: @escaping @Sendable () async -> Void = {}
     ) {
         self.rules = rules
         self.store = store
@@ -84,6 +92,8 @@ actor FightHub {
         self.eventLoop = eventLoop
         self.motionSamples = motionSamples
         self.serverName = serverName
+        self.serverIdentity = serverIdentity
+        self.afterSaving = afterSaving
         (presenceChanged, ringPresence) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
@@ -240,20 +250,46 @@ actor FightHub {
     @discardableResult
     func execute(_ command: Command, ref: Int?, sender: Int?) async throws -> [Event] {
         let now = clock.now()
-        let events = try await store.execute(command, at: now)
-            .mapError { ProtocolError($0) }.get()
-        await publish(events, ref: ref, sender: sender)
+        // What pushing the events needs of the store is read with them, before the state decides
+        // the pushes (`HubState.publish`): those decisions never wait on the store.
+        let needs = state.pushNeeds(for: command.fight)
+        let events = try await store.execute(command, at: now).mapError { ProtocolError($0) }.get()
+        let saved = try await needs.read(events, corners: store.corners(ofFight:), log: store.events(ofFight:after:))
+        await afterSaving()
+        publish(saved, ref: ref, sender: sender)
         await tellWhoIsThere()
-        return events
+        return saved.events
     }
 
     /// Runs `work` when no other request over `turns` is under way here, and the next one after
-    /// it: in the order they came.
+    /// it: in the order they came. A request whose task is cancelled while it waits throws
+    /// `CancellationError` and leaves its place to the next.
     func takingTurns<T>(over turns: Turns, _ work: () async throws -> T) async throws -> T {
-        if !self.turns.arrive(over: turns) {
-            await withCheckedContinuation { self.turns.wait(over: turns, $0) }
+        let queue = self.turns
+        lastWaiter += 1
+        let id = lastWaiter
+        // Arriving and waiting are one step under the lock: with a moment between them, the
+        // request under way could finish, find nobody waiting, and leave this one waiting for ever.
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let arrival = queue.withLockedValue { queue -> TurnArrival in
+                    // Cancelled before it came (its handler found nothing to remove): it does not.
+                    guard !Task.isCancelled else { return .cancelled }
+                    guard !queue.arrive(over: turns) else { return .now }
+                    queue.wait(over: turns, TurnWaiter(id: id, continuation: continuation))
+                    return .waiting
+                }
+                switch arrival {
+                case .now: continuation.resume()
+                case .cancelled: continuation.resume(throwing: CancellationError())
+                case .waiting: break
+                }
+            }
+        } onCancel: {
+            queue.withLockedValue { $0.leave(over: turns) { $0.id == id } }?.continuation
+                .resume(throwing: CancellationError())
         }
-        defer { self.turns.finish(over: turns)?.resume() }
+        defer { queue.withLockedValue { $0.finish(over: turns) }?.continuation.resume() }
         return try await work()
     }
 
@@ -264,7 +300,8 @@ actor FightHub {
         case .failure(let refusal):
             return .failure(refusal)
         case .success(let events):
-            await publish(events, ref: nil, sender: nil)
+            // A new fighter's events concern only them: nothing to read to push them.
+            publish(HubState.Saved(events: events), ref: nil, sender: nil)
             for case .fighter(let event) in events {
                 if case .registered(let fighter) = event.change { return .success(fighter) }
             }

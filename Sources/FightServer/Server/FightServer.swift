@@ -56,6 +56,13 @@ public struct ServerConfiguration: Sendable {
     public var tls: TLSFiles?
     /// How long clients are told (in `welcome`'s rules) to wait before connecting again.
     public var reconnect: ReconnectBackoff
+    /// The server's name among those sharing a PostgreSQL database, the same over its restarts:
+    /// a lease its previous run left (killed) is then known for its own, so that a lone server
+    /// restarted within it still resumes the turns. Unique among the servers: one started under a
+    /// name another is serving under refuses to start (`ServerNameInUse`). `nil`: the machine's
+    /// name and the port (`HOST:PORT`, which only one server of a machine can listen on), or
+    /// none with port 0 (each run a server of its own). An SQLite file keeps no lease.
+    public var name: String?
 
     /// Creates a configuration; the defaults are `hitthat serve`'s.
     public init(
@@ -169,7 +176,7 @@ public final class FightServer: Sendable {
             motionSamples: FighterAllowance(
                 "motion", perSecond: configuration.motionSamplesPerSecond, burst: configuration.motionSampleBurst,
                 store: store, clock: configuration.clock),
-            serverName: Self.serverName(),
+            serverName: Self.serverName(), serverIdentity: Self.identity(of: configuration),
             // What the referee enforces, stated to every client as it says hello.
             rules: StatedRules(store.referee.rules, reconnect: configuration.reconnect))
         self.hub = hub
@@ -266,7 +273,12 @@ public final class FightServer: Sendable {
         // Before the first deadline is settled, the turns the time the servers were down would
         // lapse start afresh; and before it listens, so that every fighter owed a turn for it
         // (`FightHub.resumeOwedTurns(of:)`) connects after.
-        await hub.startServing()
+        do {
+            try await hub.startServing()
+        } catch {
+            try? await stopThreads()
+            throw error
+        }
         do {
             try await group.run()
         } catch {
@@ -282,6 +294,12 @@ public final class FightServer: Sendable {
     /// random part for a process number used again.
     private static func serverName() -> String {
         "\(ProcessInfo.processInfo.hostName):\(getpid()):\(UUID().uuidString.prefix(8).lowercased())"
+    }
+
+    /// The server's name over its restarts: the one configured, else `HOST:PORT` of the machine
+    /// and the port it listens on, when that is fixed.
+    public static func identity(of configuration: ServerConfiguration) -> String? {
+        configuration.name ?? (configuration.port == 0 ? nil : "\(ProcessInfo.processInfo.hostName):\(configuration.port)")
     }
 
     private func stopThreads() async throws {
@@ -336,48 +354,5 @@ public final class FightServer: Sendable {
         Response(
             status: status, headers: [.contentType: "application/json"],
             body: ResponseBody(byteBuffer: ByteBuffer(string: MessageCodec.encode(message))))
-    }
-}
-
-// MARK: - Account limits
-
-/// The request context of every route: Hummingbird's basic one, and the address the request came
-/// from, which account requests are limited by.
-struct AddressedRequestContext: RequestContext, RemoteAddressRequestContext {
-    var coreContext: CoreRequestContextStorage
-    /// The peer's address, while the connection has one.
-    let remoteAddress: SocketAddress?
-
-    init(source: ApplicationRequestContextSource) {
-        coreContext = .init(source: source)
-        remoteAddress = source.channel.remoteAddress
-    }
-}
-
-/// The account requests each address may make (`ServerConfiguration.accountRequestsPerSecond`,
-/// `accountRequestBurst`), measured by the server's clock.
-struct AccountLimits: Sendable {
-    private let buckets: NIOLockedValueBox<RateLimits<String>>
-    private let clock: ServerClock
-
-    init(_ configuration: ServerConfiguration) {
-        buckets = NIOLockedValueBox(
-            RateLimits(perSecond: configuration.accountRequestsPerSecond, burst: configuration.accountRequestBurst))
-        clock = configuration.clock
-    }
-
-    /// Takes one of the address's requests, or throws `rateLimited` when it has none left. The
-    /// address is the host alone (a client's port changes with every connection); a connection
-    /// without one (a Unix socket) counts as one address.
-    func admit(_ address: SocketAddress?) throws(ProtocolError) {
-        let host = address?.ipAddress ?? "local"
-        let now = clock.elapsed()
-        let (allowed, perSecond) = buckets.withLockedValue { ($0.allow(host, at: now), $0.perSecond) }
-        guard allowed else {
-            throw ProtocolError(
-                .rateLimited,
-                "more than \(perSecond) account request\(perSecond == 1 ? "" : "s") a second from this address; wait and try again"
-            )
-        }
     }
 }

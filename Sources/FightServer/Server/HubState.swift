@@ -14,6 +14,10 @@ import MotionInput
 /// Inputs that come back from an `await` (a wind-up's fight read, a hold's detector made) are
 /// taken only while their fighter, or their connection, is still here: one that closed meanwhile
 /// does not get a wind-up or a hold back.
+///
+/// By concern: the connections, wind-ups and holds, and presence here; `+Pushing` (the fights
+/// followed and what to deliver), `+Serving` (the lease, the turns owed, other servers' changes).
+/// What the other files' methods set is theirs to set, though Swift lets any file of the module.
 struct HubState {
     /// A connection's way out: messages as JSON text, written by the connection's own task.
     /// Finishing it closes the connection.
@@ -100,7 +104,7 @@ struct HubState {
     private var leaseLapses = 0
     /// The fights this server pushes the events of (those with a fighter connected here), and the
     /// last sequence of each pushed here. (See "Following fights" below.)
-    private(set) var followed: [FightID: Followed] = [:]
+    var followed: [FightID: Followed] = [:]
 
     /// A fight followed here: its corners, and the last sequence pushed.
     struct Followed: Equatable {
@@ -109,13 +113,21 @@ struct HubState {
     }
     /// The fights whose beginning was pushed and whose fighters are not yet told whether the
     /// other is there (`takeFightsBegun`).
-    private(set) var fightsBegun: [Begun] = []
+    var fightsBegun: [Begun] = []
 
     /// A fight that began: the hub tells each fighter whether the other is there.
     struct Begun: Equatable {
         let fight: FightID
         let corners: Both<FighterID>
     }
+    /// The turns this server's start began afresh (it was alone), not yet owed again to the
+    /// fighter who has each: by fighter, each fight with the sequence the start left it at
+    /// (`startedAlone`, `takeOwedTurns`).
+    var owedTurns: [FighterID: [FightID: Int]] = [:]
+    /// What the other servers committed, heard and not yet acted on (`hear`, `takeHeard`).
+    var heard: [StoreChange] = []
+    /// When this server last renewed its lease (or took it, starting), by its clock.
+    var leaseRenewedAt: Timestamp?
 
     // MARK: - Connections
 
@@ -229,7 +241,7 @@ struct HubState {
 
     /// An event of `fight` (between `corners`) was pushed: the fight moved on, so a hold being
     /// read in it is over, its detector let go.
-    private mutating func fightMoved(_ fight: FightID, corners: Both<FighterID>) {
+    mutating func fightMoved(_ fight: FightID, corners: Both<FighterID>) {
         for fighter in [corners.challenger, corners.opponent] {
             if case .reading(let key, let connection, _, _)? = fighters[fighter]?.hold, key.fight == fight {
                 fighters[fighter]?.hold = .over(key, connection: connection)
@@ -319,73 +331,5 @@ extension HubState {
         let gone = fighters.filter { !isConnected($0) }
         for fighter in gone { presenceSince[fighter] = now }
         return gone
-    }
-}
-
-// MARK: - Following fights
-
-/// Which fights this server pushes, and how far: so that each connection gets each event of a
-/// fight once and in order, whichever server committed it (another server's reach here by its
-/// announcement, read from the log).
-extension HubState {
-    /// Follows `fight` (between `corners`) from `sequence` on, unless it is followed already or
-    /// (the store was read while the hub did other work) neither fighter is connected here now.
-    mutating func follow(_ fight: FightID, corners: Both<FighterID>, from sequence: Int) {
-        guard followed[fight] == nil, isConnected(corners) else { return }
-        followed[fight] = Followed(corners: corners, sequence: sequence)
-    }
-
-    /// What pushing `event`, just saved by a command here, takes.
-    enum Push: Equatable {
-        /// Pushed here already (another server's commit, caught up from the log first).
-        case already
-        /// To push now; first, if this server's pushes of the fight are behind (another server's
-        /// events came first, their announcement on its way), those after `catchingUpAfter` and
-        /// before the event, read from the log.
-        case now(catchingUpAfter: Int?)
-    }
-
-    /// What pushing `event` takes: in sequence order, each once.
-    func pushing(_ event: FightEvent) -> Push {
-        guard let last = followed[event.fight]?.sequence else { return .now(catchingUpAfter: nil) }
-        guard event.sequence > last else { return .already }
-        return .now(catchingUpAfter: event.sequence > last + 1 ? last : nil)
-    }
-
-    /// `event` of a fight between `corners` was pushed to its fighters here: followed from it on
-    /// while one of them is connected, a hold being read in the fight is over, and a fight that
-    /// begins is one whose fighters to tell whether the other is there.
-    mutating func pushed(_ event: FightEvent, to corners: Both<FighterID>) {
-        fightMoved(event.fight, corners: corners)
-        if isConnected(corners) { followed[event.fight] = Followed(corners: corners, sequence: event.sequence) }
-        if event.change.beginsFight { fightsBegun.append(Begun(fight: event.fight, corners: corners)) }
-    }
-
-    /// The fights begun since the last call, whose fighters to tell whether the other is there,
-    /// taken: told once the events are pushed, since on a database shared the store is asked.
-    mutating func takeFightsBegun() -> [Begun] {
-        defer { fightsBegun = [] }
-        return fightsBegun
-    }
-
-    /// Another server committed events `first` to `last` of `fight`: the sequence to read its
-    /// events after, or `nil` when they were all pushed here already. A fight not followed is read
-    /// from `first` (maybe new: a challenge made on the other server), its corners to say whether
-    /// anyone here is in it.
-    func readAfter(_ fight: FightID, first: Int, last: Int) -> Int? {
-        guard let known = followed[fight] else { return first - 1 }
-        return last > known.sequence ? known.sequence : nil
-    }
-
-    /// The sequence pushed of each fight followed: what to read after once listening again after a
-    /// gap (what came meanwhile was not heard).
-    var followedSequences: [FightID: Int] { followed.mapValues(\.sequence) }
-
-    /// The sequence to push `fight`'s events read from the log after (each once): its last pushed,
-    /// or all of it when one of its fighters (`corners`) is here and it was not followed; `nil`
-    /// when nobody here is in it.
-    func pushFromLog(_ fight: FightID, corners: Both<FighterID>) -> Int? {
-        if let known = followed[fight] { return known.sequence }
-        return isConnected(corners) ? 0 : nil
     }
 }

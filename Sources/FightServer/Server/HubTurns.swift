@@ -4,7 +4,7 @@ import FightProtocol
 // MARK: - Taking turns
 
 /// What requests take turns over at the hub: one fight, or the quick-match rooms.
-enum Turns: Hashable {
+enum Turns: Hashable, Sendable {
     case fight(FightID)
     case rooms
 
@@ -57,6 +57,31 @@ struct TurnQueue<Waiter> {
         return next
     }
 
+    /// A request waiting over `turns` (the first waiter `isIt` picks) gives up its place: its
+    /// task was cancelled. The waiter, to be told, or `nil` when it no longer waits (it was
+    /// handed its turn already, and ends it as any other).
+    mutating func leave(over turns: Turns, _ isIt: (Waiter) -> Bool) -> Waiter? {
+        guard let index = waiting[turns]?.firstIndex(where: isIt) else { return nil }
+        return waiting[turns]?.remove(at: index)
+    }
+
+    /// How many requests wait over `turns`.
+    func waitingCount(over turns: Turns) -> Int { waiting[turns]?.count ?? 0 }
+
     /// Whether a request over `turns` is under way.
     func isBusy(_ turns: Turns) -> Bool { waiting[turns] != nil }
 }
+
+/// How a request came to take its turn (`FightHub.takingTurns`): its turn now, to wait for it, or
+/// not at all (its task was cancelled).
+enum TurnArrival { case now, waiting, cancelled }
+
+/// A request waiting at the hub for its turn (`FightHub.takingTurns`): resumed when its turn
+/// comes, or thrown `CancellationError` when its task is cancelled first.
+struct TurnWaiter: Sendable {
+    /// Which request, among those waiting.
+    let id: Int
+    let continuation: CheckedContinuation<Void, any Error>
+}
+
+extension TurnQueue: Sendable where Waiter: Sendable {}

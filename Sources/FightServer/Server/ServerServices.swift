@@ -1,7 +1,8 @@
 import FightStore
 import ServiceLifecycle
 
-// The services `FightServer` runs beside its HTTP server, in its `ServiceGroup`.
+// The services `FightServer` runs beside its HTTP server, in its `ServiceGroup`: each ends at a
+// graceful shutdown.
 
 // MARK: - Deadlines
 

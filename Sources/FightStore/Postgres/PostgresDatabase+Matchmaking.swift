@@ -89,22 +89,45 @@
 
         // MARK: Leases
 
-        func startServing(as server: String, at now: Timestamp, leaseUntil expiry: Timestamp, referee: Referee)
-            async throws -> ServingStart
-        {
+        func startServing(
+            as server: String, named name: String?, at now: Timestamp, leaseUntil expiry: Timestamp,
+            replacing stale: ServerLease?, referee: Referee
+        ) async throws -> ServingStart {
             try await write(.everything) { session in
                 try await session.run("DELETE FROM server_leases WHERE expires_at <= \(now.secondsSince1970)")
+                if let name, let held = try await Self.lease(named: name, besides: server, in: session) {
+                    guard held == stale else { return .nameHeld(held) }
+                    // Its renewal and this transaction take no lock in common: delete it only as seen.
+                    let gone = try await session.run(
+                        """
+                        DELETE FROM server_leases
+                        WHERE server_id = \(held.server) AND expires_at = \(held.expiresAt.secondsSince1970)
+                        """)
+                    if gone == 0, let renewed = try await Self.lease(named: name, besides: server, in: session) {
+                        return .nameHeld(renewed)
+                    }
+                }
                 let others = try await session.rows(
                     "SELECT count(*) AS others FROM server_leases WHERE server_id <> \(server)"
                 ).first?.get("others", as: Int64.self) ?? 0
-                session.send(Self.lease(server, until: expiry))
+                session.send(Self.lease(server, named: name, until: expiry))
                 guard others == 0 else { return .joined(liveServers: Int(others)) }
                 return .alone(resumed: try await self.apply(.resumeTurns, at: now, referee: referee, in: session).get())
             }
         }
 
-        func renewLease(of server: String, until expiry: Timestamp) async throws {
-            try await run(Self.lease(server, until: expiry))
+        func renewLease(of server: String, named name: String?, until expiry: Timestamp) async throws -> Bool {
+            guard let name else {
+                try await run(Self.lease(server, named: nil, until: expiry))
+                return true
+            }
+            return try await run(
+                """
+                INSERT INTO server_leases (server_id, name, expires_at)
+                SELECT CAST(\(server) AS TEXT), CAST(\(name) AS TEXT), CAST(\(expiry.secondsSince1970) AS BIGINT)
+                WHERE NOT EXISTS (SELECT 1 FROM server_leases WHERE name = \(name) AND server_id <> \(server))
+                ON CONFLICT (server_id) DO UPDATE SET expires_at = excluded.expires_at
+                """) > 0
         }
 
         func endLease(of server: String) async throws {
@@ -117,11 +140,24 @@
             ).map { try $0.get("server_id") }
         }
 
-        private static func lease(_ server: String, until expiry: Timestamp) -> PostgresQuery {
+        private static func lease(_ server: String, named name: String?, until expiry: Timestamp) -> PostgresQuery {
             """
-            INSERT INTO server_leases (server_id, expires_at) VALUES (\(server), \(expiry.secondsSince1970))
+            INSERT INTO server_leases (server_id, name, expires_at) VALUES (\(server), \(name), \(expiry.secondsSince1970))
             ON CONFLICT (server_id) DO UPDATE SET expires_at = excluded.expires_at
             """
+        }
+
+        /// The lease of another run than `server` carrying `name`, if one is left (live or not).
+        private static func lease(named name: String, besides server: String, in session: PostgresSession)
+            async throws -> ServerLease?
+        {
+            try await session.rows(
+                "SELECT server_id, expires_at FROM server_leases WHERE name = \(name) AND server_id <> \(server)"
+            ).first.map {
+                ServerLease(
+                    server: try $0.get("server_id"),
+                    expiresAt: Timestamp(secondsSince1970: try $0.get("expires_at", as: Int64.self)))
+            }
         }
 
         // MARK: Presence

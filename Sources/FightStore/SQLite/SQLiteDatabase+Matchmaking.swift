@@ -64,16 +64,17 @@ extension SQLiteDatabase {
     var isShared: Bool { false }
     func changes() -> AsyncStream<StoreChange>? { nil }
 
-    /// The server is alone: every turn under way starts afresh.
-    func startServing(as server: String, at now: Timestamp, leaseUntil expiry: Timestamp, referee: Referee)
-        async throws -> ServingStart
-    {
+    /// The server is alone, whatever its name: every turn under way starts afresh.
+    func startServing(
+        as server: String, named name: String?, at now: Timestamp, leaseUntil expiry: Timestamp,
+        replacing stale: ServerLease?, referee: Referee
+    ) async throws -> ServingStart {
         try await write { db in
             .alone(resumed: try Self.apply(.resumeTurns, at: now, referee: referee, in: db).get())
         }
     }
 
-    func renewLease(of server: String, until expiry: Timestamp) async throws {}
+    func renewLease(of server: String, named name: String?, until expiry: Timestamp) async throws -> Bool { true }
     func endLease(of server: String) async throws {}
 
     func liveServers(at now: Timestamp) async throws -> [String] {
