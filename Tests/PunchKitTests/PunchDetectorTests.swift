@@ -491,7 +491,12 @@ func summary(_ punches: [Punch]) -> [String] {
 /// Where the source has a gyroscope, the kind is also told by the axis the fist turned about.
 @Suite struct PunchDetectorGyroscopeTests {
     /// A level straight jab, its device turning at 400 °/s about `axis` from 0.9 to 1.25 s.
-    func jab(turningAbout axis: Vector3?, configuration: DetectorConfiguration = DetectorConfiguration()) -> [Punch] {
+    /// A jab at 1–1.2 s (its stop's peak at 1.175 s), turning about `axis`, with `more` added to
+    /// each reading (motion after it).
+    func jab(
+        turningAbout axis: Vector3?, configuration: DetectorConfiguration = DetectorConfiguration(),
+        more: (Double) -> Vector3 = { _ in .zero }
+    ) -> [Punch] {
         var detector = PunchDetector(configuration: configuration)
         var punches: [Punch] = []
         for index in 0..<600 {
@@ -500,6 +505,7 @@ func summary(_ punches: [Punch]) -> [String] {
             var a = Vector3(0, 0, index % 2 == 0 ? 1.001 : 0.999)
             if t > 1.0 && t < 1.15 { a.x += 4 * sinSeries(Double.pi * (t - 1.0) / 0.15) }
             if t > 1.15 && t < 1.2 { a.x -= 10 * sinSeries(Double.pi * (t - 1.15) / 0.05) }
+            a += more(t)
             let turning = t > 0.9 && t < 1.25
             let rate = axis.map { turning ? $0.normalized * (400 * Double.pi / 180) : .zero }
             if let punch = detector.process(MotionSample(time: t, acceleration: a, rotationRate: rate)) {
@@ -529,17 +535,9 @@ func summary(_ punches: [Punch]) -> [String] {
     /// A hump decided at its stop that goes on rising (a bag's rattle after the stop, here 0.6 s
     /// of it) is one punch, however long it lasts: the next can form only once it has fallen.
     @Test func theRestOfAHumpDecidedAtItsStopIsTheSamePunch() {
-        var detector = PunchDetector()
-        var punches: [Punch] = []
-        for index in 0..<600 {
-            let t = Double(index) / 200
-            var a = Vector3(0, 0, index % 2 == 0 ? 1.001 : 0.999)
-            if t > 1.0 && t < 1.15 { a.x += 4 * sinSeries(Double.pi * (t - 1.0) / 0.15) }
-            if t > 1.15 && t < 1.2 { a.x -= 10 * sinSeries(Double.pi * (t - 1.15) / 0.05) }
-            if t > 1.25 && t < 1.85 { a.x += 6 * sinSeries(2 * Double.pi * 20 * (t - 1.25)) }
-            if let punch = detector.process(MotionSample(time: t, acceleration: a)) { punches.append(punch) }
+        let punches = jab(turningAbout: nil) { t in
+            t > 1.25 && t < 1.85 ? Vector3(6 * sinSeries(2 * Double.pi * 20 * (t - 1.25)), 0, 0) : .zero
         }
-        if let punch = detector.finish() { punches.append(punch) }
         #expect(punches.count == 1, "\(punches.map(\.time))")
         #expect(punches.first.map { $0.decidedAt < 1.25 } == true, "decided at its stop")
     }
