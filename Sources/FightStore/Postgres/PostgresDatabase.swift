@@ -6,6 +6,28 @@
     import NIOCore
     import PostgresNIO
 
+    // MARK: - Endpoints
+
+    /// postgres-nio's two configurations, the pool's and a lone connection's, which are made alike
+    /// but share no protocol of the library's.
+    protocol PostgresEndpoint {
+        init(unixSocketPath: String, username: String, password: String?, database: String?)
+        /// A host and port without TLS.
+        init(host: String, port: Int, username: String, password: String?, database: String?)
+    }
+
+    extension PostgresClient.Configuration: PostgresEndpoint {
+        init(host: String, port: Int, username: String, password: String?, database: String?) {
+            self.init(host: host, port: port, username: username, password: password, database: database, tls: .disable)
+        }
+    }
+
+    extension PostgresConnection.Configuration: PostgresEndpoint {
+        init(host: String, port: Int, username: String, password: String?, database: String?) {
+            self.init(host: host, port: port, username: username, password: password, database: database, tls: .disable)
+        }
+    }
+
     // MARK: - PostgreSQL
 
     /// The store's tables on a PostgreSQL server, which several servers may share, through
@@ -92,20 +114,24 @@
         /// deadline services, sign-ins), kept open while unused so that a burst does not start a
         /// backend process for each.
         static func clientConfiguration(_ location: PostgresLocation) -> PostgresClient.Configuration {
-            var configuration: PostgresClient.Configuration
-            if let folder = location.socketFolder {
-                configuration = .init(
-                    unixSocketPath: "\(folder)/.s.PGSQL.\(location.port)", username: location.username,
-                    password: location.password, database: location.database)
-            } else {
-                configuration = .init(
-                    host: location.host ?? "localhost", port: location.port, username: location.username,
-                    password: location.password, database: location.database, tls: .disable)
-            }
+            var configuration: PostgresClient.Configuration = endpoint(location)
             configuration.options.additionalStartupParameters = startupParameters(location)
             configuration.options.minimumConnections = 2
             configuration.options.maximumConnections = 16
             return configuration
+        }
+
+        /// Where `location` is reached, as the pool's or a lone connection's configuration: its
+        /// Unix socket in a folder, or a host and port (no TLS).
+        static func endpoint<Configuration: PostgresEndpoint>(_ location: PostgresLocation) -> Configuration {
+            if let folder = location.socketFolder {
+                return Configuration(
+                    unixSocketPath: "\(folder)/.s.PGSQL.\(location.port)", username: location.username,
+                    password: location.password, database: location.database)
+            }
+            return Configuration(
+                host: location.host ?? "localhost", port: location.port, username: location.username,
+                password: location.password, database: location.database)
         }
 
         /// Run-time parameters in each connection's start-up message. No parallel workers: every
@@ -122,16 +148,7 @@
         /// A connection of its own for listening, outside the pool (`LISTEN` needs one that stays
         /// open, outside any transaction), named after the channel (`pg_stat_activity` shows it).
         func listeningConnection() async throws -> PostgresConnection {
-            var configuration: PostgresConnection.Configuration
-            if let folder = location.socketFolder {
-                configuration = .init(
-                    unixSocketPath: "\(folder)/.s.PGSQL.\(location.port)", username: location.username,
-                    password: location.password, database: location.database)
-            } else {
-                configuration = .init(
-                    host: location.host ?? "localhost", port: location.port, username: location.username,
-                    password: location.password, database: location.database, tls: .disable)
-            }
+            var configuration: PostgresConnection.Configuration = Self.endpoint(location)
             configuration.options.additionalStartupParameters =
                 Self.startupParameters(location) + [("application_name", listenerName)]
             let id = lastListenerID.withLockedValue { id in
